@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// nicbench-cli: the headless client and server. Links the engine only.
+#include "commandline.h"
+#include "reportprinter.h"
+#include "server.h"
+#include "throughputclient.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <csignal>
+#include <cstdio>
+
+namespace {
+
+std::atomic<nb::ThroughputClient *> g_client{nullptr};
+std::atomic<nb::Server *> g_server{nullptr};
+std::atomic<int> g_interrupts{0};
+
+void onSignal(int)
+{
+    // First Ctrl-C ends the test gracefully and prints what was measured; the second quits.
+    if (g_interrupts.fetch_add(1) >= 1)
+        std::_Exit(130);
+    if (auto *c = g_client.load())
+        c->requestStop();
+    if (auto *s = g_server.load())
+        s->stop();
+}
+
+void installSignals()
+{
+    struct sigaction sa{};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+int fail(const QString &message)
+{
+    std::fprintf(stderr, "nicbench-cli: error: %s\n", message.toLocal8Bit().constData());
+    return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("nicbench-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(NICBENCH_VERSION));
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+
+    nb::CommandLine cl;
+    QString error;
+    if (!nb::parseCommandLine(args, &cl, &error))
+        return fail(error);
+    installSignals();
+    const auto style = cl.json ? nb::ReportPrinter::Style::Json
+                       : cl.jsonStream ? nb::ReportPrinter::Style::JsonStream
+                                       : nb::ReportPrinter::Style::Text;
+
+    switch (cl.mode) {
+    case nb::CommandLine::Mode::Help:
+        std::fputs(nb::commandLineHelp(QStringLiteral("nicbench-cli")).toLocal8Bit().constData(), stdout);
+        return 0;
+    case nb::CommandLine::Mode::Version:
+        std::printf("nicbench-cli %s (iperf3 protocol compatible)\n", NICBENCH_VERSION);
+        return 0;
+    case nb::CommandLine::Mode::None:
+        return fail(QStringLiteral("give -s to serve or -c HOST to run a test (see --help)"));
+    case nb::CommandLine::Mode::Interfaces:
+        return fail(QStringLiteral("--interfaces is not available in this build"));
+    case nb::CommandLine::Mode::Server: {
+        nb::ReportPrinter printer(style, cl.verbose, true);
+        nb::Server server(cl.server, &printer);
+        if (!server.listen(&error))
+            return fail(error);
+        g_server.store(&server);
+        std::printf("-----------------------------------------------------------\n"
+                    "Server listening on %u (nicbench %s)\n"
+                    "-----------------------------------------------------------\n",
+                    unsigned(server.port()), NICBENCH_VERSION);
+        std::fflush(stdout);
+        const int rc = server.serve();
+        g_server.store(nullptr);
+        return rc;
+    }
+    case nb::CommandLine::Mode::Client: {
+        nb::ReportPrinter printer(style, cl.verbose, false);
+        nb::ThroughputClient client(cl.params, &printer);
+        g_client.store(&client);
+        const nb::TestResult r = client.run();
+        g_client.store(nullptr);
+        if (!r.ok())
+            return fail(r.error);
+        return 0;
+    }
+    }
+    return 0;
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "reportprinter.h"
+
+#include "units.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace nb {
+
+void ReportPrinter::printLine(const QString &line, FILE *to)
+{
+    const QByteArray b = line.toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), to);
+    std::fputc('\n', to);
+    std::fflush(to);
+}
+
+void ReportPrinter::message(const QString &text)
+{
+    if (m_style == Style::Text && (m_verbose || m_server || text.startsWith(QLatin1Char('['))))
+        printLine(text);
+}
+
+void ReportPrinter::testStarted(const TestResult &header)
+{
+    m_bidir = header.params.isBidir();
+    m_streams = header.params.isBidir() ? header.params.streams * 2 : header.params.streams;
+    if (m_style == Style::JsonStream) {
+        QJsonObject o;
+        o.insert(QStringLiteral("event"), QStringLiteral("start"));
+        o.insert(QStringLiteral("data"), header.toJson().value(QStringLiteral("start")));
+        printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+        return;
+    }
+    if (m_style != Style::Text)
+        return;
+    if (!header.isServerSide)
+        printLine(QStringLiteral("Testing %1, %2 stream%3, %4 buffers, %5")
+                      .arg(directionName(header.params.direction))
+                      .arg(header.params.streams)
+                      .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
+                      .arg(formatBytes(header.params.blockSize))
+                      .arg(header.params.bytes > 0 && header.params.duration == 0
+                               ? formatBytes(double(header.params.bytes))
+                               : QStringLiteral("%1 seconds").arg(header.params.duration)));
+    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr   Cwnd")
+                  .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
+}
+
+void ReportPrinter::printStreamLine(const QString &id, double start, double end, double bytes, std::int64_t retr,
+                                    std::int64_t cwnd, const QString &tail)
+{
+    const double secs = end - start;
+    QString line = QStringLiteral("[%1] %2-%3 sec  %4  %5")
+                       .arg(id, 3)
+                       .arg(start, 6, 'f', 2)
+                       .arg(end, -6, 'f', 2)
+                       .arg(formatBytes(bytes), 12)
+                       .arg(formatBitrate(secs > 0 ? bytes * 8 / secs : 0), 14);
+    if (retr >= 0)
+        line += QStringLiteral("  %1").arg(retr, 5);
+    if (cwnd >= 0)
+        line += QStringLiteral("  %1").arg(formatBytes(double(cwnd)), 12);
+    if (!tail.isEmpty())
+        line += QStringLiteral("  ") + tail;
+    printLine(line);
+}
+
+void ReportPrinter::intervalReady(const IntervalReport &report)
+{
+    if (m_style == Style::JsonStream) {
+        QJsonObject o;
+        o.insert(QStringLiteral("event"), QStringLiteral("interval"));
+        o.insert(QStringLiteral("data"), report.toJson());
+        printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+        return;
+    }
+    if (m_style != Style::Text || report.streams.isEmpty())
+        return;
+    const QString omitted = report.streams.first().omitted ? QStringLiteral("(omitted)") : QString();
+    for (const StreamInterval &s : report.streams) {
+        const QString id = m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
+                                   : QStringLiteral("%1").arg(s.id, 3);
+        if (report.streams.size() == 1 || m_bidir || true)
+            printStreamLine(id, s.start, s.end, double(s.bytes), s.sender ? s.retransmits : -1,
+                            s.sender ? s.cwndBytes : -1, omitted);
+    }
+    if (report.streams.size() > 1) {
+        for (bool dir : {true, false}) {
+            if (!report.hasDirection(dir))
+                continue;
+            const IntervalSum sum = report.sum(dir);
+            const QString id = m_bidir ? QStringLiteral("SUM][%1").arg(dir ? QStringLiteral("TX") : QStringLiteral("RX"))
+                                       : QStringLiteral("SUM");
+            printStreamLine(id, sum.start, sum.end, double(sum.bytes), dir ? sum.retransmits : -1, -1, omitted);
+        }
+    }
+}
+
+void ReportPrinter::testFinished(const TestResult &result)
+{
+    if (m_style == Style::Json) {
+        printLine(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented)));
+        return;
+    }
+    if (m_style == Style::JsonStream) {
+        QJsonObject o;
+        o.insert(QStringLiteral("event"), QStringLiteral("end"));
+        QJsonObject all = result.toJson();
+        QJsonObject data = all.value(QStringLiteral("end")).toObject();
+        data.insert(QStringLiteral("nicbench"), all.value(QStringLiteral("nicbench")));
+        if (!result.error.isEmpty())
+            data.insert(QStringLiteral("error"), result.error);
+        o.insert(QStringLiteral("data"), data);
+        printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+        return;
+    }
+    if (result.streams.isEmpty())
+        return;
+    printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
+    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr")
+                  .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
+    for (const StreamSummary &s : result.streams) {
+        const QString id = m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
+                                   : QStringLiteral("%1").arg(s.id, 3);
+        printStreamLine(id, 0, s.seconds, double(s.bytesSent), s.retransmits, -1, QStringLiteral("sender"));
+        printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1, -1,
+                        QStringLiteral("receiver"));
+    }
+    if (result.streams.size() > 1) {
+        for (bool clientSent : {true, false}) {
+            if (!result.hasDirection(clientSent))
+                continue;
+            const DirectionSum d = result.sum(clientSent);
+            const bool localSent = result.isServerSide ? !clientSent : clientSent;
+            const QString id = m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
+                                       : QStringLiteral("SUM");
+            printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
+            printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
+        }
+    }
+    printLine(QStringLiteral("CPU utilization: local %1% (user %2%, system %3%)%4")
+                  .arg(formatSignificant(result.cpu.hostTotal))
+                  .arg(formatSignificant(result.cpu.hostUser))
+                  .arg(formatSignificant(result.cpu.hostSystem))
+                  .arg(result.cpu.remoteKnown ? QStringLiteral(", remote %1% (user %2%, system %3%)")
+                                                    .arg(formatSignificant(result.cpu.remoteTotal))
+                                                    .arg(formatSignificant(result.cpu.remoteUser))
+                                                    .arg(formatSignificant(result.cpu.remoteSystem))
+                                              : QString()));
+    for (const QString &w : result.warnings)
+        printLine(QStringLiteral("warning: %1").arg(w));
+    if (m_server)
+        printLine(QString());
+}
+
+} // namespace nb

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// iperf3 control-protocol constants and framing (see docs/protocol.md and
+// shared IPERF3_PROTOCOL.md for the facts this follows).
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace nb::proto {
+
+enum State : std::int8_t {
+    TestStart = 1,
+    TestRunning = 2,
+    ResultRequest = 3,
+    TestEnd = 4,
+    StreamBegin = 5,
+    StreamRunning = 6,
+    StreamEnd = 7,
+    AllStreamsEnd = 8,
+    ParamExchange = 9,
+    CreateStreams = 10,
+    ServerTerminate = 11,
+    ClientTerminate = 12,
+    ExchangeResults = 13,
+    DisplayResults = 14,
+    IperfStart = 15,
+    IperfDone = 16,
+    AccessDenied = -1,
+    ServerError = -2,
+};
+
+constexpr int CookieSize = 37;
+constexpr quint16 DefaultPort = 5201;
+constexpr std::uint32_t DefaultBlockSize = 128 * 1024;
+constexpr std::uint32_t MaxBlockSize = 1024 * 1024;
+constexpr int MaxStreams = 128;
+// Largest JSON message we accept from a peer. iperf3's results can be large with many
+// streams and server output, so this is generous, but it bounds what a hostile peer can
+// make us allocate.
+constexpr std::uint32_t MaxJsonSize = 16 * 1024 * 1024;
+
+// True when the byte is one of the states defined above.
+bool isKnownState(std::int8_t state);
+// Human-readable name ("TEST_START"), or "unknown state N".
+QString stateName(std::int8_t state);
+
+// 36 characters from "abcdefghijklmnopqrstuvwxyz234567" followed by a NUL (37 bytes).
+QByteArray makeCookie();
+// A cookie received from the wire is valid when it is 37 bytes ending in NUL.
+bool isValidCookie(const QByteArray &cookie);
+
+// Length-prefixed (uint32 big-endian) unformatted JSON.
+QByteArray frameJson(const QJsonObject &object);
+
+// Incremental decoder for one length-prefixed JSON message.
+class JsonFrameDecoder {
+public:
+    enum class Status { NeedMore, Complete, Error };
+    explicit JsonFrameDecoder(std::uint32_t maxSize = MaxJsonSize) : m_maxSize(maxSize) {}
+    // Feeds bytes; returns Complete once a whole message is in, Error for an oversized
+    // length or text that is not a JSON object. Bytes past the message are left in
+    // *consumed's complement (returns how many were used through consumed).
+    Status feed(const char *data, std::size_t size, std::size_t *consumed);
+    // Bytes still wanted before the message is complete (header first).
+    std::size_t bytesWanted() const;
+    QJsonObject object() const { return m_object; }
+    QString error() const { return m_error; }
+
+private:
+    std::uint32_t m_maxSize;
+    QByteArray m_header;
+    QByteArray m_body;
+    std::optional<std::uint32_t> m_length;
+    QJsonObject m_object;
+    QString m_error;
+};
+
+// Integers from iperf3 3.12 print unsigned: -1 arrives as 18446744073709551615. Values at
+// or above 2^63 are mapped back to negative numbers. Returns nullopt for non-numbers.
+std::optional<std::int64_t> toInt64(const QJsonValue &value);
+// Number fields as double (0 when absent is the caller's choice).
+std::optional<double> toDouble(const QJsonValue &value);
+
+// Names of iperf3 error numbers (i_errno) we may see in SERVER_ERROR.
+QString iperfErrorText(int iErrno);
+
+} // namespace nb::proto

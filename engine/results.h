@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Value types for throughput results, with JSON (de)serialisation. The JSON layout is a
+// superset of iperf3's -J output (see docs/json-output.md).
+
+#include "testparams.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace nb {
+
+// One stream in one reporting interval.
+struct StreamInterval {
+    int id = 0;
+    bool sender = true;          // this side sent on this stream
+    double start = 0;            // seconds since the test started (after omit)
+    double end = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t retransmits = -1; // -1: not known (receiver, or no TCP_INFO)
+    std::int64_t cwndBytes = -1;
+    std::int64_t rttUs = -1;
+    std::int64_t rttVarUs = -1;
+    bool omitted = false;
+
+    double seconds() const { return end - start; }
+    double bitsPerSecond() const { return seconds() > 0 ? bytes * 8.0 / seconds() : 0.0; }
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, StreamInterval *out, QString *error);
+};
+
+struct IntervalSum {
+    double start = 0;
+    double end = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t retransmits = -1;
+    bool sender = true;
+    bool omitted = false;
+    double seconds() const { return end - start; }
+    double bitsPerSecond() const { return seconds() > 0 ? bytes * 8.0 / seconds() : 0.0; }
+    QJsonObject toJson() const;
+};
+
+struct IntervalReport {
+    QList<StreamInterval> streams;
+    // Totals for one direction: sender==true sums streams this side sent on.
+    IntervalSum sum(bool senderSide) const;
+    bool hasDirection(bool senderSide) const;
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, IntervalReport *out, QString *error);
+};
+
+// Whole-test figures for one stream, as both sides saw them.
+struct StreamSummary {
+    int id = 0;
+    bool sender = true;             // this side sent on this stream
+    double seconds = 0;
+    std::uint64_t bytesSent = 0;    // sender's count (excluding omit)
+    std::uint64_t bytesReceived = 0;// receiver's count
+    std::int64_t retransmits = -1;
+    std::int64_t maxRttUs = -1, minRttUs = -1, meanRttUs = -1;
+    std::int64_t maxCwndBytes = -1;
+    double receiverSeconds = 0;
+
+    double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
+    double receivedBitsPerSecond() const
+    {
+        const double s = receiverSeconds > 0 ? receiverSeconds : seconds;
+        return s > 0 ? bytesReceived * 8.0 / s : 0.0;
+    }
+};
+
+struct DirectionSum {
+    double seconds = 0;
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    std::int64_t retransmits = -1;
+    double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
+    double receivedBitsPerSecond() const { return seconds > 0 ? bytesReceived * 8.0 / seconds : 0.0; }
+};
+
+// iperf3-style process CPU figures, percent of one core over the test.
+struct CpuUtilization {
+    double hostTotal = 0, hostUser = 0, hostSystem = 0;
+    double remoteTotal = 0, remoteUser = 0, remoteSystem = 0;
+    bool remoteKnown = false;
+    QJsonObject toJson() const;
+};
+
+struct ConnectionInfo {
+    int id = 0;
+    QString localHost;
+    quint16 localPort = 0;
+    QString remoteHost;
+    quint16 remotePort = 0;
+};
+
+struct TestResult {
+    TestParams params;
+    QString version;                 // our version
+    QString remoteVersion;           // peer's, when known
+    qint64 timestampSecs = 0;        // start, Unix time
+    QString cookie;
+    QList<ConnectionInfo> connections;
+    QList<IntervalReport> intervals;
+    QList<StreamSummary> streams;
+    CpuUtilization cpu;
+    QString senderCongestion, receiverCongestion;
+    bool senderHasRetransmits = false;
+    QString error;                   // empty on success
+    QStringList warnings;
+    bool isServerSide = false;
+
+    bool ok() const { return error.isEmpty(); }
+    // Totals over streams in one direction: forward == the client sent.
+    DirectionSum sum(bool clientSent) const;
+    bool hasDirection(bool clientSent) const;
+
+    // iperf3-compatible -J document plus a top-level "nicbench" object.
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, TestResult *out, QString *error);
+};
+
+} // namespace nb
+
+Q_DECLARE_METATYPE(nb::IntervalReport)
+Q_DECLARE_METATYPE(nb::TestResult)

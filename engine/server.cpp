@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server.h"
+
+#include "processcpu.h"
+#include "protocol.h"
+#include "socketio.h"
+#include "streamset.h"
+
+#include <QDateTime>
+#include <QtEndian>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <chrono>
+
+namespace nb {
+
+using namespace std::chrono;
+
+namespace {
+
+double nowSecs()
+{
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+// iperf3 error numbers we send in SERVER_ERROR.
+constexpr int IeRecvCookie = 106;
+constexpr int IeRecvParams = 111;
+constexpr int IeParams = 112;
+constexpr int IeStreamAccept = 204;
+constexpr int IeCtrlClose = 109;
+constexpr int IeTimeout = 118;
+
+} // namespace
+
+struct Server::Impl {
+    ServerOptions options;
+    TestListener *listener = nullptr;
+    net::Fd listenFd;
+    quint16 boundPort = 0;
+    std::atomic<bool> stop{false};
+
+    void say(const QString &m)
+    {
+        if (listener)
+            listener->message(m);
+    }
+    bool reopenListener(const net::SocketOptions &o, QString *error)
+    {
+        listenFd.reset();
+        listenFd = net::listenTcp(options.bindAddress, boundPort, options.family, o, error);
+        return listenFd.valid();
+    }
+    // Refuses a connection that arrives while a test runs, as iperf3 does: one
+    // ACCESS_DENIED byte, nothing read, then close.
+    void denyPending()
+    {
+        for (;;) {
+            net::Fd extra = net::acceptTcp(listenFd.get(), 0);
+            if (!extra.valid())
+                return;
+            const char denied = char(proto::AccessDenied);
+            ::send(extra.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            say(QStringLiteral("Refused a connection from %1: a test is running")
+                    .arg(net::peerAddress(extra.get()).toString()));
+        }
+    }
+    // Waits until the control socket is readable, turning other clients away meanwhile.
+    // 1 readable, 0 timeout, -1 error or stop.
+    int waitControl(int ctrlFd, int timeoutMs)
+    {
+        const auto deadline = steady_clock::now() + milliseconds(timeoutMs);
+        for (;;) {
+            if (stop.load())
+                return -1;
+            pollfd p[2] = {{ctrlFd, POLLIN, 0}, {listenFd.get(), POLLIN, 0}};
+            const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
+            if (left <= 0)
+                return 0;
+            const int rc = ::poll(p, 2, int(std::min<long long>(left, 100)));
+            if (rc < 0 && errno != EINTR)
+                return -1;
+            if (rc <= 0)
+                continue;
+            if (p[1].revents & POLLIN)
+                denyPending();
+            if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
+                return 1;
+        }
+    }
+    void sendError(int ctrlFd, int iErrno, int sysErrno = 0)
+    {
+        unsigned char buf[9];
+        buf[0] = static_cast<unsigned char>(proto::ServerError);
+        qToBigEndian<qint32>(iErrno, buf + 1);
+        qToBigEndian<qint32>(sysErrno, buf + 5);
+        QString ignored;
+        net::writeAll(ctrlFd, buf, sizeof buf, net::deadlineIn(1), &ignored);
+    }
+    void runTest(net::Fd ctrl, const net::Address &peer);
+};
+
+void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
+{
+    TestResult result;
+    result.isServerSide = true;
+    result.version = QStringLiteral(NICBENCH_VERSION);
+    result.timestampSecs = QDateTime::currentSecsSinceEpoch();
+    StreamSet streams;
+    bool started = false;
+    bool optionsApplied = false;
+    QString err;
+    const double idle = options.idleTimeoutSecs;
+
+    auto finish = [&](const QString &error) {
+        if (!error.isEmpty() && result.error.isEmpty())
+            result.error = error;
+        if (started) {
+            streams.freeze(nowSecs());
+            result.streams = streams.summaries();
+        }
+        streams.abortAll();
+        if (optionsApplied) {
+            QString e2;
+            reopenListener({}, &e2);
+        }
+        if (listener)
+            listener->testFinished(result);
+        if (!result.error.isEmpty())
+            say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
+    };
+
+    say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
+    const int one = 1;
+    setsockopt(ctrl.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+
+    // Cookie
+    QByteArray cookie(proto::CookieSize, '\0');
+    if (waitControl(ctrl.get(), int(idle * 1000)) <= 0 ||
+        net::readExact(ctrl.get(), cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) !=
+            net::IoStatus::Ok) {
+        return finish(QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+    }
+    if (!proto::isValidCookie(cookie)) {
+        sendError(ctrl.get(), IeRecvCookie);
+        return finish(QStringLiteral("malformed cookie from the client"));
+    }
+    result.cookie = QString::fromLatin1(cookie.constData());
+
+    // Parameters
+    if (net::writeState(ctrl.get(), proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return finish(err);
+    QJsonObject paramsJson;
+    if (waitControl(ctrl.get(), int(idle * 1000)) <= 0 ||
+        net::readJson(ctrl.get(), &paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        sendError(ctrl.get(), IeRecvParams);
+        return finish(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+    }
+    TestParams params;
+    if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
+        sendError(ctrl.get(), IeParams);
+        return finish(QStringLiteral("bad test parameters: %1").arg(err));
+    }
+    params.host = peer.host();
+    params.port = boundPort;
+    result.params = params;
+    result.remoteVersion = paramsJson.value(QStringLiteral("client_version")).toString();
+
+    net::SocketOptions dataOptions;
+    dataOptions.window = params.window;
+    dataOptions.mss = params.mss;
+    dataOptions.noDelay = params.noDelay;
+    dataOptions.congestion = params.congestion;
+    if (params.window > 0 || params.mss > 0 || params.noDelay) {
+        // Options that must be on the listening socket before the SYN arrives.
+        net::SocketOptions listenOptions = dataOptions;
+        listenOptions.congestion.clear();
+        if (!reopenListener(listenOptions, &err)) {
+            sendError(ctrl.get(), 202);
+            return finish(err);
+        }
+        optionsApplied = true;
+    }
+
+    // Streams
+    if (net::writeState(ctrl.get(), proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return finish(err);
+    const int total = params.isBidir() ? params.streams * 2 : params.streams;
+    const int toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
+    const double acceptDeadline = nowSecs() + idle;
+    int accepted = 0;
+    while (accepted < total) {
+        if (stop.load())
+            return finish(QStringLiteral("server stopped"));
+        if (nowSecs() > acceptDeadline) {
+            sendError(ctrl.get(), IeStreamAccept);
+            return finish(QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
+        }
+        pollfd p[2] = {{listenFd.get(), POLLIN, 0}, {ctrl.get(), POLLIN, 0}};
+        if (::poll(p, 2, 100) <= 0)
+            continue;
+        if (p[1].revents) {
+            return finish(QStringLiteral("the client closed the control connection while opening streams"));
+        }
+        net::Address dpeer;
+        net::Fd data = net::acceptTcp(listenFd.get(), 0, &dpeer);
+        if (!data.valid())
+            continue;
+        QByteArray dcookie(proto::CookieSize, '\0');
+        QString cerr;
+        if (net::readExact(data.get(), dcookie.data(), std::size_t(dcookie.size()), net::deadlineIn(5), &cerr) !=
+                net::IoStatus::Ok ||
+            dcookie != cookie) {
+            const char denied = char(proto::AccessDenied);
+            ::send(data.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            continue;
+        }
+        QString oerr;
+        if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data.get(), {0, 0, false, dataOptions.congestion}, &oerr))
+            say(oerr);
+        const int id = streamIdForIndex(accepted);
+        const bool sender = accepted >= toReceive;
+        const net::Address local = net::localAddress(data.get());
+        result.connections.append({id, local.host(), local.port(), dpeer.host(), dpeer.port()});
+        streams.add(std::make_unique<DataStream>(id, sender, std::move(data)));
+        ++accepted;
+    }
+    if (optionsApplied) {
+        if (!reopenListener({}, &err))
+            say(err);
+        optionsApplied = false;
+    }
+
+    // Running
+    const auto d = net::deadlineIn(idle);
+    if (net::writeState(ctrl.get(), proto::TestStart, d, &err) != net::IoStatus::Ok ||
+        net::writeState(ctrl.get(), proto::TestRunning, d, &err) != net::IoStatus::Ok)
+        return finish(err);
+    DataStream::Config cfg;
+    cfg.blockSize = params.blockSize;
+    cfg.skipRxCopy = true;
+    const double t0 = nowSecs();
+    ProcessCpuMeter cpu;
+    cpu.start();
+    streams.markStart(t0);
+    streams.startAll(cfg);
+    started = true;
+    if (listener)
+        listener->testStarted(result);
+
+    // The client decides when the test ends; the watchdog only catches a vanished client.
+    const double watchdog = params.duration > 0 ? t0 + params.omit + params.duration + 40 : 0;
+    bool omitting = params.omit > 0;
+    const double omitEnd = t0 + params.omit;
+    double nextTick = t0 + (omitting ? std::min(params.interval, params.omit) : params.interval);
+    std::int8_t state = 0;
+    for (;;) {
+        const double now = nowSecs();
+        if (watchdog > 0 && now > watchdog) {
+            sendError(ctrl.get(), IeTimeout);
+            return finish(QStringLiteral("the client did not end the test in time"));
+        }
+        if (now >= nextTick) {
+            const IntervalReport r = streams.takeInterval(now, omitting);
+            result.intervals.append(r);
+            if (listener)
+                listener->intervalReady(r);
+            if (omitting && now >= omitEnd - 1e-6) {
+                omitting = false;
+                streams.markOmitEnd(now);
+                cpu.start();
+            }
+            nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
+            continue;
+        }
+        const int w = waitControl(ctrl.get(), std::max(1, int((nextTick - now) * 1000)));
+        if (w < 0)
+            return finish(QStringLiteral("server stopped"));
+        if (w == 0) {
+            if (streams.allFinished())
+                return finish(QStringLiteral("the client disappeared: all data connections closed"));
+            continue;
+        }
+        if (net::readState(ctrl.get(), &state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
+            return finish(QStringLiteral("the client disappeared during the test"));
+        if (state == proto::TestEnd)
+            break;
+        if (state == proto::ClientTerminate)
+            return finish(QStringLiteral("the client terminated the test"));
+        sendError(ctrl.get(), IeCtrlClose);
+        return finish(QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
+    }
+
+    // Results
+    const double end = nowSecs();
+    streams.stopSenders();
+    streams.joinSenders();
+    streams.freeze(end);
+    const IntervalReport last = streams.takeInterval(end, omitting);
+    if (!last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval) {
+        result.intervals.append(last);
+        if (listener)
+            listener->intervalReady(last);
+    }
+    const ProcessCpuMeter::Percent c = cpu.read();
+    result.cpu.hostTotal = c.total;
+    result.cpu.hostUser = c.user;
+    result.cpu.hostSystem = c.system;
+    const auto rd = net::deadlineIn(idle);
+    if (net::writeState(ctrl.get(), proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
+        return finish(err);
+    QJsonObject theirs;
+    if (net::readJson(ctrl.get(), &theirs, rd, &err) != net::IoStatus::Ok)
+        return finish(QStringLiteral("cannot read the client's results: %1").arg(err));
+    if (!streams.applyPeerResults(theirs, &err)) {
+        sendError(ctrl.get(), 208);
+        return finish(err);
+    }
+    result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
+    result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
+    result.cpu.remoteSystem = proto::toDouble(theirs.value(QStringLiteral("cpu_util_system"))).value_or(0);
+    result.cpu.remoteKnown = true;
+    const bool receiverOnly = toReceive == total;
+    const QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
+    if (net::writeJson(ctrl.get(), mine, rd, &err) != net::IoStatus::Ok ||
+        net::writeState(ctrl.get(), proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
+        return finish(QStringLiteral("cannot send results: %1").arg(err));
+    // IPERF_DONE, or the client just closing, ends the test.
+    if (waitControl(ctrl.get(), 5000) > 0)
+        net::readState(ctrl.get(), &state, net::deadlineIn(1), &err);
+    finish(QString());
+}
+
+Server::Server(ServerOptions options, TestListener *listener) : d(std::make_unique<Impl>())
+{
+    d->options = std::move(options);
+    d->listener = listener;
+}
+
+Server::~Server() = default;
+
+bool Server::listen(QString *error)
+{
+    d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
+    if (!d->listenFd.valid())
+        return false;
+    d->boundPort = net::localPort(d->listenFd.get());
+    return true;
+}
+
+quint16 Server::port() const
+{
+    return d->boundPort;
+}
+
+int Server::serve()
+{
+    if (!d->listenFd.valid())
+        return 1;
+    while (!d->stop.load()) {
+        net::Address peer;
+        net::Fd ctrl = net::acceptTcp(d->listenFd.get(), 100, &peer);
+        if (!ctrl.valid())
+            continue;
+        d->runTest(std::move(ctrl), peer);
+        m_testsServed.fetch_add(1);
+        if (d->options.oneOff)
+            break;
+        if (!d->listenFd.valid()) {
+            QString err;
+            if (!d->reopenListener({}, &err)) {
+                d->say(err);
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+void Server::stop()
+{
+    d->stop.store(true);
+}
+
+} // namespace nb

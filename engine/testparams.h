@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace nb {
+
+enum class Direction { Upload, Download, Bidirectional };
+enum class AddressFamily { Any, IPv4, IPv6 };
+// Which server the client talks to: our own / stock iperf3 (same protocol), or a
+// stock iperf2 server, which takes plain TCP streams with no control channel.
+enum class PeerProtocol { Iperf3, Iperf2 };
+
+// Everything that defines a throughput test. Plain value type.
+struct TestParams {
+    QString host;
+    quint16 port = 5201;
+    QString bindAddress;            // -B: local address to bind data and control sockets
+    AddressFamily family = AddressFamily::Any;
+    Direction direction = Direction::Upload;
+    PeerProtocol protocol = PeerProtocol::Iperf3;
+    int streams = 1;                // -P, 1..128
+    std::uint32_t blockSize = 128 * 1024; // -l
+    std::uint32_t window = 0;       // -w, 0 = system default
+    int mss = 0;                    // -M, 0 = system default
+    bool noDelay = false;           // -N
+    QString congestion;             // -C
+    double duration = 10.0;         // -t seconds (0 with bytes set = run until bytes)
+    std::uint64_t bytes = 0;        // -n, 0 = use duration
+    double omit = 0.0;              // -O seconds excluded from the results
+    double interval = 1.0;          // -i seconds, 0.1..60
+    bool skipRxCopy = true;         // receive with MSG_TRUNC (no copy to user space)
+    bool zeroCopy = false;          // -Z: send with sendfile() from a memory file
+    int connectTimeoutMs = 5000;
+    QString title;
+
+    // Checks ranges; returns an empty string when valid, else a one-line message.
+    QString validate() const;
+    // Parameter JSON as an iperf3 3.12 client sends it (A.5 in the protocol notes).
+    QJsonObject toIperfParams() const;
+    // Reads a parameter JSON received by a server. Unknown keys are ignored; wrong types
+    // and out-of-range values are rejected with *error set.
+    static bool fromIperfParams(const QJsonObject &json, TestParams *out, QString *error);
+
+    // Full round-trippable form for results and snapshots.
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, TestParams *out, QString *error);
+
+    bool isReverse() const { return direction == Direction::Download; }
+    bool isBidir() const { return direction == Direction::Bidirectional; }
+};
+
+QString directionName(Direction d);
+
+} // namespace nb
