@@ -48,6 +48,12 @@ const QList<OptionSpec> &specs()
         {QString(), QStringLiteral("connect-timeout"), true},
         {QString(), QStringLiteral("title"), true},
         {QString(), QStringLiteral("interfaces"), false},
+        {QString(), QStringLiteral("rr"), false},
+        {QString(), QStringLiteral("crr"), false},
+        {QString(), QStringLiteral("request-size"), true},
+        {QString(), QStringLiteral("response-size"), true},
+        {QString(), QStringLiteral("connections"), true},
+        {QString(), QStringLiteral("in-flight"), true},
         {QStringLiteral("V"), QStringLiteral("verbose"), false},
         {QStringLiteral("h"), QStringLiteral("help"), false},
         {QStringLiteral("v"), QStringLiteral("version"), false},
@@ -156,6 +162,14 @@ bool parseCommandLine(const QStringList &args, CommandLine *out, QString *error,
             cl.params.connectTimeoutMs = int(s * 1000);
         } else if (name == QLatin1String("title")) cl.params.title = value;
         else if (name == QLatin1String("interfaces")) cl.mode = CommandLine::Mode::Interfaces;
+        else if (name == QLatin1String("rr")) cl.params.kind = TestKind::Rr;
+        else if (name == QLatin1String("crr")) cl.params.kind = TestKind::Crr;
+        else if (name == QLatin1String("request-size") || name == QLatin1String("response-size")) {
+            if (!setSize(value, name == QLatin1String("request-size") ? "--request-size" : "--response-size", 1024 * 1024, &size, error)) return false;
+            if (size == 0) { *error = QStringLiteral("--%1: must be at least 1 byte").arg(name); return false; }
+            (name == QLatin1String("request-size") ? cl.params.requestSize : cl.params.responseSize) = std::uint32_t(size);
+        } else if (name == QLatin1String("connections")) { if (!setInt(value, "--connections", 1, 128, &cl.params.streams, error)) return false; }
+        else if (name == QLatin1String("in-flight")) { if (!setInt(value, "--in-flight", 1, 1024, &cl.params.inFlight, error)) return false; }
         else if (name == QLatin1String("verbose")) cl.verbose = true;
         else if (name == QLatin1String("help")) cl.mode = CommandLine::Mode::Help;
         else if (name == QLatin1String("version")) cl.mode = CommandLine::Mode::Version;
@@ -281,6 +295,13 @@ QString commandLineHelp(const QString &program, bool gui)
         "      --iperf2            the server is a stock iperf2 (iperf -s)\n"
         "      --connect-timeout S give up connecting after S seconds (default 5)\n"
         "      --title TEXT        label for the result\n"
+        "Request/response (needs a NicBench server):\n"
+        "      --rr                TCP request/response on persistent connections (netperf TCP_RR)\n"
+        "      --crr               a new connection per transaction (netperf TCP_CRR)\n"
+        "      --request-size N    request bytes (default 1)\n"
+        "      --response-size N   response bytes (default 1)\n"
+        "      --connections N     concurrent connections, 1 to 128 (default 1; same as -P)\n"
+        "      --in-flight N       transactions outstanding per connection (default 1, --rr only)\n"
         "Other:\n"
         "      --interfaces        list network adapters\n"
         "  -h, --help              this help       -v, --version   version\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "latencyhistogram.h"
 #include "platform/tcpinfo.h"
 #include "socketio.h"
 
@@ -26,7 +27,12 @@ struct ByteBudget {
 // loopback (docs/design.md).
 class DataStream {
 public:
+    // Sender/Receiver: bulk data. RrClient sends requests and times responses on one
+    // connection; RrServer answers them. CrrClient opens a connection per transaction to
+    // Config::crrTarget; CrrServer accepts them on a shared listening socket.
+    enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer };
     DataStream(int id, bool sender, net::Fd fd);
+    DataStream(int id, Role role, net::Fd fd);
     ~DataStream();
     DataStream(const DataStream &) = delete;
     DataStream &operator=(const DataStream &) = delete;
@@ -36,6 +42,11 @@ public:
         bool skipRxCopy = true;
         bool zeroCopy = false;
         ByteBudget *budget = nullptr;
+        std::uint32_t requestSize = 1;
+        std::uint32_t responseSize = 1;
+        int inFlight = 1;
+        net::Address crrTarget;       // CrrClient: where to connect
+        QString crrBindAddress;       // CrrClient: local address to bind
     };
     void start(const Config &config);
     // Asks the thread to stop after its current call; a sender stops sending.
@@ -46,6 +57,15 @@ public:
 
     int id() const { return m_id; }
     bool isSender() const { return m_sender; }
+    Role role() const { return m_role; }
+    bool isRequestResponse() const { return m_role != Role::Sender && m_role != Role::Receiver; }
+    // Completed transactions (request/response roles).
+    std::uint64_t transactions() const { return m_transactions.load(std::memory_order_relaxed); }
+    // Latencies recorded since the previous call (client roles), then starts a new interval.
+    LatencyHistogram takeIntervalLatency();
+    // Latencies since start or the last resetTotalLatency() (end of the warm-up).
+    LatencyHistogram totalLatency() const;
+    void resetTotalLatency();
     int fd() const { return m_fd.get(); }
     std::uint64_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
     bool finished() const { return m_finished.load(); }
@@ -56,10 +76,20 @@ public:
 private:
     void sendLoop(Config config);
     void receiveLoop(Config config);
+    void rrClientLoop(Config config);
+    void rrServerLoop(Config config);
+    void crrClientLoop(Config config);
+    void crrServerLoop(Config config);
+    void recordLatency(std::int64_t ns);
     void setError(const QString &e);
 
     int m_id;
+    Role m_role;
     bool m_sender;
+    std::atomic<std::uint64_t> m_transactions{0};
+    mutable std::mutex m_latencyMutex;
+    LatencyHistogram m_intervalLatency;
+    LatencyHistogram m_totalLatency;
     net::Fd m_fd;
     std::thread m_thread;
     std::atomic<bool> m_stop{false};

@@ -13,7 +13,7 @@ namespace nb::proto {
 
 bool isKnownState(std::int8_t s)
 {
-    return (s >= TestStart && s <= IperfDone) || s == AccessDenied || s == ServerError;
+    return (s >= TestStart && s <= IperfDone) || s == AccessDenied || s == ServerError || s == NicbenchHello;
 }
 
 QString stateName(std::int8_t s)
@@ -29,6 +29,8 @@ QString stateName(std::int8_t s)
         return QStringLiteral("ACCESS_DENIED");
     if (s == ServerError)
         return QStringLiteral("SERVER_ERROR");
+    if (s == NicbenchHello)
+        return QStringLiteral("NICBENCH_HELLO");
     return QStringLiteral("unknown state %1").arg(int(s));
 }
 

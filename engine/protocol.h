@@ -30,6 +30,9 @@ enum State : std::int8_t {
     DisplayResults = 14,
     IperfStart = 15,
     IperfDone = 16,
+    // NicBench extension: our server answers a client that sent the "nicbench" parameter
+    // key with this byte and a JSON object before CREATE_STREAMS (docs/protocol.md).
+    NicbenchHello = 100,
     AccessDenied = -1,
     ServerError = -2,
 };

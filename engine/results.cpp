@@ -121,6 +121,77 @@ bool StreamInterval::fromJson(const QJsonObject &o, StreamInterval *out, QString
     return true;
 }
 
+QJsonObject RrInterval::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("start"), start);
+    o.insert(QStringLiteral("end"), end);
+    o.insert(QStringLiteral("transactions"), double(transactions));
+    o.insert(QStringLiteral("transactions_per_second"), transactionsPerSecond());
+    o.insert(QStringLiteral("latency_us"), latencyUs.toJson());
+    return o;
+}
+
+bool RrInterval::fromJson(const QJsonObject &o, RrInterval *out, QString *error)
+{
+    RrInterval r;
+    const auto start = proto::toDouble(o.value(QStringLiteral("start")));
+    const auto end = proto::toDouble(o.value(QStringLiteral("end")));
+    const auto tx = proto::toInt64(o.value(QStringLiteral("transactions")));
+    if (!start || !end || !tx || *tx < 0) {
+        *error = QStringLiteral("rr interval needs numeric start, end and transactions");
+        return false;
+    }
+    r.start = *start;
+    r.end = *end;
+    r.transactions = std::uint64_t(*tx);
+    if (!LatencySummary::fromJson(o.value(QStringLiteral("latency_us")).toObject(), &r.latencyUs, error))
+        return false;
+    *out = r;
+    return true;
+}
+
+QJsonObject RrSummary::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("mode"), testKindName(kind));
+    o.insert(QStringLiteral("request_size"), double(requestSize));
+    o.insert(QStringLiteral("response_size"), double(responseSize));
+    o.insert(QStringLiteral("connections"), connections);
+    o.insert(QStringLiteral("in_flight"), inFlight);
+    o.insert(QStringLiteral("seconds"), seconds);
+    o.insert(QStringLiteral("transactions"), double(transactions));
+    o.insert(QStringLiteral("transactions_per_second"), transactionsPerSecond());
+    o.insert(QStringLiteral("latency_us"), latencyUs.toJson());
+    o.insert(QStringLiteral("histogram_ns"), histogram.toJson());
+    return o;
+}
+
+bool RrSummary::fromJson(const QJsonObject &o, RrSummary *out, QString *error)
+{
+    RrSummary r;
+    const QString mode = o.value(QStringLiteral("mode")).toString();
+    r.kind = mode == QLatin1String("crr") ? TestKind::Crr : TestKind::Rr;
+    r.requestSize = std::uint32_t(std::max<std::int64_t>(1, intOr(o, "request_size", 1)));
+    r.responseSize = std::uint32_t(std::max<std::int64_t>(1, intOr(o, "response_size", 1)));
+    r.connections = int(std::max<std::int64_t>(1, intOr(o, "connections", 1)));
+    r.inFlight = int(std::max<std::int64_t>(1, intOr(o, "in_flight", 1)));
+    r.seconds = doubleOr(o, "seconds", 0);
+    const std::int64_t tx = intOr(o, "transactions", -1);
+    if (tx < 0 || r.seconds < 0) {
+        *error = QStringLiteral("nicbench.rr needs non-negative transactions and seconds");
+        return false;
+    }
+    r.transactions = std::uint64_t(tx);
+    if (!LatencySummary::fromJson(o.value(QStringLiteral("latency_us")).toObject(), &r.latencyUs, error))
+        return false;
+    if (o.contains(QStringLiteral("histogram_ns")) &&
+        !LatencyHistogram::fromJson(o.value(QStringLiteral("histogram_ns")).toObject(), &r.histogram, error))
+        return false;
+    *out = r;
+    return true;
+}
+
 QJsonObject IntervalSum::toJson() const
 {
     return sumJson(start, end, bytes, retransmits, sender, omitted, sender);
@@ -167,6 +238,8 @@ QJsonObject IntervalReport::toJson() const
         if (hasDirection(!primary))
             o.insert(QStringLiteral("sum_bidir_reverse"), sum(!primary).toJson());
     }
+    if (hasRr)
+        o.insert(QStringLiteral("rr"), rr.toJson());
     return o;
 }
 
@@ -183,6 +256,11 @@ bool IntervalReport::fromJson(const QJsonObject &o, IntervalReport *out, QString
             !StreamInterval::fromJson(so, &s, error))
             return false;
         r.streams.append(s);
+    }
+    if (o.contains(QStringLiteral("rr"))) {
+        if (!RrInterval::fromJson(o.value(QStringLiteral("rr")).toObject(), &r.rr, error))
+            return false;
+        r.hasRr = true;
     }
     *out = r;
     return true;
@@ -331,6 +409,11 @@ QJsonObject TestResult::toJson() const
     nb.insert(QStringLiteral("params"), params.toJson());
     nb.insert(QStringLiteral("remote_cpu_known"), cpu.remoteKnown);
     nb.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(warnings));
+    if (hasRr)
+        nb.insert(QStringLiteral("rr"), rr.toJson());
+    nb.insert(QStringLiteral("peer_is_nicbench"), peerIsNicbench);
+    if (!peerExtension.isEmpty())
+        nb.insert(QStringLiteral("peer"), peerExtension);
     root.insert(QStringLiteral("nicbench"), nb);
 
     if (!error.isEmpty())
@@ -358,6 +441,13 @@ bool TestResult::fromJson(const QJsonObject &root, TestResult *out, QString *err
         r.cpu.remoteKnown = nb.value(QStringLiteral("remote_cpu_known")).toBool();
         for (const QJsonValue &w : nb.value(QStringLiteral("warnings")).toArray())
             r.warnings.append(w.toString());
+        if (nb.contains(QStringLiteral("rr"))) {
+            if (!RrSummary::fromJson(nb.value(QStringLiteral("rr")).toObject(), &r.rr, error))
+                return false;
+            r.hasRr = true;
+        }
+        r.peerIsNicbench = nb.value(QStringLiteral("peer_is_nicbench")).toBool();
+        r.peerExtension = nb.value(QStringLiteral("peer")).toObject();
     } else {
         // A stock iperf3 document: take what its start block says.
         const QJsonObject ts = start.value(QStringLiteral("test_start")).toObject();

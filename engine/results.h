@@ -3,6 +3,7 @@
 // Value types for throughput results, with JSON (de)serialisation. The JSON layout is a
 // superset of iperf3's -J output (see docs/json-output.md).
 
+#include "latencyhistogram.h"
 #include "testparams.h"
 
 #include <QJsonObject>
@@ -46,8 +47,20 @@ struct IntervalSum {
     QJsonObject toJson() const;
 };
 
+// Request/response figures for one interval, over all connections.
+struct RrInterval {
+    double start = 0, end = 0;
+    std::uint64_t transactions = 0;
+    LatencySummary latencyUs;
+    double transactionsPerSecond() const { return end > start ? transactions / (end - start) : 0.0; }
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, RrInterval *out, QString *error);
+};
+
 struct IntervalReport {
     QList<StreamInterval> streams;
+    bool hasRr = false;
+    RrInterval rr;
     // Totals for one direction: sender==true sums streams this side sent on.
     IntervalSum sum(bool senderSide) const;
     bool hasDirection(bool senderSide) const;
@@ -100,6 +113,20 @@ struct ConnectionInfo {
     quint16 remotePort = 0;
 };
 
+// Request/response result of the whole test (client side measures it).
+struct RrSummary {
+    TestKind kind = TestKind::Rr;
+    std::uint32_t requestSize = 1, responseSize = 1;
+    int connections = 1, inFlight = 1;
+    double seconds = 0;
+    std::uint64_t transactions = 0;
+    LatencySummary latencyUs;
+    LatencyHistogram histogram; // nanoseconds
+    double transactionsPerSecond() const { return seconds > 0 ? transactions / seconds : 0.0; }
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, RrSummary *out, QString *error);
+};
+
 struct TestResult {
     TestParams params;
     QString version;                 // our version
@@ -115,6 +142,10 @@ struct TestResult {
     QString error;                   // empty on success
     QStringList warnings;
     bool isServerSide = false;
+    bool hasRr = false;
+    RrSummary rr;
+    bool peerIsNicbench = false;
+    QJsonObject peerExtension;       // what our server added to its results ("nicbench")
 
     bool ok() const { return error.isEmpty(); }
     // Totals over streams in one direction: forward == the client sent.

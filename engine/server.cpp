@@ -7,8 +7,10 @@
 #include "streamset.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QtEndian>
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -34,6 +36,16 @@ constexpr int IeParams = 112;
 constexpr int IeStreamAccept = 204;
 constexpr int IeCtrlClose = 109;
 constexpr int IeTimeout = 118;
+
+// What our server adds to its results for a NicBench client (docs/protocol.md).
+QJsonObject serverExtension(const TestResult &result, const StreamSet &streams)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("version"), result.version);
+    if (streams.isRequestResponse())
+        o.insert(QStringLiteral("transactions"), double(streams.rrSummary().transactions));
+    return o;
+}
 
 } // namespace
 
@@ -111,6 +123,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     result.version = QStringLiteral(NICBENCH_VERSION);
     result.timestampSecs = QDateTime::currentSecsSinceEpoch();
     StreamSet streams;
+    TestParams params;
     bool started = false;
     bool optionsApplied = false;
     QString err;
@@ -122,6 +135,11 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         if (started) {
             streams.freeze(nowSecs());
             result.streams = streams.summaries();
+            if (params.isRequestResponse()) {
+                result.hasRr = true;
+                result.rr = streams.rrSummary();
+                result.rr.kind = params.kind;
+            }
         }
         streams.abortAll();
         if (optionsApplied) {
@@ -160,7 +178,6 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         sendError(ctrl.get(), IeRecvParams);
         return finish(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
     }
-    TestParams params;
     if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
         sendError(ctrl.get(), IeParams);
         return finish(QStringLiteral("bad test parameters: %1").arg(err));
@@ -169,6 +186,35 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     params.port = boundPort;
     result.params = params;
     result.remoteVersion = paramsJson.value(QStringLiteral("client_version")).toString();
+
+    // NicBench clients announce themselves with the "nicbench" parameter key; we answer
+    // with NICBENCH_HELLO so they know what they talk to (stock clients never see it).
+    const bool nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
+    net::Fd crrListen;
+    if (nbClient) {
+        QJsonObject hello;
+        hello.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
+        hello.insert(QStringLiteral("capabilities"), QJsonArray{QStringLiteral("stream"), QStringLiteral("rr"),
+                                                               QStringLiteral("crr"), QStringLiteral("system_cpu")});
+        if (params.kind == TestKind::Crr) {
+            const net::Address local = net::localAddress(ctrl.get());
+            // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
+            const QString host = local.host();
+            crrListen = net::listenTcp(host, 0, host.contains(QLatin1Char(':')) ? AddressFamily::IPv6 : AddressFamily::IPv4,
+                                       {}, &err);
+            if (!crrListen.valid()) {
+                sendError(ctrl.get(), 202);
+                return finish(err);
+            }
+            hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen.get()));
+        }
+        if (net::writeState(ctrl.get(), proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+            net::writeJson(ctrl.get(), hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+            return finish(err);
+    } else if (params.isRequestResponse()) {
+        sendError(ctrl.get(), IeParams);
+        return finish(QStringLiteral("request/response parameters without the NicBench extension"));
+    }
 
     net::SocketOptions dataOptions;
     dataOptions.window = params.window;
@@ -189,7 +235,12 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     // Streams
     if (net::writeState(ctrl.get(), proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return finish(err);
-    const int total = params.isBidir() ? params.streams * 2 : params.streams;
+    const int total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+    if (crrListen.valid()) {
+        for (int i = 0; i < params.streams; ++i)
+            streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
+                                                     net::Fd(::fcntl(crrListen.get(), F_DUPFD_CLOEXEC, 0))));
+    }
     const int toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
     int accepted = 0;
@@ -224,9 +275,12 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
             say(oerr);
         const int id = streamIdForIndex(accepted);
         const bool sender = accepted >= toReceive;
+        const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
+                                      : sender                    ? DataStream::Role::Sender
+                                                                  : DataStream::Role::Receiver;
         const net::Address local = net::localAddress(data.get());
         result.connections.append({id, local.host(), local.port(), dpeer.host(), dpeer.port()});
-        streams.add(std::make_unique<DataStream>(id, sender, std::move(data)));
+        streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
         ++accepted;
     }
     if (optionsApplied) {
@@ -243,6 +297,9 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     DataStream::Config cfg;
     cfg.blockSize = params.blockSize;
     cfg.skipRxCopy = true;
+    cfg.requestSize = params.requestSize;
+    cfg.responseSize = params.responseSize;
+    cfg.inFlight = params.inFlight;
     const double t0 = nowSecs();
     ProcessCpuMeter cpu;
     cpu.start();
@@ -325,7 +382,9 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     result.cpu.remoteSystem = proto::toDouble(theirs.value(QStringLiteral("cpu_util_system"))).value_or(0);
     result.cpu.remoteKnown = true;
     const bool receiverOnly = toReceive == total;
-    const QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
+    QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
+    if (nbClient)
+        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams));
     if (net::writeJson(ctrl.get(), mine, rd, &err) != net::IoStatus::Ok ||
         net::writeState(ctrl.get(), proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
         return finish(QStringLiteral("cannot send results: %1").arg(err));

@@ -257,6 +257,38 @@ Fd acceptTcp(int listenFd, int timeoutMs, Address *peer)
     return Fd(fd);
 }
 
+Address localAddressFor(const QString &host, int family)
+{
+    Address a;
+    addrinfo *res = nullptr;
+    QString err;
+    if (!resolve(host, 0, family, true, &res, &err))
+        return a;
+    for (addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (ai->ai_family == family && ai->ai_addrlen <= sizeof a.storage) {
+            std::memcpy(&a.storage, ai->ai_addr, ai->ai_addrlen);
+            a.length = ai->ai_addrlen;
+            break;
+        }
+    }
+    freeaddrinfo(res);
+    return a;
+}
+
+Address resolveAddress(const QString &host, quint16 port, int family, QString *error)
+{
+    Address a;
+    addrinfo *res = nullptr;
+    if (!resolve(host, port, family, false, &res, error))
+        return a;
+    if (res && res->ai_addrlen <= sizeof a.storage) {
+        std::memcpy(&a.storage, res->ai_addr, res->ai_addrlen);
+        a.length = res->ai_addrlen;
+    }
+    freeaddrinfo(res);
+    return a;
+}
+
 Address localAddress(int fd)
 {
     Address a;

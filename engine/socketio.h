@@ -82,6 +82,10 @@ Fd listenTcp(const QString &bindAddress, quint16 port, AddressFamily family, con
 Fd acceptTcp(int listenFd, int timeoutMs, Address *peer = nullptr);
 
 Address localAddress(int fd);
+// Resolves a numeric or named local address for binding (port 0); empty length on failure.
+Address localAddressFor(const QString &host, int family);
+// Resolves host:port to the first address of the wanted family.
+Address resolveAddress(const QString &host, quint16 port, int family, QString *error);
 Address peerAddress(int fd);
 quint16 localPort(int fd);
 

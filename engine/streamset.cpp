@@ -32,6 +32,8 @@ void StreamSet::markOmitEnd(double now)
     m_countStart = now;
     for (Entry &e : m_streams) {
         e.omitBaseline = e.stream->bytes();
+        e.transactionBaseline = e.stream->transactions();
+        e.stream->resetTotalLatency();
         platform::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
             e.retransBaseline = ti.totalRetransmits;
@@ -41,6 +43,19 @@ void StreamSet::markOmitEnd(double now)
 IntervalReport StreamSet::takeInterval(double now, bool omitted)
 {
     IntervalReport r;
+    if (isRequestResponse()) {
+        r.hasRr = true;
+        r.rr.start = m_lastTick - m_start;
+        r.rr.end = now - m_start;
+        LatencyHistogram merged;
+        for (Entry &e : m_streams) {
+            const std::uint64_t t = e.frozen ? e.finalTransactions : e.stream->transactions();
+            r.rr.transactions += t - e.lastTransactions;
+            e.lastTransactions = t;
+            merged.merge(e.stream->takeIntervalLatency());
+        }
+        r.rr.latencyUs = merged.summary();
+    }
     for (Entry &e : m_streams) {
         StreamInterval s;
         s.id = e.stream->id();
@@ -83,6 +98,7 @@ void StreamSet::freeze(double now)
         if (e.frozen)
             continue;
         e.finalBytes = e.stream->bytes();
+        e.finalTransactions = e.stream->transactions();
         e.frozen = true;
         platform::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
@@ -237,6 +253,31 @@ QList<StreamSummary> StreamSet::summaries() const
         out.append(s);
     }
     return out;
+}
+
+} // namespace nb
+
+namespace nb {
+
+bool StreamSet::isRequestResponse() const
+{
+    return !m_streams.empty() && m_streams.front().stream->isRequestResponse();
+}
+
+RrSummary StreamSet::rrSummary() const
+{
+    RrSummary r;
+    r.seconds = m_end - m_countStart;
+    r.connections = 0;
+    for (const Entry &e : m_streams) {
+        if (e.stream->role() == DataStream::Role::RrClient || e.stream->role() == DataStream::Role::CrrClient ||
+            e.stream->role() == DataStream::Role::RrServer)
+            ++r.connections;
+        r.transactions += e.finalTransactions - e.transactionBaseline;
+        r.histogram.merge(e.stream->totalLatency());
+    }
+    r.latencyUs = r.histogram.summary();
+    return r;
 }
 
 } // namespace nb

@@ -48,6 +48,9 @@ public:
     // iperf3's IESTREAMID).
     bool applyPeerResults(const QJsonObject &json, QString *error);
     QList<StreamSummary> summaries() const;
+    // Request/response totals after freeze(); only meaningful when the streams are RR roles.
+    bool isRequestResponse() const;
+    RrSummary rrSummary() const;
 
 private:
     struct Entry {
@@ -60,6 +63,7 @@ private:
         std::int64_t retransBaseline = 0;
         std::int64_t finalRetrans = -1;
         std::int64_t maxCwnd = -1, minRtt = -1, maxRtt = -1;
+        std::uint64_t lastTransactions = 0, transactionBaseline = 0, finalTransactions = 0;
         double rttSum = 0;
         int rttCount = 0;
         // Peer's figures

@@ -19,8 +19,45 @@ QString directionName(Direction d)
     return {};
 }
 
+QString testKindName(TestKind k)
+{
+    switch (k) {
+    case TestKind::Stream: return QStringLiteral("stream");
+    case TestKind::Rr: return QStringLiteral("rr");
+    case TestKind::Crr: return QStringLiteral("crr");
+    }
+    return {};
+}
+
+QJsonObject TestParams::extensionJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
+    o.insert(QStringLiteral("test"), testKindName(kind));
+    if (isRequestResponse()) {
+        o.insert(QStringLiteral("request_size"), double(requestSize));
+        o.insert(QStringLiteral("response_size"), double(responseSize));
+        o.insert(QStringLiteral("in_flight"), inFlight);
+    }
+    return o;
+}
+
 QString TestParams::validate() const
 {
+    if (isRequestResponse()) {
+        if (requestSize < 1 || requestSize > proto::MaxBlockSize || responseSize < 1 || responseSize > proto::MaxBlockSize)
+            return QStringLiteral("request and response sizes must be between 1 byte and 1M");
+        if (inFlight < 1 || inFlight > 1024)
+            return QStringLiteral("transactions in flight must be between 1 and 1024");
+        if (kind == TestKind::Crr && inFlight != 1)
+            return QStringLiteral("connect/request/response tests have one transaction per connection (--in-flight 1)");
+        if (direction != Direction::Upload)
+            return QStringLiteral("request/response tests have no direction (-R/--bidir)");
+        if (protocol == PeerProtocol::Iperf2)
+            return QStringLiteral("request/response tests need a NicBench server, not iperf2");
+        if (duration <= 0)
+            return QStringLiteral("request/response tests need a duration (-t)");
+    }
     if (streams < 1 || streams > proto::MaxStreams)
         return QStringLiteral("number of parallel streams must be between 1 and %1").arg(proto::MaxStreams);
     if (blockSize < 1 || blockSize > proto::MaxBlockSize)
@@ -70,6 +107,8 @@ QJsonObject TestParams::toIperfParams() const
     if (!title.isEmpty())
         o.insert(QStringLiteral("title"), title);
     o.insert(QStringLiteral("client_version"), QStringLiteral("nicbench " NICBENCH_VERSION));
+    // Stock iperf3 servers ignore unknown keys; ours answers it (docs/protocol.md).
+    o.insert(QStringLiteral("nicbench"), extensionJson());
     return o;
 }
 
@@ -160,6 +199,30 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
     p.mss = int(mss);
     p.noDelay = nodelay;
     p.direction = bidir ? Direction::Bidirectional : reverse ? Direction::Download : Direction::Upload;
+    const QJsonValue ext = json.value(QStringLiteral("nicbench"));
+    if (ext.isObject()) {
+        const QJsonObject e = ext.toObject();
+        QString kind;
+        double req = 1, resp = 1, inflight = 1;
+        if (!readString(e, "test", &kind, error) || !readNumber(e, "request_size", 1, proto::MaxBlockSize, &req, error) ||
+            !readNumber(e, "response_size", 1, proto::MaxBlockSize, &resp, error) ||
+            !readNumber(e, "in_flight", 1, 1024, &inflight, error))
+            return false;
+        if (kind == QLatin1String("rr"))
+            p.kind = TestKind::Rr;
+        else if (kind == QLatin1String("crr"))
+            p.kind = TestKind::Crr;
+        else if (!kind.isEmpty() && kind != QLatin1String("stream")) {
+            *error = QStringLiteral("unknown NicBench test kind '%1'").arg(kind);
+            return false;
+        }
+        p.requestSize = std::uint32_t(req);
+        p.responseSize = std::uint32_t(resp);
+        p.inFlight = int(inflight);
+    } else if (!ext.isUndefined()) {
+        *error = QStringLiteral("parameter 'nicbench' must be an object");
+        return false;
+    }
     *out = p;
     return true;
 }
@@ -190,6 +253,12 @@ QJsonObject TestParams::toJson() const
     o.insert(QStringLiteral("zerocopy"), zeroCopy);
     if (!title.isEmpty())
         o.insert(QStringLiteral("title"), title);
+    o.insert(QStringLiteral("kind"), testKindName(kind));
+    if (isRequestResponse()) {
+        o.insert(QStringLiteral("request_size"), double(requestSize));
+        o.insert(QStringLiteral("response_size"), double(responseSize));
+        o.insert(QStringLiteral("in_flight"), inFlight);
+    }
     return o;
 }
 
@@ -226,6 +295,16 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
                   : direction == QLatin1String("bidirectional") ? Direction::Bidirectional
                                                                  : Direction::Upload;
     p.protocol = protocol == QLatin1String("iperf2") ? PeerProtocol::Iperf2 : PeerProtocol::Iperf3;
+    QString kind;
+    double req = 1, resp = 1, inflight = 1;
+    if (!readString(o, "kind", &kind, error) || !readNumber(o, "request_size", 1, proto::MaxBlockSize, &req, error) ||
+        !readNumber(o, "response_size", 1, proto::MaxBlockSize, &resp, error) ||
+        !readNumber(o, "in_flight", 1, 1024, &inflight, error))
+        return false;
+    p.kind = kind == QLatin1String("rr") ? TestKind::Rr : kind == QLatin1String("crr") ? TestKind::Crr : TestKind::Stream;
+    p.requestSize = std::uint32_t(req);
+    p.responseSize = std::uint32_t(resp);
+    p.inFlight = int(inflight);
     *out = p;
     return true;
 }

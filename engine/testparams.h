@@ -14,6 +14,9 @@ enum class AddressFamily { Any, IPv4, IPv6 };
 // Which server the client talks to: our own / stock iperf3 (same protocol), or a
 // stock iperf2 server, which takes plain TCP streams with no control channel.
 enum class PeerProtocol { Iperf3, Iperf2 };
+// Stream: bulk throughput. Rr: request/response on persistent connections (netperf
+// TCP_RR). Crr: a new connection per transaction (netperf TCP_CRR).
+enum class TestKind { Stream, Rr, Crr };
 
 // Everything that defines a throughput test. Plain value type.
 struct TestParams {
@@ -37,6 +40,11 @@ struct TestParams {
     bool zeroCopy = false;          // -Z: send with sendfile() from a memory file
     int connectTimeoutMs = 5000;
     QString title;
+    // Request/response (streams is the number of connections for these kinds).
+    TestKind kind = TestKind::Stream;
+    std::uint32_t requestSize = 1;
+    std::uint32_t responseSize = 1;
+    int inFlight = 1;               // transactions outstanding per connection
 
     // Checks ranges; returns an empty string when valid, else a one-line message.
     QString validate() const;
@@ -50,10 +58,14 @@ struct TestParams {
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, TestParams *out, QString *error);
 
+    // The NicBench extension object sent inside the iperf3 parameter JSON (docs/protocol.md).
+    QJsonObject extensionJson() const;
+    bool isRequestResponse() const { return kind != TestKind::Stream; }
     bool isReverse() const { return direction == Direction::Download; }
     bool isBidir() const { return direction == Direction::Bidirectional; }
 };
 
 QString directionName(Direction d);
+QString testKindName(TestKind k);
 
 } // namespace nb

@@ -6,6 +6,8 @@
 #include "socketio.h"
 #include "streamset.h"
 
+#include <QJsonObject>
+
 #include <QDateTime>
 #include <QtEndian>
 
@@ -115,6 +117,8 @@ private:
     QByteArray cookie;
     StreamSet streams;
     net::SocketOptions dataOptions;
+    QJsonObject hello;
+    net::Address crrTarget;
     ProcessCpuMeter cpu;
     double t0 = 0;
     bool started = false;
@@ -151,8 +155,28 @@ bool ClientRun::handshake()
         return fail(QStringLiteral("cannot send the test parameters: %1").arg(err));
     if (net::readState(ctrl.get(), &state, net::deadlineIn(ControlTimeoutSecs), &err, stop) != net::IoStatus::Ok)
         return fail(QStringLiteral("the server did not answer the test parameters: %1").arg(err));
+    if (state == proto::NicbenchHello) {
+        // Only a NicBench server sends this (docs/protocol.md); it carries the server's
+        // capabilities and, for CRR, the port that takes one connection per transaction.
+        if (net::readJson(ctrl.get(), &hello, net::deadlineIn(ControlTimeoutSecs), &err) != net::IoStatus::Ok)
+            return fail(QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
+        result.peerIsNicbench = true;
+        result.remoteVersion = hello.value(QStringLiteral("version")).toString();
+        if (net::readState(ctrl.get(), &state, net::deadlineIn(ControlTimeoutSecs), &err, stop) != net::IoStatus::Ok)
+            return fail(QStringLiteral("the server did not answer the test parameters: %1").arg(err));
+    }
     if (state != proto::CreateStreams)
         return fail(unexpectedState(state, ctrl.get(), "CREATE_STREAMS"));
+    if (params.isRequestResponse() && !result.peerIsNicbench) {
+        // A stock iperf3 server: leave it clean (it resets on CLIENT_TERMINATE) and say why.
+        QString ignored;
+        net::writeState(ctrl.get(), proto::ClientTerminate, net::deadlineIn(1), &ignored);
+        ctrl.reset();
+        return fail(QStringLiteral("request/response tests need a NicBench server; %1 port %2 runs a stock "
+                                   "iperf3 server (start 'nicbench-cli -s' there)")
+                        .arg(params.host)
+                        .arg(params.port));
+    }
     return true;
 }
 
@@ -162,7 +186,19 @@ bool ClientRun::createStreams()
     dataOptions.mss = params.mss;
     dataOptions.noDelay = params.noDelay;
     dataOptions.congestion = params.congestion;
-    const int n = params.isBidir() ? params.streams * 2 : params.streams;
+    const int n = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+    if (params.kind == TestKind::Crr) {
+        const auto crrPort = proto::toInt64(hello.value(QStringLiteral("crr_port")));
+        if (!crrPort || *crrPort <= 0 || *crrPort > 65535)
+            return fail(QStringLiteral("the server offered no port for connect/request/response tests"));
+        const net::Address peer = net::peerAddress(ctrl.get());
+        QString err;
+        crrTarget = net::resolveAddress(peer.host(), quint16(*crrPort), peer.family(), &err);
+        if (crrTarget.length == 0)
+            return fail(err);
+        for (int i = 0; i < params.streams; ++i)
+            streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrClient, net::Fd()));
+    }
     for (int i = 0; i < n; ++i) {
         QString err;
         net::Fd fd = net::connectTcp(params.host, params.port, params.family, params.bindAddress, dataOptions,
@@ -174,12 +210,15 @@ bool ClientRun::createStreams()
             return fail(QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
         const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
         const int id = streamIdForIndex(i);
+        const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrClient
+                                      : sender                    ? DataStream::Role::Sender
+                                                                  : DataStream::Role::Receiver;
         const net::Address local = net::localAddress(fd.get()), peer = net::peerAddress(fd.get());
         result.connections.append({id, local.host(), local.port(), peer.host(), peer.port()});
         if (i == 0)
             result.senderCongestion = congestionOf(fd.get());
         say(QStringLiteral("[%1] local %2 connected to %3").arg(id).arg(local.toString(), peer.toString()));
-        streams.add(std::make_unique<DataStream>(id, sender, std::move(fd)));
+        streams.add(std::make_unique<DataStream>(id, role, std::move(fd)));
     }
     QString err;
     std::int8_t state = 0;
@@ -204,6 +243,11 @@ bool ClientRun::runPhase()
     cfg.skipRxCopy = params.skipRxCopy;
     cfg.zeroCopy = params.zeroCopy;
     cfg.budget = &budget;
+    cfg.requestSize = params.requestSize;
+    cfg.responseSize = params.responseSize;
+    cfg.inFlight = params.inFlight;
+    cfg.crrTarget = crrTarget;
+    cfg.crrBindAddress = params.bindAddress;
     t0 = nowSecs();
     cpu.start();
     streams.markStart(t0);
@@ -308,6 +352,7 @@ bool ClientRun::exchangeResults()
     result.cpu.remoteSystem = proto::toDouble(theirs.value(QStringLiteral("cpu_util_system"))).value_or(0);
     result.cpu.remoteKnown = theirs.contains(QStringLiteral("cpu_util_total"));
     result.receiverCongestion = theirs.value(QStringLiteral("congestion_used")).toString();
+    result.peerExtension = theirs.value(QStringLiteral("nicbench")).toObject();
     if (net::readState(ctrl.get(), &state, deadline, &err) != net::IoStatus::Ok)
         return fail(QStringLiteral("the server did not finish the test: %1").arg(err));
     if (state != proto::DisplayResults)
@@ -321,6 +366,15 @@ void ClientRun::finish()
     if (started) {
         streams.freeze(nowSecs());
         result.streams = streams.summaries();
+        if (params.isRequestResponse()) {
+            result.hasRr = true;
+            result.rr = streams.rrSummary();
+            result.rr.kind = params.kind;
+            result.rr.requestSize = params.requestSize;
+            result.rr.responseSize = params.responseSize;
+            result.rr.connections = params.streams;
+            result.rr.inFlight = params.inFlight;
+        }
     }
     streams.abortAll();
     ctrl.reset();

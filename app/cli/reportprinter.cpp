@@ -35,6 +35,17 @@ void ReportPrinter::testStarted(const TestResult &header)
     }
     if (m_style != Style::Text)
         return;
+    if (header.params.isRequestResponse()) {
+        if (!header.isServerSide)
+            printLine(QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
+                          .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
+                          .arg(header.params.streams)
+                          .arg(header.params.inFlight)
+                          .arg(header.params.requestSize)
+                          .arg(header.params.responseSize)
+                          .arg(header.params.duration));
+        return;
+    }
     if (!header.isServerSide)
         printLine(QStringLiteral("Testing %1, %2 stream%3, %4 buffers, %5")
                       .arg(directionName(header.params.direction))
@@ -78,6 +89,19 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     }
     if (m_style != Style::Text || report.streams.isEmpty())
         return;
+    if (report.hasRr) {
+        const RrInterval &r = report.rr;
+        printLine(QStringLiteral("[ RR] %1-%2 sec  %3 trans/s  latency us: p50 %4  p90 %5  p99 %6  max %7%8")
+                      .arg(r.start, 6, 'f', 2)
+                      .arg(r.end, -6, 'f', 2)
+                      .arg(formatSignificant(r.transactionsPerSecond(), 4), 9)
+                      .arg(formatSignificant(r.latencyUs.p50))
+                      .arg(formatSignificant(r.latencyUs.p90))
+                      .arg(formatSignificant(r.latencyUs.p99))
+                      .arg(formatSignificant(r.latencyUs.max))
+                      .arg(report.streams.first().omitted ? QStringLiteral("  (omitted)") : QString()));
+        return;
+    }
     const QString omitted = report.streams.first().omitted ? QStringLiteral("(omitted)") : QString();
     for (const StreamInterval &s : report.streams) {
         const QString id = m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
@@ -114,6 +138,31 @@ void ReportPrinter::testFinished(const TestResult &result)
             data.insert(QStringLiteral("error"), result.error);
         o.insert(QStringLiteral("data"), data);
         printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+        return;
+    }
+    if (result.hasRr) {
+        const RrSummary &r = result.rr;
+        printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
+        printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
+                                 "%7 B request, %8 B response)")
+                      .arg(r.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
+                      .arg(r.transactions)
+                      .arg(formatSignificant(r.seconds))
+                      .arg(formatSignificant(r.transactionsPerSecond(), 4))
+                      .arg(r.connections)
+                      .arg(r.inFlight)
+                      .arg(r.requestSize)
+                      .arg(r.responseSize));
+        const LatencySummary &l = r.latencyUs;
+        if (l.count > 0)
+            printLine(QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
+                          .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
+                               formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
+                               formatSignificant(l.p999), formatSignificant(l.max)));
+        printLine(QStringLiteral("CPU utilization: local %1%%2").arg(formatSignificant(result.cpu.hostTotal))
+                      .arg(result.cpu.remoteKnown ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal)) : QString()));
+        for (const QString &w : result.warnings)
+            printLine(QStringLiteral("warning: %1").arg(w));
         return;
     }
     if (result.streams.isEmpty())

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The one interface to the operating system for CPU accounting, machine facts and network
+// adapters. Each OS implements it in its own file (platform_linux.cpp today), so a port
+// adds a file instead of #ifdefs throughout the engine.
+
+#include "adapterinfo.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <cstdint>
+
+namespace nb::platform {
+
+// System-wide CPU time since boot, summed over all online CPUs, in clock ticks
+// (USER_HZ on Linux, see clockTicksPerSecond()). guest time is already inside user.
+struct CpuTimes {
+    std::uint64_t user = 0;
+    std::uint64_t nice = 0;
+    std::uint64_t system = 0;
+    std::uint64_t idle = 0;
+    std::uint64_t iowait = 0;
+    std::uint64_t irq = 0;
+    std::uint64_t softirq = 0;
+    std::uint64_t steal = 0;
+    int cpuCount = 0; // CPUs the totals cover
+
+    std::uint64_t total() const { return user + nice + system + idle + iowait + irq + softirq + steal; }
+    // Work done on this machine's behalf: not idle, not waiting on disk, not stolen by the
+    // hypervisor for other guests.
+    std::uint64_t busy() const { return user + nice + system + irq + softirq; }
+};
+
+// CPU time used by this process (all threads) since it started.
+struct ProcessCpuTimes {
+    double userSeconds = 0;
+    double systemSeconds = 0;
+    double totalSeconds = 0; // from a precise clock; may differ slightly from user + system
+};
+
+bool readSystemCpuTimes(CpuTimes *out);
+bool readProcessCpuTimes(ProcessCpuTimes *out);
+long clockTicksPerSecond();
+
+int cpuCount();        // online CPUs
+double cpuClockHz();   // current nominal clock of CPU 0's package, 0 when not readable
+QString cpuModel();    // "Intel(R) Xeon(R) ...", empty when unknown
+QString osName();      // "Debian GNU/Linux 12 (bookworm)"
+QString kernelVersion();
+
+// Every interface with what could be read about it; never fails, fields stay at their
+// "unknown" defaults when unreadable.
+QList<AdapterInfo> listAdapters();
+// Cheap enough for 10+ Hz polling; false when the interface does not exist.
+bool readCounters(const QString &interfaceName, InterfaceCounters *out);
+// Every interface at once, for a view that polls them all (same cost as one).
+QMap<QString, InterfaceCounters> readAllCounters();
+
+} // namespace nb::platform
