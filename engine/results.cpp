@@ -2,6 +2,8 @@
 #include "results.h"
 
 #include "protocol.h"
+#include "servicedemand.h"
+#include "platform/platform.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -240,6 +242,8 @@ QJsonObject IntervalReport::toJson() const
     }
     if (hasRr)
         o.insert(QStringLiteral("rr"), rr.toJson());
+    if (hasCpu)
+        o.insert(QStringLiteral("cpu"), cpu.toJson());
     return o;
 }
 
@@ -262,6 +266,8 @@ bool IntervalReport::fromJson(const QJsonObject &o, IntervalReport *out, QString
             return false;
         r.hasRr = true;
     }
+    if (o.value(QStringLiteral("cpu")).isObject())
+        r.hasCpu = CpuSample::fromJson(o.value(QStringLiteral("cpu")).toObject(), &r.cpu, error);
     *out = r;
     return true;
 }
@@ -412,6 +418,24 @@ QJsonObject TestResult::toJson() const
     if (hasRr)
         nb.insert(QStringLiteral("rr"), rr.toJson());
     nb.insert(QStringLiteral("peer_is_nicbench"), peerIsNicbench);
+    nb.insert(QStringLiteral("cpu"), cpuCostJson());
+    {
+        QJsonObject ad;
+        if (localAdapter)
+            ad.insert(QStringLiteral("local"), localAdapter->toJson());
+        if (remoteAdapter)
+            ad.insert(QStringLiteral("remote"), remoteAdapter->toJson());
+        if (localAdapterTxBytes >= 0) {
+            ad.insert(QStringLiteral("local_tx_bytes"), double(localAdapterTxBytes));
+            ad.insert(QStringLiteral("local_rx_bytes"), double(localAdapterRxBytes));
+        }
+        nb.insert(QStringLiteral("adapters"), ad);
+        QJsonArray rci;
+        for (const CpuSample &c : remoteCpuIntervals)
+            rci.append(c.toJson());
+        if (!rci.isEmpty())
+            nb.insert(QStringLiteral("remote_cpu_intervals"), rci);
+    }
     if (!peerExtension.isEmpty())
         nb.insert(QStringLiteral("peer"), peerExtension);
     root.insert(QStringLiteral("nicbench"), nb);
@@ -447,6 +471,26 @@ bool TestResult::fromJson(const QJsonObject &root, TestResult *out, QString *err
             r.hasRr = true;
         }
         r.peerIsNicbench = nb.value(QStringLiteral("peer_is_nicbench")).toBool();
+        const QJsonObject cpuObj = nb.value(QStringLiteral("cpu")).toObject();
+        QString ignored;
+        if (cpuObj.value(QStringLiteral("local")).isObject())
+            r.localCpuKnown = CpuSample::fromJson(cpuObj.value(QStringLiteral("local")).toObject(), &r.localCpu, &ignored);
+        const QJsonObject remoteCpu = cpuObj.value(QStringLiteral("remote")).toObject();
+        if (!remoteCpu.value(QStringLiteral("process_only")).toBool() && !remoteCpu.isEmpty())
+            r.remoteCpuKnown = CpuSample::fromJson(remoteCpu, &r.remoteCpu, &ignored);
+        for (const QJsonValue &v : nb.value(QStringLiteral("remote_cpu_intervals")).toArray()) {
+            CpuSample c;
+            if (CpuSample::fromJson(v.toObject(), &c, &ignored))
+                r.remoteCpuIntervals.append(c);
+        }
+        const QJsonObject ad = nb.value(QStringLiteral("adapters")).toObject();
+        AdapterInfo ai;
+        if (ad.value(QStringLiteral("local")).isObject() && AdapterInfo::fromJson(ad.value(QStringLiteral("local")).toObject(), &ai, &ignored))
+            r.localAdapter = ai;
+        if (ad.value(QStringLiteral("remote")).isObject() && AdapterInfo::fromJson(ad.value(QStringLiteral("remote")).toObject(), &ai, &ignored))
+            r.remoteAdapter = ai;
+        r.localAdapterTxBytes = intOr(ad, "local_tx_bytes", -1);
+        r.localAdapterRxBytes = intOr(ad, "local_rx_bytes", -1);
         r.peerExtension = nb.value(QStringLiteral("peer")).toObject();
     } else {
         // A stock iperf3 document: take what its start block says.
@@ -529,6 +573,85 @@ bool TestResult::fromJson(const QJsonObject &root, TestResult *out, QString *err
     r.error = root.value(QStringLiteral("error")).toString();
     *out = r;
     return true;
+}
+
+} // namespace nb
+
+namespace nb {
+
+std::uint64_t TestResult::localBytesSent() const
+{
+    std::uint64_t b = 0;
+    for (const StreamSummary &s : streams)
+        if (s.sender)
+            b += s.bytesSent;
+    if (hasRr)
+        b = 0;
+    return b;
+}
+
+std::uint64_t TestResult::localBytesReceived() const
+{
+    std::uint64_t b = 0;
+    for (const StreamSummary &s : streams)
+        if (!s.sender)
+            b += s.bytesReceived;
+    return b;
+}
+
+std::uint64_t TestResult::bytesDelivered() const
+{
+    std::uint64_t b = 0;
+    for (const StreamSummary &s : streams)
+        b += s.bytesReceived;
+    return b;
+}
+
+QJsonObject TestResult::cpuCostJson() const
+{
+    QJsonObject o;
+    auto put = [&](const char *key, std::optional<double> v) {
+        o.insert(QLatin1String(key), v ? QJsonValue(*v) : QJsonValue());
+    };
+    if (localCpuKnown)
+        o.insert(QStringLiteral("local"), localCpu.toJson());
+    if (remoteCpuKnown) {
+        o.insert(QStringLiteral("remote"), remoteCpu.toJson());
+    } else if (cpu.remoteKnown) {
+        // A stock iperf3 peer reports its own process only.
+        QJsonObject r;
+        r.insert(QStringLiteral("process_only"), true);
+        r.insert(QStringLiteral("processPct"), cpu.remoteTotal);
+        o.insert(QStringLiteral("remote"), r);
+    }
+    const double seconds = localCpu.seconds();
+    const double bytes = double(bytesDelivered());
+    const double bps = seconds > 0 ? bytes * 8 / seconds : 0;
+    if (localCpuKnown && localCpu.systemValid) {
+        if (hasRr) {
+            put("local_us_per_transaction",
+                serviceDemandUsPerTransaction(localCpu.systemBusyPct, localCpu.cpuCount, seconds, double(rr.transactions)));
+        } else {
+            put("local_us_per_kb", serviceDemandUsPerKB(localCpu.systemBusyPct, localCpu.cpuCount, seconds, bytes));
+            put("local_cpu_pct_per_gbps", cpuPctPerGbps(localCpu.systemBusyPct, bps));
+            put("local_cycles_per_byte",
+                cyclesPerByte(localCpu.systemBusyCpuSeconds(), platform::cpuClockHz(), bytes));
+        }
+    }
+    if (remoteCpuKnown && remoteCpu.systemValid) {
+        const double rs = remoteCpu.seconds();
+        if (hasRr)
+            put("remote_us_per_transaction",
+                serviceDemandUsPerTransaction(remoteCpu.systemBusyPct, remoteCpu.cpuCount, rs, double(rr.transactions)));
+        else {
+            put("remote_us_per_kb", serviceDemandUsPerKB(remoteCpu.systemBusyPct, remoteCpu.cpuCount, rs, bytes));
+            put("remote_cpu_pct_per_gbps", cpuPctPerGbps(remoteCpu.systemBusyPct, rs > 0 ? bytes * 8 / rs : 0));
+        }
+    }
+    o.insert(QStringLiteral("units"), QStringLiteral("*_pct: percent of all cores (system) or of one core "
+                                                     "(process); us_per_kb: CPU microseconds per 1024 bytes; "
+                                                     "see docs/cpu-cost.md"));
+    return o;
 }
 
 } // namespace nb

@@ -3,6 +3,8 @@
 // Value types for throughput results, with JSON (de)serialisation. The JSON layout is a
 // superset of iperf3's -J output (see docs/json-output.md).
 
+#include "adapterinfo.h"
+#include "cpumonitor.h"
 #include "latencyhistogram.h"
 #include "testparams.h"
 
@@ -13,6 +15,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <optional>
 
 namespace nb {
 
@@ -59,6 +62,8 @@ struct RrInterval {
 
 struct IntervalReport {
     QList<StreamInterval> streams;
+    bool hasCpu = false;
+    CpuSample cpu;                   // this side, system-wide and process
     bool hasRr = false;
     RrInterval rr;
     // Totals for one direction: sender==true sums streams this side sent on.
@@ -146,6 +151,25 @@ struct TestResult {
     RrSummary rr;
     bool peerIsNicbench = false;
     QJsonObject peerExtension;       // what our server added to its results ("nicbench")
+    // System-wide CPU (issue 3): local always, remote when the peer is a NicBench server.
+    bool localCpuKnown = false;
+    CpuSample localCpu;
+    bool remoteCpuKnown = false;
+    CpuSample remoteCpu;
+    QList<CpuSample> remoteCpuIntervals;
+    // Adapters that carried the test.
+    std::optional<AdapterInfo> localAdapter;
+    std::optional<AdapterInfo> remoteAdapter;
+    // Interface counter deltas over the test on the local adapter (-1 unknown).
+    std::int64_t localAdapterTxBytes = -1, localAdapterRxBytes = -1;
+
+    // Bytes this side sent and received over the counted part of the test.
+    std::uint64_t localBytesSent() const;
+    std::uint64_t localBytesReceived() const;
+    // Work done: bytes delivered to receivers (both directions in bidir tests).
+    std::uint64_t bytesDelivered() const;
+    // The nicbench.cpu object: CPU figures and derived costs (docs/cpu-cost.md).
+    QJsonObject cpuCostJson() const;
 
     bool ok() const { return error.isEmpty(); }
     // Totals over streams in one direction: forward == the client sent.

@@ -5,6 +5,7 @@
 #include "protocol.h"
 #include "socketio.h"
 #include "streamset.h"
+#include "testaccounting.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -38,9 +39,9 @@ constexpr int IeCtrlClose = 109;
 constexpr int IeTimeout = 118;
 
 // What our server adds to its results for a NicBench client (docs/protocol.md).
-QJsonObject serverExtension(const TestResult &result, const StreamSet &streams)
+QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, const TestAccounting &acc)
 {
-    QJsonObject o;
+    QJsonObject o = accountingJson(acc);
     o.insert(QStringLiteral("version"), result.version);
     if (streams.isRequestResponse())
         o.insert(QStringLiteral("transactions"), double(streams.rrSummary().transactions));
@@ -123,6 +124,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     result.version = QStringLiteral(NICBENCH_VERSION);
     result.timestampSecs = QDateTime::currentSecsSinceEpoch();
     StreamSet streams;
+    TestAccounting accounting;
     TestParams params;
     bool started = false;
     bool optionsApplied = false;
@@ -140,6 +142,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
                 result.rr = streams.rrSummary();
                 result.rr.kind = params.kind;
             }
+            applyAccounting(accounting, &result);
         }
         streams.abortAll();
         if (optionsApplied) {
@@ -303,6 +306,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     const double t0 = nowSecs();
     ProcessCpuMeter cpu;
     cpu.start();
+    accounting.begin(streams.empty() || streams.at(0).fd() < 0 ? ctrl.get() : streams.at(0).fd());
     streams.markStart(t0);
     streams.startAll(cfg);
     started = true;
@@ -322,7 +326,9 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
             return finish(QStringLiteral("the client did not end the test in time"));
         }
         if (now >= nextTick) {
-            const IntervalReport r = streams.takeInterval(now, omitting);
+            IntervalReport r = streams.takeInterval(now, omitting);
+            r.hasCpu = true;
+            r.cpu = accounting.sampleInterval();
             result.intervals.append(r);
             if (listener)
                 listener->intervalReady(r);
@@ -330,6 +336,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
                 omitting = false;
                 streams.markOmitEnd(now);
                 cpu.start();
+                accounting.restart();
             }
             nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
             continue;
@@ -357,7 +364,10 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     streams.stopSenders();
     streams.joinSenders();
     streams.freeze(end);
-    const IntervalReport last = streams.takeInterval(end, omitting);
+    IntervalReport last = streams.takeInterval(end, omitting);
+    last.hasCpu = true;
+    last.cpu = accounting.sampleInterval();
+    accounting.end();
     if (!last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval) {
         result.intervals.append(last);
         if (listener)
@@ -384,7 +394,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     const bool receiverOnly = toReceive == total;
     QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
     if (nbClient)
-        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams));
+        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, accounting));
     if (net::writeJson(ctrl.get(), mine, rd, &err) != net::IoStatus::Ok ||
         net::writeState(ctrl.get(), proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
         return finish(QStringLiteral("cannot send results: %1").arg(err));

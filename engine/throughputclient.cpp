@@ -5,6 +5,7 @@
 #include "protocol.h"
 #include "socketio.h"
 #include "streamset.h"
+#include "testaccounting.h"
 
 #include <QJsonObject>
 
@@ -120,6 +121,7 @@ private:
     QJsonObject hello;
     net::Address crrTarget;
     ProcessCpuMeter cpu;
+    TestAccounting accounting;
     double t0 = 0;
     bool started = false;
 };
@@ -250,6 +252,7 @@ bool ClientRun::runPhase()
     cfg.crrBindAddress = params.bindAddress;
     t0 = nowSecs();
     cpu.start();
+    accounting.begin(streams.empty() || streams.at(0).fd() < 0 ? ctrl.get() : streams.at(0).fd());
     streams.markStart(t0);
     streams.startAll(cfg);
     started = true;
@@ -271,7 +274,9 @@ bool ClientRun::runPhase()
         if (!timed && streams.allSendersFinished())
             break;
         if (now >= nextTick) {
-            const IntervalReport r = streams.takeInterval(now, omitting);
+            IntervalReport r = streams.takeInterval(now, omitting);
+            r.hasCpu = true;
+            r.cpu = accounting.sampleInterval();
             result.intervals.append(r);
             if (listener)
                 listener->intervalReady(r);
@@ -279,6 +284,7 @@ bool ClientRun::runPhase()
                 omitting = false;
                 streams.markOmitEnd(now);
                 cpu.start();
+                accounting.restart();
             }
             nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
             if (timed)
@@ -312,7 +318,10 @@ bool ClientRun::runPhase()
     streams.stopSenders();
     streams.joinSenders();
     streams.freeze(end);
-    const IntervalReport last = streams.takeInterval(end, omitting);
+    IntervalReport last = streams.takeInterval(end, omitting);
+    last.hasCpu = true;
+    last.cpu = accounting.sampleInterval();
+    accounting.end();
     if (!last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval) {
         result.intervals.append(last);
         if (listener)
@@ -375,6 +384,9 @@ void ClientRun::finish()
             result.rr.connections = params.streams;
             result.rr.inFlight = params.inFlight;
         }
+        applyAccounting(accounting, &result);
+        if (!result.peerExtension.isEmpty())
+            applyRemoteAccounting(result.peerExtension, &result);
     }
     streams.abortAll();
     ctrl.reset();

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nicbench-cli: the headless client and server. Links the engine only.
+#include "adapterinfo.h"
 #include "commandline.h"
+#include "platform/platform.h"
+#include "units.h"
 #include "reportprinter.h"
 #include "server.h"
 #include "throughputclient.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
 
 #include <csignal>
@@ -45,6 +49,39 @@ int fail(const QString &message)
     return 1;
 }
 
+int listInterfaces(bool json)
+{
+    const QList<nb::AdapterInfo> adapters = nb::platform::listAdapters();
+    if (json) {
+        QJsonArray arr;
+        for (const nb::AdapterInfo &a : adapters)
+            arr.append(a.toJson());
+        QJsonObject o;
+        o.insert(QStringLiteral("interfaces"), arr);
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("%-16s %-10s %-14s %6s %12s %-8s %s\n", "NAME", "FAMILY", "DRIVER", "MTU", "SPEED", "STATE", "ADDRESSES");
+    for (const nb::AdapterInfo &a : adapters) {
+        QStringList addrs;
+        for (const nb::AdapterAddress &ad : a.addresses)
+            addrs.append(QStringLiteral("%1/%2").arg(ad.address.toString()).arg(ad.prefixLength));
+        QStringList offloads;
+        for (auto it = a.offloads.cbegin(); it != a.offloads.cend(); ++it)
+            if (it.value())
+                offloads.append(it.key());
+        const QString speed = a.linkSpeedBps > 0 ? nb::formatBitrate(double(a.linkSpeedBps)) : QStringLiteral("unknown");
+        std::printf("%-16s %-10s %-14s %6d %12s %-8s %s\n", a.name.toLocal8Bit().constData(),
+                    nb::familyName(a.family).toLocal8Bit().constData(),
+                    (a.driver.isEmpty() ? QStringLiteral("-") : a.driver).toLocal8Bit().constData(), a.mtu,
+                    speed.toLocal8Bit().constData(), a.operState.toLocal8Bit().constData(),
+                    addrs.join(QStringLiteral(", ")).toLocal8Bit().constData());
+        if (!offloads.isEmpty())
+            std::printf("%-16s offloads on: %s\n", "", offloads.join(QLatin1Char(' ')).toLocal8Bit().constData());
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -74,7 +111,7 @@ int main(int argc, char **argv)
     case nb::CommandLine::Mode::None:
         return fail(QStringLiteral("give -s to serve or -c HOST to run a test (see --help)"));
     case nb::CommandLine::Mode::Interfaces:
-        return fail(QStringLiteral("--interfaces is not available in this build"));
+        return listInterfaces(cl.json);
     case nb::CommandLine::Mode::Server: {
         nb::ReportPrinter printer(style, cl.verbose, true);
         nb::Server server(cl.server, &printer);

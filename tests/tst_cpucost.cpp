@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CPU accounting: service-demand arithmetic, /proc parsing from recorded fixtures, and a
+// live check that CpuMonitor sees a busy loop.
+#include "cpumonitor.h"
+#include "servicedemand.h"
+#ifdef Q_OS_LINUX
+#include "platform/platform_linux.h"
+#endif
+
+#include <QFile>
+#include <QTest>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <thread>
+
+using namespace nb;
+
+namespace {
+
+QByteArray fixture(const QString &name)
+{
+    QFile f(QStringLiteral(NICBENCH_TEST_DATA "/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return f.readAll();
+}
+
+// QFETCH-able stand-in for "no value": the functions return nullopt for it.
+constexpr double kNone = -1;
+
+void compareOptional(const std::optional<double> &got, double expected)
+{
+    if (expected == kNone) {
+        QVERIFY2(!got, got ? qPrintable(QString::number(*got)) : "");
+        return;
+    }
+    QVERIFY(got.has_value());
+    QVERIFY2(std::abs(*got - expected) <= 1e-9 * std::max(1.0, std::abs(expected)),
+             qPrintable(QStringLiteral("got %1, expected %2").arg(*got, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+}
+
+void spin(double seconds)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    volatile std::uint64_t x = 0;
+    while (std::chrono::steady_clock::now() < until) {
+        for (int i = 0; i < 1000; ++i)
+            x = x + i;
+    }
+}
+
+} // namespace
+
+class TestCpuCost : public QObject {
+    Q_OBJECT
+private slots:
+    void serviceDemandStream_data();
+    void serviceDemandStream();
+    void serviceDemandRR_data();
+    void serviceDemandRR();
+    void cpuPerGbps_data();
+    void cpuPerGbps();
+    void cyclesPerByte_data();
+    void cyclesPerByte();
+#ifdef Q_OS_LINUX
+    void parseProcStat_data();
+    void parseProcStat();
+    void parseCpuInfo();
+    void sampleFromFixtures();
+#endif
+    void sampleJson();
+    void liveBusyLoop();
+};
+
+void TestCpuCost::serviceDemandStream_data()
+{
+    QTest::addColumn<double>("utilPct");
+    QTest::addColumn<int>("cpus");
+    QTest::addColumn<double>("seconds");
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<double>("expected");
+    // 25% of 4 CPUs for 10 s = 10 CPU-s = 1e7 us; 1 GiB = 1048576 KB -> 9.5367431640625
+    QTest::newRow("1 GiB, 10 CPU-s") << 25.0 << 4 << 10.0 << 1073741824.0 << 9.5367431640625;
+    // 50% of 2 CPUs for 60 s = 60 CPU-s; 7.5e9 bytes = 7324218.75 KB -> 8.192 us/KB
+    QTest::newRow("netperf-sized run") << 50.0 << 2 << 60.0 << 7.5e9 << 8.192;
+    // 100% of 1 CPU for 1 s on 1 KB: a whole second per KB
+    QTest::newRow("one KB") << 100.0 << 1 << 1.0 << 1024.0 << 1e6;
+    QTest::newRow("idle CPU") << 0.0 << 8 << 10.0 << 1e9 << 0.0;
+    QTest::newRow("no bytes") << 50.0 << 2 << 10.0 << 0.0 << kNone;
+    QTest::newRow("no CPUs") << 50.0 << 0 << 10.0 << 1e9 << kNone;
+    QTest::newRow("no time") << 50.0 << 2 << 0.0 << 1e9 << kNone;
+    QTest::newRow("negative util") << -1.0 << 2 << 10.0 << 1e9 << kNone;
+    QTest::newRow("NaN util") << std::nan("") << 2 << 10.0 << 1e9 << kNone;
+}
+
+void TestCpuCost::serviceDemandStream()
+{
+    QFETCH(double, utilPct);
+    QFETCH(int, cpus);
+    QFETCH(double, seconds);
+    QFETCH(double, bytes);
+    QFETCH(double, expected);
+    compareOptional(serviceDemandUsPerKB(utilPct, cpus, seconds, bytes), expected);
+}
+
+void TestCpuCost::serviceDemandRR_data()
+{
+    QTest::addColumn<double>("utilPct");
+    QTest::addColumn<int>("cpus");
+    QTest::addColumn<double>("seconds");
+    QTest::addColumn<double>("transactions");
+    QTest::addColumn<double>("expected");
+    // 50% of 2 CPUs for 10 s = 10 CPU-s = 1e7 us over 1e5 transactions
+    QTest::newRow("100 us each") << 50.0 << 2 << 10.0 << 1e5 << 100.0;
+    // 12.5% of 8 CPUs for 30 s = 30 CPU-s over 1.2e6 transactions (40k/s) -> 25 us
+    QTest::newRow("40k tps on 8 cpus") << 12.5 << 8 << 30.0 << 1.2e6 << 25.0;
+    QTest::newRow("no transactions") << 50.0 << 2 << 10.0 << 0.0 << kNone;
+    QTest::newRow("infinite time") << 50.0 << 2 << qInf() << 10.0 << kNone;
+}
+
+void TestCpuCost::serviceDemandRR()
+{
+    QFETCH(double, utilPct);
+    QFETCH(int, cpus);
+    QFETCH(double, seconds);
+    QFETCH(double, transactions);
+    QFETCH(double, expected);
+    compareOptional(serviceDemandUsPerTransaction(utilPct, cpus, seconds, transactions), expected);
+}
+
+void TestCpuCost::cpuPerGbps_data()
+{
+    QTest::addColumn<double>("cpuPct");
+    QTest::addColumn<double>("bps");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("30% at 10G") << 30.0 << 10e9 << 3.0;
+    QTest::newRow("45% at 900M") << 45.0 << 900e6 << 50.0;
+    QTest::newRow("process 130% at 26G") << 130.0 << 26e9 << 5.0;
+    QTest::newRow("no traffic") << 30.0 << 0.0 << kNone;
+}
+
+void TestCpuCost::cpuPerGbps()
+{
+    QFETCH(double, cpuPct);
+    QFETCH(double, bps);
+    QFETCH(double, expected);
+    compareOptional(cpuPctPerGbps(cpuPct, bps), expected);
+}
+
+void TestCpuCost::cyclesPerByte_data()
+{
+    QTest::addColumn<double>("cpuSeconds");
+    QTest::addColumn<double>("hz");
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("2 CPU-s at 3 GHz, 1.5 GB") << 2.0 << 3e9 << 1.5e9 << 4.0;
+    // 25% of 4 CPUs for 10 s (10 CPU-s) at 2.5 GHz moving 11.75 GB
+    QTest::newRow("10 CPU-s at 2.5 GHz") << *busyCpuSeconds(25, 4, 10) << 2.5e9 << 11.75e9 << 25e9 / 11.75e9;
+    QTest::newRow("clock unknown") << 2.0 << 0.0 << 1e9 << kNone;
+    QTest::newRow("no bytes") << 2.0 << 3e9 << 0.0 << kNone;
+}
+
+void TestCpuCost::cyclesPerByte()
+{
+    QFETCH(double, cpuSeconds);
+    QFETCH(double, hz);
+    QFETCH(double, bytes);
+    QFETCH(double, expected);
+    compareOptional(nb::cyclesPerByte(cpuSeconds, hz, bytes), expected);
+}
+
+#ifdef Q_OS_LINUX
+void TestCpuCost::parseProcStat_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QList<qulonglong>>("fields"); // user nice system idle iowait irq softirq steal
+    QTest::addColumn<int>("cpus");
+    QTest::newRow("recorded") << QStringLiteral("proc/stat-recorded-debian12.txt") << true
+                              << QList<qulonglong>{13851, 0, 7073, 112558, 600, 0, 246, 0} << 2;
+    QTest::newRow("before") << QStringLiteral("proc/stat-2cpu-before.txt") << true
+                            << QList<qulonglong>{1000, 0, 500, 8000, 100, 0, 0, 0} << 2;
+    QTest::newRow("old kernel, no steal") << QStringLiteral("proc/stat-old-kernel.txt") << true
+                                          << QList<qulonglong>{200, 10, 100, 5000, 40, 5, 15, 0} << 1;
+    QTest::newRow("garbage") << QStringLiteral("proc/stat-garbage.txt") << false << QList<qulonglong>{} << 0;
+    QTest::newRow("no cpu line") << QStringLiteral("proc/stat-no-cpu-line.txt") << false << QList<qulonglong>{} << 0;
+}
+
+void TestCpuCost::parseProcStat()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, ok);
+    QFETCH(QList<qulonglong>, fields);
+    QFETCH(int, cpus);
+    platform::CpuTimes t;
+    QCOMPARE(platform::linuxsys::parseProcStat(fixture(file), &t), ok);
+    if (!ok)
+        return;
+    const QList<qulonglong> got{t.user, t.nice, t.system, t.idle, t.iowait, t.irq, t.softirq, t.steal};
+    QCOMPARE(got, fields);
+    QCOMPARE(t.cpuCount, cpus);
+    // And the live file parses too.
+    QVERIFY(platform::readSystemCpuTimes(&t));
+    QCOMPARE(t.cpuCount, platform::cpuCount());
+}
+
+void TestCpuCost::parseCpuInfo()
+{
+    QCOMPARE(platform::linuxsys::parseCpuInfoMHz(fixture(QStringLiteral("proc/cpuinfo-x86.txt"))), 2500.0);
+    QCOMPARE(platform::linuxsys::parseCpuInfoModel(fixture(QStringLiteral("proc/cpuinfo-x86.txt"))),
+             QStringLiteral("AMD EPYC 7B12"));
+    QCOMPARE(platform::linuxsys::parseCpuInfoMHz(fixture(QStringLiteral("proc/cpuinfo-arm.txt"))), 0.0);
+    QCOMPARE(platform::linuxsys::parseCpuInfoModel(fixture(QStringLiteral("proc/cpuinfo-arm.txt"))),
+             QStringLiteral("Raspberry Pi 4 Model B Rev 1.4"));
+    QVERIFY(platform::cpuClockHz() >= 0);
+    QVERIFY(platform::cpuCount() >= 1);
+    QVERIFY(!platform::osName().isEmpty());
+    QVERIFY(!platform::kernelVersion().isEmpty());
+}
+
+void TestCpuCost::sampleFromFixtures()
+{
+    // Deltas over the interval: user 600 nice 100 system 300 idle 700 iowait 0 irq 50
+    // softirq 150 steal 100 = 2000 ticks across both CPUs.
+    CpuReading a, b;
+    QVERIFY(platform::linuxsys::parseProcStat(fixture(QStringLiteral("proc/stat-2cpu-before.txt")), &a.system));
+    QVERIFY(platform::linuxsys::parseProcStat(fixture(QStringLiteral("proc/stat-2cpu-after.txt")), &b.system));
+    a.systemValid = b.systemValid = true;
+    a.wallSeconds = 100.0;
+    b.wallSeconds = 110.0;
+    a.processValid = b.processValid = true;
+    a.process = {1.0, 0.5, 1.5};
+    b.process = {4.0, 2.5, 6.5}; // 5 CPU-s over 10 s: 50% of one core
+    const CpuSample s = cpuSampleBetween(a, b, 95.0);
+    QCOMPARE(s.start, 5.0);
+    QCOMPARE(s.end, 15.0);
+    QCOMPARE(s.cpuCount, 2);
+    QVERIFY(s.systemValid);
+    QCOMPARE(s.userPct, 35.0);
+    QCOMPARE(s.systemPct, 15.0);
+    QCOMPARE(s.irqPct, 10.0);
+    QCOMPARE(s.iowaitPct, 0.0);
+    QCOMPARE(s.stealPct, 5.0);
+    QCOMPARE(s.systemBusyPct, 60.0);
+    QCOMPARE(s.processPct, 50.0);
+    QCOMPARE(s.processUserPct, 30.0);
+    QCOMPARE(s.processSystemPct, 20.0);
+    QCOMPARE(s.systemBusyCpuSeconds(), 12.0); // 60% of 2 CPUs for 10 s
+    QCOMPARE(s.processCpuSeconds(), 5.0);
+
+    // Same reading twice: no ticks elapsed, so no system figures rather than 0/0.
+    const CpuSample none = cpuSampleBetween(a, a, 95.0);
+    QVERIFY(!none.systemValid);
+    QVERIFY(!none.processValid);
+}
+#endif
+
+void TestCpuCost::sampleJson()
+{
+    CpuSample s;
+    s.start = 1;
+    s.end = 2;
+    s.cpuCount = 4;
+    s.systemValid = true;
+    s.systemBusyPct = 60;
+    s.userPct = 35;
+    s.systemPct = 15;
+    s.irqPct = 10;
+    s.processValid = true;
+    s.processPct = 130;
+    s.processUserPct = 30;
+    s.processSystemPct = 100;
+    CpuSample back;
+    QString error;
+    QVERIFY2(CpuSample::fromJson(s.toJson(), &back, &error), qPrintable(error));
+    QCOMPARE(back.toJson(), s.toJson());
+    QVERIFY(back.systemValid && back.processValid);
+
+    // Against stock iperf3 only the process group exists: that is valid.
+    s.systemValid = false;
+    QVERIFY(CpuSample::fromJson(s.toJson(), &back, &error));
+    QVERIFY(!back.systemValid && back.processValid);
+
+    QJsonObject partial = s.toJson();
+    partial.remove(QStringLiteral("process_user_pct"));
+    QVERIFY(!CpuSample::fromJson(partial, &back, &error));
+    QVERIFY(!CpuSample::fromJson(QJsonObject{}, &back, &error));
+}
+
+void TestCpuCost::liveBusyLoop()
+{
+    CpuMonitor monitor;
+    monitor.start();
+    spin(0.25);
+    monitor.sample();
+    spin(0.25);
+    const CpuSample busy = monitor.finish();
+    QCOMPARE(monitor.intervals().size(), 2);
+    QVERIFY(busy.processValid);
+    // One spinning thread is ~100% of one core; 40% leaves room for a loaded 2-core box.
+    QVERIFY2(busy.processPct > 40, qPrintable(QString::number(busy.processPct)));
+    QVERIFY2(busy.processPct < 150, qPrintable(QString::number(busy.processPct)));
+    QVERIFY(busy.processUserPct > busy.processSystemPct);
+    QVERIFY(std::abs(busy.seconds() - 0.5) < 0.2);
+#ifdef Q_OS_LINUX
+    QVERIFY(busy.systemValid);
+    // Our own spinning is part of the machine's busy time (tick resolution permitting).
+    QVERIFY2(busy.systemBusyPct >= 0.4 * busy.processPct / busy.cpuCount,
+             qPrintable(QStringLiteral("system %1%, process %2%").arg(busy.systemBusyPct).arg(busy.processPct)));
+    QVERIFY(busy.systemBusyPct <= 100.0 + 1e-9);
+#endif
+
+    // The contrast that lets the check fail: sleeping costs next to nothing.
+    monitor.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const CpuSample idle = monitor.finish();
+    QVERIFY2(idle.processPct < 20, qPrintable(QString::number(idle.processPct)));
+}
+
+QTEST_GUILESS_MAIN(TestCpuCost)
+#include "tst_cpucost.moc"
