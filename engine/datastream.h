@@ -2,7 +2,7 @@
 #pragma once
 
 #include "latencyhistogram.h"
-#include "platform/tcpinfo.h"
+#include "platform/platform.h"
 #include "socketio.h"
 
 #include <QString>

@@ -621,7 +621,9 @@ QJsonObject TestResult::cpuCostJson() const
         // A stock iperf3 peer reports its own process only.
         QJsonObject r;
         r.insert(QStringLiteral("process_only"), true);
-        r.insert(QStringLiteral("processPct"), cpu.remoteTotal);
+        r.insert(QStringLiteral("process_pct"), cpu.remoteTotal);
+        r.insert(QStringLiteral("process_user_pct"), cpu.remoteUser);
+        r.insert(QStringLiteral("process_system_pct"), cpu.remoteSystem);
         o.insert(QStringLiteral("remote"), r);
     }
     const double seconds = localCpu.seconds();

@@ -19,6 +19,8 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -442,6 +444,21 @@ bool readCounters(const QString &interfaceName, InterfaceCounters *out)
     if (it == all.cend())
         return false;
     *out = *it;
+    return true;
+}
+
+bool readTcpInfo(int fd, TcpInfo *out)
+{
+    tcp_info info{};
+    socklen_t len = sizeof info;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) < 0)
+        return false;
+    out->totalRetransmits = info.tcpi_total_retrans;
+    out->cwndBytes = std::int64_t(info.tcpi_snd_cwnd) * info.tcpi_snd_mss;
+    out->rttUs = info.tcpi_rtt;
+    out->rttVarUs = info.tcpi_rttvar;
+    out->pmtu = info.tcpi_pmtu;
+    out->sndMss = info.tcpi_snd_mss;
     return true;
 }
 
