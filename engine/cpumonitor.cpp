@@ -52,7 +52,9 @@ CpuSample cpuSampleBetween(const CpuReading &from, const CpuReading &to, double 
             s.irqPct = pct(delta(a.irq, b.irq) + delta(a.softirq, b.softirq));
             s.iowaitPct = pct(delta(a.iowait, b.iowait));
             s.stealPct = pct(delta(a.steal, b.steal));
-            s.systemBusyPct = s.userPct + s.systemPct + s.irqPct;
+            // From the ticks, not the sum of the rounded shares, which can exceed 100.
+            s.systemBusyPct = pct(delta(a.user, b.user) + delta(a.nice, b.nice) + delta(a.system, b.system) +
+                                  delta(a.irq, b.irq) + delta(a.softirq, b.softirq));
         }
     }
     if (from.processValid && to.processValid && wall > 0) {

@@ -299,7 +299,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         return finish(err);
     DataStream::Config cfg;
     cfg.blockSize = params.blockSize;
-    cfg.skipRxCopy = true;
+    cfg.skipRxCopy = params.skipRxCopy; // true for stock clients; NicBench clients choose
     cfg.requestSize = params.requestSize;
     cfg.responseSize = params.responseSize;
     cfg.inFlight = params.inFlight;
@@ -365,10 +365,13 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     streams.joinSenders();
     streams.freeze(end);
     IntervalReport last = streams.takeInterval(end, omitting);
-    last.hasCpu = true;
-    last.cpu = accounting.sampleInterval();
+    const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval;
+    if (keepLast) {
+        last.hasCpu = true;
+        last.cpu = accounting.sampleInterval();
+    }
     accounting.end();
-    if (!last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval) {
+    if (keepLast) {
         result.intervals.append(last);
         if (listener)
             listener->intervalReady(last);

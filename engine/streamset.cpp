@@ -93,6 +93,11 @@ IntervalReport StreamSet::takeInterval(double now, bool omitted)
 
 void StreamSet::freeze(double now)
 {
+    // The first call ends the test; later ones (on the way out, after the results exchange)
+    // must not stretch its duration.
+    if (m_frozen)
+        return;
+    m_frozen = true;
     m_end = now;
     for (Entry &e : m_streams) {
         if (e.frozen)

@@ -77,6 +77,7 @@ private:
     double m_countStart = 0;
     double m_lastTick = 0;
     double m_end = 0;
+    bool m_frozen = false;
 };
 
 } // namespace nb

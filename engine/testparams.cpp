@@ -34,6 +34,8 @@ QJsonObject TestParams::extensionJson() const
     QJsonObject o;
     o.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
     o.insert(QStringLiteral("test"), testKindName(kind));
+    // Whether the receiving side copies data to user space (docs/design.md).
+    o.insert(QStringLiteral("rx_copy"), !skipRxCopy);
     if (isRequestResponse()) {
         o.insert(QStringLiteral("request_size"), double(requestSize));
         o.insert(QStringLiteral("response_size"), double(responseSize));
@@ -204,6 +206,10 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
         const QJsonObject e = ext.toObject();
         QString kind;
         double req = 1, resp = 1, inflight = 1;
+        bool rxCopy = false;
+        if (!readBool(e, "rx_copy", &rxCopy, error))
+            return false;
+        p.skipRxCopy = !rxCopy;
         if (!readString(e, "test", &kind, error) || !readNumber(e, "request_size", 1, proto::MaxBlockSize, &req, error) ||
             !readNumber(e, "response_size", 1, proto::MaxBlockSize, &resp, error) ||
             !readNumber(e, "in_flight", 1, 1024, &inflight, error))

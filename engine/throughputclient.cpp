@@ -319,10 +319,13 @@ bool ClientRun::runPhase()
     streams.joinSenders();
     streams.freeze(end);
     IntervalReport last = streams.takeInterval(end, omitting);
-    last.hasCpu = true;
-    last.cpu = accounting.sampleInterval();
+    const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval;
+    if (keepLast) {
+        last.hasCpu = true;
+        last.cpu = accounting.sampleInterval();
+    }
     accounting.end();
-    if (!last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval) {
+    if (keepLast) {
         result.intervals.append(last);
         if (listener)
             listener->intervalReady(last);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -33,6 +34,8 @@ std::optional<double> parseScaled(QStringView text, double base, QString *error,
         return fail(QStringLiteral("not a number (use e.g. 128K, 1M, 2G)"));
     if (v < 0)
         return fail(QStringLiteral("must not be negative"));
+    if (!std::isfinite(v * mult)) // "1e308T"
+        return fail(QStringLiteral("too large"));
     return v * mult;
 }
 
@@ -48,7 +51,14 @@ std::optional<std::uint64_t> parseSize(QStringView text, QString *error)
             *error = QStringLiteral("invalid size '%1': too large").arg(text.toString());
         return std::nullopt;
     }
-    return static_cast<std::uint64_t>(std::llround(*v));
+    // Not llround: it returns long long, which overflows for sizes between 2^63 and 2^64.
+    const double rounded = std::round(*v);
+    if (rounded >= 18446744073709551616.0) {
+        if (error)
+            *error = QStringLiteral("invalid size '%1': too large").arg(text.toString());
+        return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(rounded);
 }
 
 std::optional<double> parseRate(QStringView text, QString *error)
@@ -68,37 +78,54 @@ std::optional<double> parseSeconds(QStringView text, QString *error)
     return v;
 }
 
+namespace {
+
+int significantDecimals(double value, int digits)
+{
+    const int magnitude = int(std::floor(std::log10(std::fabs(value)))) + 1;
+    return std::max(0, digits - magnitude);
+}
+
+// The value as formatSignificant() will print it, so a unit is chosen after rounding
+// ("999.9" rounds to "1000": that is the next unit).
+double roundedSignificant(double value, int digits)
+{
+    if (value == 0 || !std::isfinite(value))
+        return value;
+    const double scale = std::pow(10.0, significantDecimals(value, digits));
+    return std::round(value * scale) / scale;
+}
+
+QString formatScaled(double value, double base, const char *const *units, int maxUnit)
+{
+    int i = 0;
+    double v = value;
+    while (std::fabs(roundedSignificant(v, 3)) >= base && i < maxUnit) {
+        v /= base;
+        ++i;
+    }
+    return QStringLiteral("%1 %2").arg(formatSignificant(v), QLatin1String(units[i]));
+}
+
+} // namespace
+
 QString formatSignificant(double value, int digits)
 {
     if (value == 0 || !std::isfinite(value))
         return QString::number(value);
-    const int magnitude = int(std::floor(std::log10(std::fabs(value)))) + 1;
-    const int decimals = std::max(0, digits - magnitude);
-    return QString::number(value, 'f', decimals);
+    return QString::number(value, 'f', significantDecimals(value, digits));
 }
 
 QString formatBitrate(double bps)
 {
-    static const char *units[] = {"bit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
-    int i = 0;
-    double v = bps;
-    while (std::fabs(v) >= 1000.0 && i < 4) {
-        v /= 1000.0;
-        ++i;
-    }
-    return QStringLiteral("%1 %2").arg(formatSignificant(v), QLatin1String(units[i]));
+    static const char *const units[] = {"bit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
+    return formatScaled(bps, 1000.0, units, 4);
 }
 
 QString formatBytes(double bytes)
 {
-    static const char *units[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
-    int i = 0;
-    double v = bytes;
-    while (std::fabs(v) >= 1024.0 && i < 4) {
-        v /= 1024.0;
-        ++i;
-    }
-    return QStringLiteral("%1 %2").arg(formatSignificant(v), QLatin1String(units[i]));
+    static const char *const units[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
+    return formatScaled(bytes, 1024.0, units, 4);
 }
 
 } // namespace nb
