@@ -1,0 +1,243 @@
+"""Shared helpers for the NicBench loopback benchmarks (standard library only).
+
+Process handling rules: every server/client is a Popen we started ourselves; we stop
+it by its own pid (SIGINT, then SIGKILL after a grace period) and never by name.
+CPU cost is measured independently of what the tools report:
+  * client: os.wait4() rusage of the child (user + system, all threads, plus any
+    children it reaped);
+  * server: /proc/<pid>/stat utime+stime+cutime+cstime of the server and of every
+    live descendant, sampled just before we stop it; the larger of that sample and
+    the wait4() rusage after it exits is kept (covers forking servers such as qperf).
+"""
+
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HOST = "127.0.0.1"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_CLI = os.path.join(REPO_ROOT, "build", "bin", "nicbench-cli")
+
+
+def resolve_cli(opt):
+    """CLI path: --cli option, else $NICBENCH_CLI, else build/bin/nicbench-cli."""
+    path = opt or os.environ.get("NICBENCH_CLI") or DEFAULT_CLI
+    if not os.path.isabs(path) and not os.path.exists(path):
+        path = os.path.join(REPO_ROOT, path)
+    return path
+
+
+def which(name):
+    return shutil.which(name)
+
+
+# ---------------------------------------------------------------- ports
+
+def _bindable(port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.bind((HOST, port))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def free_ports(count=1):
+    """A base port such that base..base+count-1 are all bindable on 127.0.0.1."""
+    for _ in range(200):
+        base = random.randint(20000, 60000 - count)
+        if all(_bindable(base + i) for i in range(count)):
+            return base
+    raise RuntimeError("no free port range found")
+
+
+def _listening_ports():
+    ports = set()
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(path) as f:
+                next(f)
+                for line in f:
+                    parts = line.split()
+                    if parts[3] == "0A":  # TCP_LISTEN
+                        ports.add(int(parts[1].rsplit(":", 1)[1], 16))
+        except OSError:
+            pass
+    return ports
+
+
+def wait_listening(port, proc, timeout=5.0):
+    """Wait until something listens on port (checked in /proc/net/tcp, no probe
+    connection, so the server does not see a bogus client)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if port in _listening_ports():
+            return True
+        if proc.poll() is not None:
+            return False
+        time.sleep(0.02)
+    return False
+
+
+# ---------------------------------------------------------------- /proc CPU
+
+def _stat_fields(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        data = f.read()
+    return data[data.rindex(")") + 2:].split()
+
+
+def proc_cpu_seconds(pid):
+    """utime+stime+cutime+cstime of one process, in seconds (None if gone)."""
+    try:
+        f = _stat_fields(pid)
+    except (OSError, ValueError):
+        return None
+    return (int(f[11]) + int(f[12]) + int(f[13]) + int(f[14])) / CLK_TCK
+
+
+def descendants(pid):
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            ppid = int(_stat_fields(int(d))[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for c in children.get(p, []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def tree_cpu_seconds(pid):
+    total = 0.0
+    for p in [pid] + descendants(pid):
+        v = proc_cpu_seconds(p)
+        if v is not None:
+            total += v
+    return total
+
+
+def read_proc_stat():
+    """(busy, total) jiffies summed over all CPUs from the first line of /proc/stat."""
+    with open("/proc/stat") as f:
+        vals = [int(x) for x in f.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal guest guest_nice
+    total = sum(vals[:8])  # guest time is already included in user/nice
+    idle = vals[3] + (vals[4] if len(vals) > 4 else 0)
+    return total - idle, total
+
+
+def busy_pct(before, after):
+    db, dt = after[0] - before[0], after[1] - before[1]
+    return 100.0 * db / dt if dt > 0 else float("nan")
+
+
+# ---------------------------------------------------------------- processes
+
+class Proc:
+    """A child process with output captured to a temp file (no pipe deadlocks)."""
+
+    def __init__(self, argv, prefix=None):
+        self.argv = list(prefix or []) + [str(a) for a in argv]
+        self.out = tempfile.TemporaryFile(mode="w+b")
+        self.p = subprocess.Popen(self.argv, stdout=self.out, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL)
+        self.pid = self.p.pid
+        self.rusage_cpu = None
+        self.returncode = None
+
+    def _reap(self, flags):
+        try:
+            pid, status, ru = os.wait4(self.pid, flags)
+        except ChildProcessError:
+            self.returncode = self.p.poll() if self.p.returncode is None else self.p.returncode
+            return True
+        if pid == 0:
+            return False
+        self.rusage_cpu = ru.ru_utime + ru.ru_stime
+        self.returncode = os.waitstatus_to_exitcode(status)
+        self.p.returncode = self.returncode  # keep Popen from waiting again
+        return True
+
+    def wait(self, timeout):
+        """Wait for a normal exit; on timeout SIGKILL it. Returns True if it exited by itself."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._reap(os.WNOHANG):
+                return True
+            time.sleep(0.02)
+        self.kill_hard()
+        return False
+
+    def stop(self, grace=2.0):
+        """Sample the CPU of the process tree, then SIGINT (then SIGKILL) our own pid."""
+        if self.returncode is not None:
+            return self.rusage_cpu or 0.0
+        sampled = tree_cpu_seconds(self.pid)
+        kids = descendants(self.pid)
+        try:
+            os.kill(self.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            if self._reap(os.WNOHANG):
+                break
+            time.sleep(0.02)
+        else:
+            self.kill_hard()
+        for k in kids:  # forked per-connection children of a server we started
+            try:
+                os.kill(k, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        return max(sampled, self.rusage_cpu or 0.0)
+
+    def kill_hard(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._reap(0)
+
+    def output(self):
+        self.out.seek(0)
+        return self.out.read().decode("utf-8", "replace")
+
+
+# ---------------------------------------------------------------- stats
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(v, spec=".2f", none="-"):
+    return none if v is None else format(v, spec)
+
+
+def print_table(headers, rows, out=sys.stdout):
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
+              for i, h in enumerate(headers)]
+    line = "  ".join(str(h).ljust(w) for h, w in zip(headers, widths))
+    out.write(line + "\n" + "-" * len(line) + "\n")
+    for r in rows:
+        out.write("  ".join(str(c).ljust(w) for c, w in zip(r, widths)) + "\n")
+    out.flush()
