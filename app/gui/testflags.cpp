@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "testflags.h"
+
+#include <commandline.h>
+
+namespace nb::gui {
+
+namespace {
+
+const auto kRunFlag = QStringLiteral("run");
+const auto kQuitFlag = QStringLiteral("quit-when-done");
+
+} // namespace
+
+bool parseTestFlags(const QStringList &flags, nb::TestParams *params, QString *error)
+{
+    nb::CommandLine cl;
+    QString err;
+    if (!nb::parseCommandLine(flags, &cl, &err)) {
+        if (error)
+            *error = err;
+        return false;
+    }
+    if (cl.mode != nb::CommandLine::Mode::None) {
+        if (error)
+            *error = QStringLiteral("only test flags are allowed here");
+        return false;
+    }
+    *params = cl.params;
+    return true;
+}
+
+GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
+{
+    GuiCommandLine result;
+    nb::CommandLine cl;
+    if (!nb::parseCommandLine(arguments.mid(1), &cl, &result.error, {kRunFlag, kQuitFlag}))
+        return result;
+    result.run = cl.extraArgs.contains(kRunFlag);
+    result.quitWhenDone = cl.extraArgs.contains(kQuitFlag);
+    result.params = cl.params;
+    switch (cl.mode) {
+    case nb::CommandLine::Mode::Help:
+        result.showHelp = true;
+        break;
+    case nb::CommandLine::Mode::Version:
+        result.showVersion = true;
+        break;
+    case nb::CommandLine::Mode::Client:
+        result.hostGiven = true;
+        break;
+    case nb::CommandLine::Mode::Server:
+        result.error = QStringLiteral("the window always runs its own server on loopback; "
+                                      "for a server on the network use nicbench-cli -s");
+        break;
+    case nb::CommandLine::Mode::Interfaces:
+        result.error = QStringLiteral("--interfaces is a nicbench-cli option");
+        break;
+    case nb::CommandLine::Mode::None:
+        break;
+    }
+    if (result.error.isEmpty() && result.quitWhenDone && !result.run)
+        result.error = QStringLiteral("--quit-when-done needs --run");
+    return result;
+}
+
+QString guiCommandLineHelp(const QString &program)
+{
+    return nb::commandLineHelp(program, true);
+}
+
+} // namespace nb::gui

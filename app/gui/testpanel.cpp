@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "testpanel.h"
+
+#include <units.h>
+
+#include <QAbstractItemView>
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace nb::gui {
+
+namespace {
+
+constexpr int kMaxRecentTargets = 10;
+const auto kRecentKey = QStringLiteral("test/recentTargets");
+const auto kAdvancedKey = QStringLiteral("test/advancedVisible");
+
+// 131072 -> "128K": the form an iperf user types.
+QString sizeText(std::uint64_t bytes)
+{
+    if (bytes == 0)
+        return QString();
+    if (bytes % (1024 * 1024) == 0)
+        return QStringLiteral("%1M").arg(bytes / (1024 * 1024));
+    if (bytes % 1024 == 0)
+        return QStringLiteral("%1K").arg(bytes / 1024);
+    return QString::number(bytes);
+}
+
+bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, std::uint64_t *out, QString *error)
+{
+    const QString text = edit->text().trimmed();
+    if (text.isEmpty()) {
+        *out = 0;
+        return true;
+    }
+    QString why;
+    const auto v = nb::parseSize(text, &why);
+    if (!v || *v > max) {
+        *error = v ? QObject::tr("%1 '%2' is too large").arg(what, text) : QStringLiteral("%1: %2").arg(what, why);
+        return false;
+    }
+    *out = *v;
+    return true;
+}
+
+// Splits "host:port" and "[v6]:port"; a bare IPv6 address keeps its colons.
+void splitTarget(const QString &text, QString *host, int *port)
+{
+    *port = 0;
+    *host = text.trimmed();
+    if (host->startsWith(QLatin1Char('['))) {
+        const qsizetype close = host->indexOf(QLatin1Char(']'));
+        if (close > 0) {
+            const QString rest = host->mid(close + 1);
+            if (rest.startsWith(QLatin1Char(':')))
+                *port = rest.mid(1).toInt();
+            *host = host->mid(1, close - 1);
+        }
+        return;
+    }
+    if (host->count(QLatin1Char(':')) == 1) {
+        const qsizetype colon = host->indexOf(QLatin1Char(':'));
+        bool ok = false;
+        const int p = host->mid(colon + 1).toInt(&ok);
+        if (ok && p > 0 && p < 65536) {
+            *port = p;
+            host->truncate(colon);
+        }
+    }
+}
+
+} // namespace
+
+TestPanel::TestPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_presets(builtinPresets())
+    , m_settings(new QWidget(this))
+    , m_target(new QComboBox(m_settings))
+    , m_preset(new QComboBox(m_settings))
+    , m_direction(new QComboBox(m_settings))
+    , m_streams(new QSpinBox(m_settings))
+    , m_duration(new QDoubleSpinBox(m_settings))
+    , m_advancedToggle(new QToolButton(m_settings))
+    , m_runButton(new QToolButton(this))
+    , m_stopButton(new QToolButton(this))
+{
+    m_target->setObjectName(QStringLiteral("targetCombo"));
+    m_target->setEditable(true);
+    m_target->setInsertPolicy(QComboBox::NoInsert);
+    m_target->lineEdit()->setPlaceholderText(tr("host name or address[:port]"));
+    m_target->setToolTip(tr("The computer running a server: nicbench-cli -s, iperf3 -s, or this window's "
+                            "built-in server on loopback."));
+    m_target->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_target->setMinimumContentsLength(16);
+    loadRecentTargets();
+
+    m_preset->setObjectName(QStringLiteral("presetCombo"));
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(16);
+    for (const TestPreset &p : std::as_const(m_presets)) {
+        m_preset->addItem(p.name);
+        m_preset->setItemData(m_preset->count() - 1, QStringLiteral("%1\n%2").arg(p.flags, p.why), Qt::ToolTipRole);
+    }
+    m_preset->addItem(tr("Custom settings"));
+    m_preset->view()->setMinimumWidth(m_preset->view()->sizeHintForColumn(0) + 24);
+
+    m_direction->setObjectName(QStringLiteral("directionCombo"));
+    m_direction->addItem(tr("Upload"), int(nb::Direction::Upload));
+    m_direction->setItemData(0, tr("This computer sends to the target."), Qt::ToolTipRole);
+    m_direction->addItem(tr("Download (-R)"), int(nb::Direction::Download));
+    m_direction->setItemData(1, tr("The target sends to this computer."), Qt::ToolTipRole);
+    m_direction->addItem(tr("Both ways (--bidir)"), int(nb::Direction::Bidirectional));
+    m_direction->setItemData(2, tr("Both send at the same time."), Qt::ToolTipRole);
+    m_direction->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_direction->setMinimumContentsLength(16);
+
+    m_streams->setObjectName(QStringLiteral("streamsSpin"));
+    m_streams->setRange(1, 128);
+    m_streams->setToolTip(tr("Parallel TCP streams (-P)."));
+
+    m_duration->setObjectName(QStringLiteral("durationSpin"));
+    m_duration->setRange(0.5, 86400);
+    m_duration->setDecimals(1);
+    m_duration->setSuffix(tr(" s"));
+    m_duration->setToolTip(tr("Test duration (-t)."));
+
+    m_advancedToggle->setObjectName(QStringLiteral("advancedToggle"));
+    m_advancedToggle->setText(tr("Advanced settings"));
+    m_advancedToggle->setCheckable(true);
+    m_advancedToggle->setAutoRaise(true);
+    m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_advancedToggle->setArrowType(Qt::RightArrow);
+    m_advanced = buildAdvanced();
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("&Target:"), m_target);
+    form->addRow(tr("&Preset:"), m_preset);
+    form->addRow(tr("&Direction:"), m_direction);
+    form->addRow(tr("&Streams:"), m_streams);
+    form->addRow(tr("D&uration:"), m_duration);
+
+    auto *settingsLayout = new QVBoxLayout(m_settings);
+    settingsLayout->setContentsMargins(0, 0, 0, 0);
+    settingsLayout->addLayout(form);
+    settingsLayout->addWidget(m_advancedToggle);
+    settingsLayout->addWidget(m_advanced);
+
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_stopButton->setObjectName(QStringLiteral("stopButton"));
+    for (QToolButton *b : {m_runButton, m_stopButton}) {
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_stopButton);
+
+    auto *layout = new QVBoxLayout(this);
+    setMinimumWidth(fontMetrics().averageCharWidth() * 40);
+    layout->addWidget(m_settings);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+
+    connect(m_target, &QComboBox::currentTextChanged, this, &TestPanel::onTargetChanged);
+    connect(m_target->lineEdit(), &QLineEdit::returnPressed, this, &TestPanel::runRequested);
+    connect(m_preset, &QComboBox::activated, this, &TestPanel::onPresetActivated);
+    connect(m_advancedToggle, &QToolButton::toggled, this, &TestPanel::setAdvancedVisible);
+    connect(m_direction, &QComboBox::currentIndexChanged, this, &TestPanel::markCustom);
+    connect(m_streams, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
+    connect(m_duration, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
+
+    selectPreset(0);
+    selectLoopback();
+    setAdvancedVisible(QSettings().value(kAdvancedKey, false).toBool());
+}
+
+QWidget *TestPanel::buildAdvanced()
+{
+    auto *box = new QWidget(m_settings);
+    box->setObjectName(QStringLiteral("advancedSection"));
+    m_port = new QSpinBox(box);
+    m_port->setObjectName(QStringLiteral("portSpin"));
+    m_port->setRange(1, 65535);
+    m_blockSize = new QLineEdit(box);
+    m_blockSize->setObjectName(QStringLiteral("blockSizeEdit"));
+    m_blockSize->setToolTip(tr("Bytes per send or receive call; K and M suffixes as in iperf (128K)."));
+    m_window = new QLineEdit(box);
+    m_window->setObjectName(QStringLiteral("windowEdit"));
+    m_window->setPlaceholderText(tr("system default"));
+    m_window->setToolTip(tr("Socket send and receive buffer size (64K, 4M)."));
+    m_mss = new QSpinBox(box);
+    m_mss->setRange(0, 65535);
+    m_mss->setSpecialValueText(tr("system default"));
+    m_noDelay = new QCheckBox(tr("No delay (-N, disable Nagle)"), box);
+    m_congestion = new QLineEdit(box);
+    m_congestion->setPlaceholderText(tr("system default"));
+    m_congestion->setToolTip(tr("TCP congestion control algorithm, e.g. cubic or bbr (Linux)."));
+    m_bytes = new QLineEdit(box);
+    m_bytes->setObjectName(QStringLiteral("bytesEdit"));
+    m_bytes->setPlaceholderText(tr("use the duration"));
+    m_bytes->setToolTip(tr("Send this many bytes instead of running for a time (1G, 500M)."));
+    m_omit = new QDoubleSpinBox(box);
+    m_omit->setRange(0, 600);
+    m_omit->setDecimals(1);
+    m_omit->setSuffix(tr(" s"));
+    m_omit->setToolTip(tr("Warm-up time left out of the results (TCP slow start)."));
+    m_interval = new QDoubleSpinBox(box);
+    m_interval->setObjectName(QStringLiteral("intervalSpin"));
+    m_interval->setRange(0.1, 60);
+    m_interval->setDecimals(1);
+    m_interval->setSingleStep(0.1);
+    m_interval->setSuffix(tr(" s"));
+    m_bind = new QLineEdit(box);
+    m_bind->setPlaceholderText(tr("automatic"));
+    m_bind->setToolTip(tr("Local address to send from, which picks the adapter (-B)."));
+    m_family = new QComboBox(box);
+    m_family->addItem(tr("IPv4 or IPv6"), int(nb::AddressFamily::Any));
+    m_family->addItem(tr("IPv4 only (-4)"), int(nb::AddressFamily::IPv4));
+    m_family->addItem(tr("IPv6 only (-6)"), int(nb::AddressFamily::IPv6));
+    m_protocol = new QComboBox(box);
+    m_protocol->addItem(tr("NicBench or iperf3"), int(nb::PeerProtocol::Iperf3));
+    m_protocol->addItem(tr("iperf2 (iperf -s)"), int(nb::PeerProtocol::Iperf2));
+    m_skipRxCopy = new QCheckBox(tr("Receive without copying (MSG_TRUNC)"), box);
+    m_zeroCopy = new QCheckBox(tr("Zero-copy send (-Z, sendfile)"), box);
+    m_connectTimeout = new QSpinBox(box);
+    m_connectTimeout->setRange(100, 600000);
+    m_connectTimeout->setSingleStep(500);
+    m_connectTimeout->setSuffix(tr(" ms"));
+    m_title = new QLineEdit(box);
+    m_title->setPlaceholderText(tr("optional label for the result"));
+
+    auto *form = new QFormLayout(box);
+    form->setContentsMargins(12, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Port (-p):"), m_port);
+    form->addRow(tr("Buffer length (-l):"), m_blockSize);
+    form->addRow(tr("Socket buffer (-w):"), m_window);
+    form->addRow(tr("MSS (-M):"), m_mss);
+    form->addRow(m_noDelay);
+    form->addRow(tr("Congestion (-C):"), m_congestion);
+    form->addRow(tr("Bytes (-n):"), m_bytes);
+    form->addRow(tr("Omit (-O):"), m_omit);
+    form->addRow(tr("Interval (-i):"), m_interval);
+    form->addRow(tr("Bind to (-B):"), m_bind);
+    form->addRow(tr("Addresses:"), m_family);
+    form->addRow(tr("Server type:"), m_protocol);
+    form->addRow(m_skipRxCopy);
+    form->addRow(m_zeroCopy);
+    form->addRow(tr("Connect timeout:"), m_connectTimeout);
+    form->addRow(tr("Title (-T):"), m_title);
+
+    for (QLineEdit *e : {m_blockSize, m_window, m_congestion, m_bytes, m_bind, m_title})
+        connect(e, &QLineEdit::textEdited, this, &TestPanel::markCustom);
+    for (QSpinBox *s : {m_port, m_mss, m_connectTimeout})
+        connect(s, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
+    for (QDoubleSpinBox *s : {m_omit, m_interval})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
+    for (QCheckBox *c : {m_noDelay, m_skipRxCopy, m_zeroCopy})
+        connect(c, &QCheckBox::toggled, this, &TestPanel::markCustom);
+    for (QComboBox *c : {m_family, m_protocol})
+        connect(c, &QComboBox::currentIndexChanged, this, &TestPanel::markCustom);
+    return box;
+}
+
+QString TestPanel::loopbackLabel()
+{
+    return tr("This computer (loopback)");
+}
+
+void TestPanel::loadRecentTargets()
+{
+    const QString current = m_target->currentText();
+    const QSignalBlocker block(m_target);
+    m_target->clear();
+    m_target->addItem(loopbackLabel());
+    m_target->setItemData(0, tr("The built-in server on 127.0.0.1"), Qt::ToolTipRole);
+    for (const QString &t : recentTargets())
+        m_target->addItem(t);
+    m_target->setCurrentText(current.isEmpty() ? loopbackLabel() : current);
+}
+
+QStringList TestPanel::recentTargets() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void TestPanel::rememberCurrentTarget()
+{
+    const QString text = m_target->currentText().trimmed();
+    if (text.isEmpty() || text == loopbackLabel())
+        return;
+    QStringList recent = recentTargets();
+    recent.removeAll(text);
+    recent.prepend(text);
+    while (recent.size() > kMaxRecentTargets)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    loadRecentTargets();
+}
+
+void TestPanel::setLoopbackPort(quint16 port)
+{
+    m_loopbackPort = port;
+    onTargetChanged();
+}
+
+void TestPanel::selectLoopback()
+{
+    m_target->setCurrentIndex(0);
+    m_target->setCurrentText(loopbackLabel());
+    onTargetChanged();
+}
+
+bool TestPanel::isLoopbackSelected() const
+{
+    return m_target->currentText().trimmed() == loopbackLabel();
+}
+
+void TestPanel::onTargetChanged()
+{
+    // The loopback entry always means the built-in server, wherever it listens.
+    const bool loopback = isLoopbackSelected();
+    if (loopback) {
+        const QSignalBlocker block(m_port);
+        m_port->setValue(m_loopbackPort);
+    }
+    m_port->setEnabled(!loopback);
+    m_port->setToolTip(loopback ? tr("The built-in server's port") : QString());
+}
+
+void TestPanel::selectPreset(int index)
+{
+    if (index < 0 || index >= m_presets.size())
+        return;
+    m_preset->setCurrentIndex(index);
+    onPresetActivated(index);
+}
+
+void TestPanel::onPresetActivated(int index)
+{
+    if (index < 0 || index >= m_presets.size())
+        return;   // "Custom settings" keeps what the form shows
+    nb::TestParams base;
+    QString ignored;
+    params(&base, &ignored);
+    showParams(applyPreset(m_presets.at(index), base));
+    m_preset->setCurrentIndex(index);
+}
+
+void TestPanel::markCustom()
+{
+    if (!m_applying)
+        m_preset->setCurrentIndex(m_preset->count() - 1);
+}
+
+void TestPanel::setParams(const nb::TestParams &params)
+{
+    showParams(params);
+    if (!params.host.isEmpty()) {
+        const QSignalBlocker block(m_target);
+        m_target->setCurrentText(params.port != 5201 ? QStringLiteral("%1:%2").arg(params.host).arg(params.port)
+                                                     : params.host);
+        onTargetChanged();
+    }
+    m_preset->setCurrentIndex(m_preset->count() - 1);
+}
+
+void TestPanel::showParams(const nb::TestParams &p)
+{
+    m_applying = true;
+    m_direction->setCurrentIndex(m_direction->findData(int(p.direction)));
+    m_streams->setValue(p.streams);
+    m_duration->setValue(p.duration);
+    if (!isLoopbackSelected())
+        m_port->setValue(p.port);
+    m_blockSize->setText(sizeText(p.blockSize));
+    m_window->setText(sizeText(p.window));
+    m_mss->setValue(p.mss);
+    m_noDelay->setChecked(p.noDelay);
+    m_congestion->setText(p.congestion);
+    m_bytes->setText(sizeText(p.bytes));
+    m_omit->setValue(p.omit);
+    m_interval->setValue(p.interval);
+    m_bind->setText(p.bindAddress);
+    m_family->setCurrentIndex(m_family->findData(int(p.family)));
+    m_protocol->setCurrentIndex(m_protocol->findData(int(p.protocol)));
+    m_skipRxCopy->setChecked(p.skipRxCopy);
+    m_zeroCopy->setChecked(p.zeroCopy);
+    m_connectTimeout->setValue(p.connectTimeoutMs);
+    m_title->setText(p.title);
+    m_applying = false;
+}
+
+bool TestPanel::params(nb::TestParams *out, QString *error) const
+{
+    nb::TestParams p;
+    if (isLoopbackSelected()) {
+        p.host = QStringLiteral("127.0.0.1");
+        p.port = m_loopbackPort;
+    } else {
+        int port = 0;
+        splitTarget(m_target->currentText(), &p.host, &port);
+        p.port = quint16(port > 0 ? port : m_port->value());
+    }
+    p.direction = nb::Direction(m_direction->currentData().toInt());
+    p.streams = m_streams->value();
+    p.duration = m_duration->value();
+    std::uint64_t v = 0;
+    if (!sizeField(m_blockSize, tr("Buffer length"), 0xffffffffu, &v, error))
+        return false;
+    p.blockSize = v > 0 ? std::uint32_t(v) : p.blockSize;
+    if (!sizeField(m_window, tr("Socket buffer"), 0xffffffffu, &v, error))
+        return false;
+    p.window = std::uint32_t(v);
+    if (!sizeField(m_bytes, tr("Bytes"), std::numeric_limits<std::uint64_t>::max(), &v, error))
+        return false;
+    p.bytes = v;
+    p.mss = m_mss->value();
+    p.noDelay = m_noDelay->isChecked();
+    p.congestion = m_congestion->text().trimmed();
+    p.omit = m_omit->value();
+    p.interval = m_interval->value();
+    p.bindAddress = m_bind->text().trimmed();
+    p.family = nb::AddressFamily(m_family->currentData().toInt());
+    p.protocol = nb::PeerProtocol(m_protocol->currentData().toInt());
+    p.skipRxCopy = m_skipRxCopy->isChecked();
+    p.zeroCopy = m_zeroCopy->isChecked();
+    p.connectTimeoutMs = m_connectTimeout->value();
+    p.title = m_title->text().trimmed();
+    if (p.host.isEmpty()) {
+        *error = tr("Enter a target: the host name or address of a computer running a server.");
+        return false;
+    }
+    const QString invalid = p.validate();
+    if (!invalid.isEmpty()) {
+        *error = invalid;
+        return false;
+    }
+    *out = p;
+    return true;
+}
+
+void TestPanel::setEditingEnabled(bool enabled)
+{
+    m_settings->setEnabled(enabled);
+}
+
+void TestPanel::setRunActions(QAction *run, QAction *stop)
+{
+    m_runButton->setDefaultAction(run);
+    m_stopButton->setDefaultAction(stop);
+}
+
+void TestPanel::setAdvancedVisible(bool visible)
+{
+    {
+        const QSignalBlocker block(m_advancedToggle);
+        m_advancedToggle->setChecked(visible);
+    }
+    m_advancedToggle->setArrowType(visible ? Qt::DownArrow : Qt::RightArrow);
+    m_advanced->setVisible(visible);
+    QSettings().setValue(kAdvancedKey, visible);
+}
+
+} // namespace nb::gui

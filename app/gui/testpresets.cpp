@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "testpresets.h"
+
+#include "testflags.h"
+
+namespace nb::gui {
+
+QList<TestPreset> builtinPresets()
+{
+    return {
+        {QStringLiteral("Single stream, 10 s"), QStringLiteral("-P 1 -t 10"),
+         QStringLiteral("iperf3's defaults: one TCP stream, 128 KiB buffers.")},
+        {QStringLiteral("4 streams, 10 s"), QStringLiteral("-P 4 -t 10"),
+         QStringLiteral("Parallel streams spread the load over more cores and queues (RSS).")},
+        {QStringLiteral("iperf, Windows tuned: -P 16 -w 64k -l 128k -t 30"),
+         QStringLiteral("-P 16 -w 64k -l 128k -t 30"),
+         QStringLiteral("The settings the VMXNET3 vs E1000 comparisons use on Windows guests "
+                        "(server: iperf -s -w 64k -l 128k).")},
+        {QStringLiteral("netperf-style TCP_STREAM, 16 KiB sends, 60 s"), QStringLiteral("-P 1 -l 16k -t 60"),
+         QStringLiteral("Like netperf -t TCP_STREAM -l 60 with 16 KiB send messages.")},
+        {QStringLiteral("Download (-R), 10 s"), QStringLiteral("-R -t 10"),
+         QStringLiteral("The server sends, this computer receives.")},
+        {QStringLiteral("Bidirectional, 10 s"), QStringLiteral("--bidir -t 10"),
+         QStringLiteral("Send and receive at the same time, as a busy file server does.")},
+        {QStringLiteral("Quick check, 3 s"), QStringLiteral("-P 1 -t 3 -i 0.5"),
+         QStringLiteral("A fast sanity check of a link before a long run.")},
+    };
+}
+
+nb::TestParams applyPreset(const TestPreset &preset, const nb::TestParams &base)
+{
+    nb::TestParams params;
+    parseTestFlags(preset.flags.split(QLatin1Char(' '), Qt::SkipEmptyParts), &params, nullptr);
+    params.host = base.host;
+    params.port = base.port;
+    params.bindAddress = base.bindAddress;
+    params.family = base.family;
+    params.protocol = base.protocol;
+    return params;
+}
+
+} // namespace nb::gui

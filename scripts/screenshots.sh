@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Captures the NicBench window under Xvfb at 1280x720: idle, during and after a loopback
+# throughput test (upload, bidirectional with per-stream lines, dark palette) and an
+# unreachable target. Every run starts from empty settings so the pictures are repeatable.
+#
+# Usage: scripts/screenshots.sh OUTDIR [path/to/nicbench]
+#        (default binary: $NICBENCH, else build/bin/nicbench)
+set -euo pipefail
+
+out=${1:?usage: $0 OUTDIR [path/to/nicbench]}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+bin=${2:-${NICBENCH:-$repo/build/bin/nicbench}}
+[[ -x $bin ]] || { echo "screenshots.sh: $bin is not built" >&2; exit 1; }
+for tool in xvfb-run import; do
+    command -v "$tool" >/dev/null || { echo "screenshots.sh: $tool is missing (apt install xvfb imagemagick)" >&2; exit 1; }
+done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+
+if [[ -z ${NICBENCH_IN_XVFB:-} ]]; then
+    exec env NICBENCH_IN_XVFB=1 xvfb-run -a -s "-screen 0 1280x720x24 -dpi 96" "$0" "$out" "$bin"
+fi
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export XDG_CONFIG_HOME=$scratch/config XDG_RUNTIME_DIR=$scratch/run
+mkdir -p "$XDG_CONFIG_HOME/NicBench" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+
+pid=
+# start [ARGS...]: a fresh window; $settings (INI text), when set, is its configuration.
+settings=
+start() {
+    printf '%s' "$settings" >"$XDG_CONFIG_HOME/NicBench/nicbench.conf"
+    "$bin" -geometry 1280x720+0+0 "$@" >"$scratch/nicbench.log" 2>&1 &
+    pid=$!
+}
+finish() {
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+shot() {
+    import -window root "$out/$1.png"
+    echo "$out/$1.png"
+}
+
+# Idle: the window as it opens, built-in server listening.
+start
+sleep 2
+shot 01-idle
+finish
+
+# Upload, 4 streams.
+start --run -P 4 -t 8
+sleep 5
+shot 02-upload-mid
+sleep 6
+shot 03-upload-after
+finish
+
+# Both directions with a line per stream (the View menu setting).
+settings=$'[view]\nshowStreams=true\n'
+start --run --bidir -P 2 -t 6 -i 0.5
+settings=
+sleep 4
+shot 04-bidir-streams-mid
+sleep 5
+shot 05-bidir-streams-after
+finish
+
+# A target where nothing listens: the error in the window.
+start --run -c 127.0.0.1 -p 9 -t 3
+sleep 3
+shot 06-unreachable
+finish
+
+# Dark palette (GTK's dark Adwaita through Qt's gtk3 platform theme).
+export QT_QPA_PLATFORMTHEME=gtk3 GTK_THEME=Adwaita:dark
+start --run -P 4 -t 6
+sleep 4
+shot 07-dark-mid
+sleep 5
+shot 08-dark-after
+finish

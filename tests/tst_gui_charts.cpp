@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Chart math (units, rounding, axis ends), the bounded series, the live chart's memory
+// bound and replot path, and the per-stream results model.
+
+#include <boundedseries.h>
+#include <livetestchart.h>
+#include <ratescale.h>
+#include <streamresultsmodel.h>
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QTest>
+
+using namespace nb::ui;
+
+namespace {
+
+nb::IntervalReport makeReport(double start, double end, const QList<std::pair<bool, std::uint64_t>> &streams)
+{
+    nb::IntervalReport report;
+    int id = 1;
+    for (const auto &[sender, bytes] : streams) {
+        nb::StreamInterval s;
+        s.id = id++;
+        s.sender = sender;
+        s.start = start;
+        s.end = end;
+        s.bytes = bytes;
+        report.streams.append(s);
+    }
+    return report;
+}
+
+} // namespace
+
+class TestGuiCharts : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void formatRate_data()
+    {
+        QTest::addColumn<double>("bps");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0 bit/s");
+        QTest::newRow("negative") << -5.0 << QStringLiteral("0 bit/s");
+        QTest::newRow("bits") << 512.0 << QStringLiteral("512 bit/s");
+        QTest::newRow("kilo") << 1234.0 << QStringLiteral("1.23 Kbit/s");
+        QTest::newRow("mega") << 941e6 << QStringLiteral("941 Mbit/s");
+        QTest::newRow("mega 3 digits") << 95.64e6 << QStringLiteral("95.6 Mbit/s");
+        QTest::newRow("giga") << 12.34e9 << QStringLiteral("12.3 Gbit/s");
+        QTest::newRow("rounds into next unit") << 999.7e6 << QStringLiteral("1.00 Gbit/s");
+        QTest::newRow("exact giga") << 1e9 << QStringLiteral("1.00 Gbit/s");
+        QTest::newRow("tera") << 1.5e12 << QStringLiteral("1.50 Tbit/s");
+    }
+
+    void formatRate()
+    {
+        QFETCH(double, bps);
+        QTEST(nb::ui::formatRate(bps), "text");
+    }
+
+    void niceCeiling_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("zero") << 0.0 << 1.0;
+        QTest::newRow("one") << 1.0 << 1.0;
+        QTest::newRow("1.1") << 1.1 << 1.2;
+        QTest::newRow("2 stays") << 2e9 << 2e9;
+        QTest::newRow("2.1") << 2.1e9 << 2.5e9;
+        QTest::newRow("3") << 3e6 << 3e6;
+        QTest::newRow("3.1") << 3.1e6 << 4e6;
+        QTest::newRow("7") << 7e3 << 8e3;
+        QTest::newRow("8.5") << 8.5e3 << 10e3;
+        QTest::newRow("13") << 13.0 << 15.0;
+    }
+
+    void niceCeiling()
+    {
+        QFETCH(double, value);
+        QFETCH(double, expected);
+        QCOMPARE(nb::ui::niceCeiling(value), expected);
+    }
+
+    void axisUnit_data()
+    {
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<double>("axisMax");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("loopback 13 Gbit/s") << 13e9 << 15e9 << QStringLiteral("Gbit/s");
+        QTest::newRow("gigabit link") << 941e6 << 1e9 << QStringLiteral("Gbit/s");
+        QTest::newRow("100 Mbit/s link") << 94e6 << 100e6 << QStringLiteral("Mbit/s");
+        QTest::newRow("slow") << 800e3 << 1e6 << QStringLiteral("Mbit/s");
+    }
+
+    void axisUnit()
+    {
+        QFETCH(double, peak);
+        QFETCH(double, axisMax);
+        const double top = throughputAxisMax(peak);
+        QCOMPARE(top, axisMax);
+        QTEST(rateUnitFor(top).name, "unit");
+    }
+
+    void tickLabels_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<double>("divisor");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("zero") << 0.0 << 1e9 << QStringLiteral("0");
+        QTest::newRow("2.5 G") << 2.5e9 << 1e9 << QStringLiteral("2.5");
+        QTest::newRow("10 G") << 10e9 << 1e9 << QStringLiteral("10");
+        QTest::newRow("0.2 G") << 0.2e9 << 1e9 << QStringLiteral("0.2");
+        QTest::newRow("500 M") << 500e6 << 1e6 << QStringLiteral("500");
+    }
+
+    void tickLabels()
+    {
+        QFETCH(double, value);
+        QFETCH(double, divisor);
+        QTEST(axisTickLabel(value, RateUnit{divisor, QString()}), "label");
+    }
+
+    void boundedSeriesKeepsHistoryAtBoundedSize()
+    {
+        BoundedSeries s(100);
+        int rebuilt = 0;
+        for (int i = 1; i <= 10000; ++i) {
+            if (s.append(i, i % 2 ? 1.0 : 3.0) == BoundedSeries::Change::Rebuilt)
+                ++rebuilt;
+            QVERIFY(s.points().size() <= s.capacity());
+        }
+        QVERIFY(rebuilt > 0);
+        QVERIFY(s.stride() > 1);
+        // History from the start to the end is still covered, at lower resolution.
+        QVERIFY(s.points().constFirst().x() < 300);
+        QVERIFY(s.points().constLast().x() > 9000);
+        // Averages of alternating 1 and 3 are 2.
+        QCOMPARE(s.points().at(s.points().size() / 2).y(), 2.0);
+        s.clear();
+        QVERIFY(s.points().isEmpty());
+        QCOMPARE(s.stride(), 1);
+    }
+
+    void liveChartAddsTotalsAndStreams()
+    {
+        LiveTestChart chart;
+        chart.resize(640, 360);
+        chart.startTest(10);
+        for (int i = 0; i < 10; ++i)
+            chart.addInterval(makeReport(i, i + 1, {{true, 125'000'000}, {true, 125'000'000}}));   // 2 x 1 Gbit/s
+        QCOMPARE(chart.sampleCount(), 30);     // 10 totals + 20 stream samples
+        QCOMPARE(chart.plot()->graphCount(), 1);
+        QCOMPARE(chart.plot()->graph(0)->dataCount(), 10);
+        QCOMPARE(chart.peakBitsPerSecond(), 2e9);
+        QCOMPARE(chart.axisUnit().name, QStringLiteral("Gbit/s"));
+        QCOMPARE(chart.plot()->yAxis->range().upper, 2.5e9);
+        chart.setShowStreams(true);
+        QCOMPARE(chart.plot()->graphCount(), 3);
+        QVERIFY(chart.toCsv().startsWith(QStringLiteral("time_s,send_bps,stream_1_send_bps")));
+        chart.setShowStreams(false);
+        QCOMPARE(chart.plot()->graphCount(), 1);
+    }
+
+    void liveChartSendSolidReceiveDashed()
+    {
+        LiveTestChart chart;
+        chart.startTest(2);
+        chart.addInterval(makeReport(0, 1, {{true, 1000}, {false, 1000}}));
+        QCOMPARE(chart.plot()->graphCount(), 2);
+        QSet<Qt::PenStyle> styles;
+        for (int i = 0; i < chart.plot()->graphCount(); ++i)
+            styles.insert(chart.plot()->graph(i)->pen().style());
+        QVERIFY(styles.contains(Qt::SolidLine));
+        QVERIFY(styles.size() == 2);
+    }
+
+    void liveChartMemoryIsBounded()
+    {
+        LiveTestChart chart;
+        chart.setSeriesCapacity(64);
+        chart.setShowStreams(true);
+        chart.startTest(3600);
+        for (int i = 0; i < 36000; ++i)
+            chart.addInterval(makeReport(i * 0.1, (i + 1) * 0.1, {{true, 1000}, {true, 2000}}));
+        for (int g = 0; g < chart.plot()->graphCount(); ++g)
+            QVERIFY2(chart.plot()->graph(g)->dataCount() <= 64, qPrintable(QString::number(chart.plot()->graph(g)->dataCount())));
+        QVERIFY(chart.plot()->xAxis->range().upper >= 3600);
+    }
+
+    void omittedIntervalsAreNotCharted()
+    {
+        LiveTestChart chart;
+        chart.startTest(2);
+        nb::IntervalReport warmup = makeReport(0, 1, {{true, 1000}});
+        warmup.streams[0].omitted = true;
+        chart.addInterval(warmup);
+        QCOMPARE(chart.sampleCount(), 0);
+    }
+
+    void streamModel()
+    {
+        StreamResultsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        nb::TestResult result;
+        for (int i = 1; i <= 3; ++i) {
+            nb::StreamSummary s;
+            s.id = i;
+            s.seconds = 10;
+            s.bytesSent = std::uint64_t(i) * 1'250'000'000;
+            s.bytesReceived = s.bytesSent;
+            s.retransmits = i == 2 ? -1 : i;
+            result.streams.append(s);
+        }
+        model.setResult(result);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(StreamResultsModel::ColumnCount));
+        QCOMPARE(model.index(0, StreamResultsModel::Throughput).data().toString(), QStringLiteral("1.00 Gbit/s"));
+        QCOMPARE(model.index(2, StreamResultsModel::Throughput).data(StreamResultsModel::SortRole).toDouble(), 3e9);
+        QCOMPARE(model.index(1, StreamResultsModel::Retransmits).data().toString(), QStringLiteral("n/a"));
+        QCOMPARE(model.headerData(StreamResultsModel::Throughput, Qt::Horizontal).toString(), QStringLiteral("Throughput"));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestGuiCharts)
+#include "tst_gui_charts.moc"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chartstyle.h"
+
+#include <qcustomplot.h>
+
+#include <array>
+
+namespace nb::ui {
+
+bool isDarkPalette(const QPalette &palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+QColor sendColor(const QPalette &palette)
+{
+    return isDarkPalette(palette) ? QColor(0x56, 0xB4, 0xE9) : QColor(0x00, 0x72, 0xB2);
+}
+
+QColor receiveColor(const QPalette &palette)
+{
+    return isDarkPalette(palette) ? QColor(0xE6, 0x9F, 0x00) : QColor(0xD5, 0x5E, 0x00);
+}
+
+QColor seriesColor(const QPalette &palette, int index)
+{
+    // Okabe-Ito without black; yellow only on dark backgrounds where it reads well.
+    static constexpr std::array<QRgb, 6> light{0x009E73, 0xCC79A7, 0x0072B2, 0xD55E00, 0x56B4E9, 0xE69F00};
+    static constexpr std::array<QRgb, 6> dark{0x009E73, 0xCC79A7, 0xF0E442, 0x56B4E9, 0xE69F00, 0xD55E00};
+    const auto &table = isDarkPalette(palette) ? dark : light;
+    const std::size_t i = static_cast<std::size_t>(index < 0 ? -index : index) % table.size();
+    return QColor::fromRgb(table[i]);
+}
+
+QPen sendPen(const QPalette &palette, qreal width)
+{
+    return QPen(sendColor(palette), width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+}
+
+QPen receivePen(const QPalette &palette, qreal width)
+{
+    QPen pen(receiveColor(palette), width, Qt::CustomDashLine, Qt::FlatCap, Qt::RoundJoin);
+    pen.setDashPattern({4.0, 2.5});
+    return pen;
+}
+
+void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette)
+{
+    const QColor text = palette.color(QPalette::Text);
+    QColor grid = palette.color(QPalette::Text);
+    grid.setAlpha(isDarkPalette(palette) ? 45 : 35);
+    QColor subGrid = grid;
+    subGrid.setAlpha(grid.alpha() / 2);
+    plot->setBackground(palette.brush(QPalette::Base));
+    const QList<QCPAxis *> axes = plot->axisRect()->axes();
+    for (QCPAxis *axis : axes) {
+        axis->setBasePen(QPen(text, 1));
+        axis->setTickPen(QPen(text, 1));
+        axis->setSubTickPen(QPen(text, 1));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(grid, 1, Qt::SolidLine));
+        axis->grid()->setSubGridPen(QPen(subGrid, 1, Qt::DotLine));
+        axis->grid()->setZeroLinePen(QPen(grid, 1));
+    }
+    if (plot->legend) {
+        QColor legendBack = palette.color(QPalette::Base);
+        legendBack.setAlpha(220);
+        plot->legend->setBrush(legendBack);
+        plot->legend->setBorderPen(QPen(grid, 1));
+        plot->legend->setTextColor(text);
+    }
+}
+
+} // namespace nb::ui

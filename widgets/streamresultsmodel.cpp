@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "streamresultsmodel.h"
+
+#include "ratescale.h"
+
+#include <units.h>
+
+namespace nb::ui {
+
+namespace {
+
+double throughputOf(const nb::StreamSummary &s)
+{
+    // What arrived is the honest figure; a peer that never reported leaves only the
+    // sender's count.
+    return s.bytesReceived > 0 ? s.receivedBitsPerSecond() : s.sentBitsPerSecond();
+}
+
+QString unknownText()
+{
+    return QStringLiteral("n/a");
+}
+
+} // namespace
+
+StreamResultsModel::StreamResultsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void StreamResultsModel::setResult(const nb::TestResult &result)
+{
+    beginResetModel();
+    m_streams = result.streams;
+    endResetModel();
+}
+
+void StreamResultsModel::clear()
+{
+    beginResetModel();
+    m_streams.clear();
+    endResetModel();
+}
+
+int StreamResultsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_streams.size());
+}
+
+int StreamResultsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant StreamResultsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const nb::StreamSummary &s = m_streams.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayText(s, index.column());
+    case SortRole:
+        return sortValue(s, index.column());
+    case Qt::TextAlignmentRole:
+        if (index.column() == Direction)
+            return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (index.column() == Throughput || index.column() == Received)
+            return tr("Sent %1 at %2, received %3 at %4")
+                .arg(nb::formatBytes(double(s.bytesSent)), formatRate(s.sentBitsPerSecond()),
+                     nb::formatBytes(double(s.bytesReceived)), formatRate(s.receivedBitsPerSecond()));
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant StreamResultsModel::displayText(const nb::StreamSummary &s, int column) const
+{
+    switch (column) {
+    case StreamId:
+        return s.id;
+    case Direction:
+        return s.sender ? tr("Upload") : tr("Download");
+    case Received:
+        return nb::formatBytes(double(s.bytesReceived));
+    case Throughput:
+        return formatRate(throughputOf(s));
+    case Retransmits:
+        return s.retransmits < 0 ? unknownText() : QString::number(s.retransmits);
+    case MeanRtt:
+        return s.meanRttUs < 0 ? unknownText() : tr("%1 ms").arg(formatSignificantDigits(s.meanRttUs / 1000.0, 3));
+    case MaxCwnd:
+        return s.maxCwndBytes < 0 ? unknownText() : nb::formatBytes(double(s.maxCwndBytes));
+    default:
+        return {};
+    }
+}
+
+QVariant StreamResultsModel::sortValue(const nb::StreamSummary &s, int column) const
+{
+    switch (column) {
+    case StreamId:
+        return s.id;
+    case Direction:
+        return s.sender ? 0 : 1;
+    case Received:
+        return qulonglong(s.bytesReceived);
+    case Throughput:
+        return throughputOf(s);
+    case Retransmits:
+        return qlonglong(s.retransmits);
+    case MeanRtt:
+        return qlonglong(s.meanRttUs);
+    case MaxCwnd:
+        return qlonglong(s.maxCwndBytes);
+    default:
+        return {};
+    }
+}
+
+QVariant StreamResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case StreamId: return tr("Stream");
+    case Direction: return tr("Direction");
+    case Received: return tr("Data");
+    case Throughput: return tr("Throughput");
+    case Retransmits: return tr("Retransmits");
+    case MeanRtt: return tr("Mean RTT");
+    case MaxCwnd: return tr("Max cwnd");
+    default: return {};
+    }
+}
+
+} // namespace nb::ui

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// One row per stream of a finished test. Display text is formatted for reading; the
+// SortRole gives the raw number so a proxy sorts 9.8 Gbit/s above 980 Mbit/s.
+
+#include <results.h>
+
+#include <QAbstractTableModel>
+
+namespace nb::ui {
+
+class StreamResultsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { StreamId, Direction, Throughput, Received, Retransmits, MeanRtt, MaxCwnd, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit StreamResultsModel(QObject *parent = nullptr);
+
+    void setResult(const nb::TestResult &result);
+    void clear();
+    const nb::StreamSummary &stream(int row) const { return m_streams.at(row); }
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant displayText(const nb::StreamSummary &s, int column) const;
+    QVariant sortValue(const nb::StreamSummary &s, int column) const;
+
+    QList<nb::StreamSummary> m_streams;
+};
+
+} // namespace nb::ui
