@@ -298,6 +298,7 @@ DirectionSum TestResult::sum(bool clientSent) const
         if (s.sender != localSent)
             continue;
         d.seconds = std::max(d.seconds, s.seconds);
+        d.receiverSeconds = std::max(d.receiverSeconds, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds);
         d.bytesSent += s.bytesSent;
         d.bytesReceived += s.bytesReceived;
         if (s.retransmits >= 0)
@@ -391,7 +392,7 @@ QJsonObject TestResult::toJson() const
         end.insert(QStringLiteral("sum_sent") + suffix,
                    sumJson(0, d.seconds, d.bytesSent, d.retransmits, localSent, false, true));
         end.insert(QStringLiteral("sum_received") + suffix,
-                   sumJson(0, d.seconds, d.bytesReceived, -1, localSent, false, false));
+                   sumJson(0, d.receiverSeconds, d.bytesReceived, -1, localSent, false, false));
     };
     if (!streams.isEmpty()) {
         addSums(primaryClientSent, QString());

@@ -94,12 +94,17 @@ struct StreamSummary {
 };
 
 struct DirectionSum {
-    double seconds = 0;
+    double seconds = 0;             // the sender's test time
+    double receiverSeconds = 0;     // the receiver's, as iperf3 uses for sum_received
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     std::int64_t retransmits = -1;
     double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
-    double receivedBitsPerSecond() const { return seconds > 0 ? bytesReceived * 8.0 / seconds : 0.0; }
+    double receivedBitsPerSecond() const
+    {
+        const double s = receiverSeconds > 0 ? receiverSeconds : seconds;
+        return s > 0 ? bytesReceived * 8.0 / s : 0.0;
+    }
 };
 
 // iperf3-style process CPU figures, percent of one core over the test.

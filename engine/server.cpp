@@ -365,6 +365,12 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     streams.joinSenders();
     streams.freeze(end);
     IntervalReport last = streams.takeInterval(end, omitting);
+    // Close the data connections before EXCHANGE_RESULTS, as iperf3 does (A.4). A stock
+    // 3.12 client receiving in -R/--bidir drains its blocking data sockets with a read that
+    // wants a whole block; our sender may have stopped mid-block, and without the FIN that
+    // read never returns and the client never reads EXCHANGE_RESULTS. The counts are
+    // frozen above, so nothing measured is lost.
+    streams.abortAll();
     const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval;
     if (keepLast) {
         last.hasCpu = true;

@@ -261,7 +261,7 @@ bool ClientRun::runPhase()
 
     const bool timed = params.duration > 0;
     const double omitEnd = t0 + params.omit;
-    const double endAt = omitEnd + params.duration;
+    double endAt = omitEnd + params.duration;
     bool omitting = params.omit > 0;
     // Intervals restart at the end of the warm-up, as in iperf3.
     double nextTick = t0 + std::min(params.interval, omitting ? params.omit : params.interval);
@@ -285,6 +285,9 @@ bool ClientRun::runPhase()
                 streams.markOmitEnd(now);
                 cpu.start();
                 accounting.restart();
+                // Counting starts at this tick, which may come late on a busy machine:
+                // measure the full -t from here.
+                endAt = now + params.duration;
             }
             nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
             if (timed)
@@ -305,6 +308,10 @@ bool ClientRun::runPhase()
         }
         if (streams.allFinished() && !streams.empty()) {
             const QString e = streams.firstError();
+            // With -n the senders end by themselves once the byte count is sent; if that
+            // happened during the wait above it is the normal end, not a lost peer.
+            if (!timed && e.isEmpty() && streams.allSendersFinished())
+                break;
             return fail(QStringLiteral("the data connections were closed by the peer%1")
                             .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
         }
@@ -413,6 +420,17 @@ TestResult ClientRun::runIperf2()
             finish();
             return result;
         }
+        // iperf 2.1 servers read the first 32-bit word of each connection as header flags
+        // (Listener::apply_client_settings_tcp). Random payload there switches on modes
+        // such as bounce-back and the server resets the connection; a zero word is what a
+        // plain (legacy) iperf2 client sends.
+        static const char noHeaderFlags[4] = {};
+        if (net::writeAll(fd.get(), noHeaderFlags, sizeof noHeaderFlags, net::deadlineIn(ControlTimeoutSecs), &err) !=
+            net::IoStatus::Ok) {
+            fail(QStringLiteral("cannot start data stream %1: %2").arg(i + 1).arg(err));
+            finish();
+            return result;
+        }
         const int id = streamIdForIndex(i);
         const net::Address local = net::localAddress(fd.get()), peer = net::peerAddress(fd.get());
         result.connections.append({id, local.host(), local.port(), peer.host(), peer.port()});
@@ -424,7 +442,11 @@ TestResult ClientRun::runIperf2()
         ctrl.reset(sp[0]);
         net::Fd keep(sp[1]);
         params.skipRxCopy = true;
-        if (runPhase()) {
+        const bool ran = runPhase();
+        // iperf2 times the test until the FIN: close at once so its figures and ours
+        // cover the same span (the counts are frozen already).
+        streams.abortAll();
+        if (ran) {
             const ProcessCpuMeter::Percent c = cpu.read();
             result.cpu.hostTotal = c.total;
             result.cpu.hostUser = c.user;

@@ -113,7 +113,9 @@ QString formatSignificant(double value, int digits)
 {
     if (value == 0 || !std::isfinite(value))
         return QString::number(value);
-    return QString::number(value, 'f', significantDecimals(value, digits));
+    // Decide the decimals after rounding: 0.9999 is "1.00", not "1.000".
+    const double rounded = roundedSignificant(value, digits);
+    return QString::number(rounded, 'f', significantDecimals(rounded, digits));
 }
 
 QString formatBitrate(double bps)

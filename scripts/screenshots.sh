@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Captures the NicBench window under Xvfb at 1280x720: idle, during and after a loopback
-# throughput test (upload, bidirectional with per-stream lines, dark palette) and an
-# unreachable target. Every run starts from empty settings so the pictures are repeatable.
+# throughput test (upload, bidirectional with per-stream lines, dark palette), during and
+# after a request/response test (light and dark), the adapter panel while a throughput
+# test fills the loopback graph, and an unreachable target. Every run starts from empty settings so the pictures are repeatable.
 #
 # Usage: scripts/screenshots.sh OUTDIR [path/to/nicbench]
 #        (default binary: $NICBENCH, else build/bin/nicbench)
@@ -76,6 +77,20 @@ sleep 3
 shot 06-unreachable
 finish
 
+# Request/response (netperf TCP_RR style), 4 connections with 4 transactions in flight.
+start --run --rr --connections 4 --in-flight 4 -t 8 -i 0.5
+sleep 5
+shot 09-rr-mid
+sleep 6
+shot 10-rr-after
+finish
+
+# The adapter panel after 20 s of loopback traffic: the 60-second graph filling up.
+start --run -P 2 -t 25
+sleep 22
+shot 11-adapter-panel-during-test
+finish
+
 # Dark palette (GTK's dark Adwaita through Qt's gtk3 platform theme).
 export QT_QPA_PLATFORMTHEME=gtk3 GTK_THEME=Adwaita:dark
 start --run -P 4 -t 6
@@ -83,4 +98,11 @@ sleep 4
 shot 07-dark-mid
 sleep 5
 shot 08-dark-after
+finish
+
+start --run --rr -t 6 -i 0.5
+sleep 4
+shot 12-dark-rr-mid
+sleep 5
+shot 13-dark-rr-after
 finish

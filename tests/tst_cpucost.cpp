@@ -254,6 +254,17 @@ void TestCpuCost::sampleFromFixtures()
     const CpuSample none = cpuSampleBetween(a, a, 95.0);
     QVERIFY(!none.systemValid);
     QVERIFY(!none.processValid);
+
+    // A fully busy interval is 100%: busy comes from the ticks, not from the sum of the
+    // rounded shares (1 + 4 + 1 of 6 ticks adds up to 100.00000000000001).
+    CpuReading full = a;
+    full.system.user += 1;
+    full.system.system += 4;
+    full.system.irq += 1;
+    const CpuSample allBusy = cpuSampleBetween(a, full, 95.0);
+    QVERIFY(allBusy.systemValid);
+    QVERIFY2(allBusy.systemBusyPct <= 100.0, qPrintable(QString::number(allBusy.systemBusyPct, 'g', 17)));
+    QCOMPARE(allBusy.systemBusyPct, 100.0);
 }
 #endif
 

@@ -2,7 +2,12 @@
 // Chart math (units, rounding, axis ends), the bounded series, the live chart's memory
 // bound and replot path, and the per-stream results model.
 
+#include <adaptermonitor.h>
 #include <boundedseries.h>
+#include <chartactions.h>
+#include <rrformat.h>
+#include <utilizationchart.h>
+#include <utilizationscale.h>
 #include <livetestchart.h>
 #include <ratescale.h>
 #include <streamresultsmodel.h>
@@ -38,6 +43,161 @@ class TestGuiCharts : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void utilizationPercent_data()
+    {
+        QTest::addColumn<double>("bps");
+        QTest::addColumn<double>("link");
+        QTest::addColumn<double>("percent");
+        QTest::newRow("idle") << 0.0 << 1e9 << 0.0;
+        QTest::newRow("44% of 10G") << 4.4e9 << 10e9 << 44.0;
+        QTest::newRow("full") << 1e9 << 1e9 << 100.0;
+        QTest::newRow("E1000 above its speed") << 2.65e9 << 1e9 << 265.0;
+        QTest::newRow("unknown link") << 5e9 << -1.0 << -1.0;
+        QTest::newRow("zero link") << 5e9 << 0.0 << -1.0;
+        QTest::newRow("negative rate") << -3.0 << 1e9 << 0.0;
+    }
+
+    void utilizationPercent()
+    {
+        QFETCH(double, bps);
+        QFETCH(double, link);
+        QFETCH(double, percent);
+        QCOMPARE(nb::ui::utilizationPercent(bps, link), percent);
+    }
+
+    void utilizationAxisMax_data()
+    {
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<double>("link");
+        QTest::addColumn<double>("axis");
+        QTest::newRow("idle 1G") << 0.0 << 1e9 << 1e9;
+        QTest::newRow("under link") << 0.4e9 << 10e9 << 10e9;
+        QTest::newRow("exactly link") << 1e9 << 1e9 << 1e9;
+        QTest::newRow("above link grows") << 2.65e9 << 1e9 << 3e9;
+        QTest::newRow("just above") << 1.01e9 << 1e9 << 1.2e9;
+        QTest::newRow("unknown: peak") << 12.3e9 << -1.0 << 15e9;
+        QTest::newRow("unknown: idle floor") << 0.0 << -1.0 << 1.2e6;
+        QTest::newRow("unknown: small") << 3e5 << -1.0 << 1.2e6;
+    }
+
+    void utilizationAxisMax()
+    {
+        QFETCH(double, peak);
+        QFETCH(double, link);
+        QFETCH(double, axis);
+        QCOMPARE(nb::ui::utilizationAxisMax(peak, link), axis);
+    }
+
+    void utilizationTexts_data()
+    {
+        QTest::addColumn<double>("bps");
+        QTest::addColumn<double>("link");
+        QTest::addColumn<QString>("percent");
+        QTest::addColumn<QString>("above");
+        QTest::newRow("idle") << 0.0 << 1e9 << QStringLiteral("0%") << QString();
+        QTest::newRow("small") << 2.5e6 << 1e9 << QStringLiteral("0.25%") << QString();
+        QTest::newRow("44") << 4.4e9 << 10e9 << QStringLiteral("44%") << QString();
+        QTest::newRow("9.5") << 0.95e9 << 10e9 << QStringLiteral("9.5%") << QString();
+        QTest::newRow("100") << 1e9 << 1e9 << QStringLiteral("100%") << QString();
+        QTest::newRow("265") << 2.65e9 << 1e9 << QStringLiteral("265%") << QStringLiteral("above link speed: 265%");
+        QTest::newRow("unknown") << 2.65e9 << -1.0 << QStringLiteral("n/a") << QString();
+    }
+
+    void utilizationTexts()
+    {
+        QFETCH(double, bps);
+        QFETCH(double, link);
+        QTEST(nb::ui::formatPercent(nb::ui::utilizationPercent(bps, link)), "percent");
+        QTEST(nb::ui::aboveLinkText(bps, link), "above");
+    }
+
+    void linkSpeedText_data()
+    {
+        QTest::addColumn<double>("link");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("1G") << 1e9 << QStringLiteral("1 Gbit/s link");
+        QTest::newRow("10G") << 10e9 << QStringLiteral("10 Gbit/s link");
+        QTest::newRow("2.5G") << 2.5e9 << QStringLiteral("2.5 Gbit/s link");
+        QTest::newRow("100M") << 100e6 << QStringLiteral("100 Mbit/s link");
+        QTest::newRow("unknown") << -1.0 << QStringLiteral("link speed unknown");
+    }
+
+    void linkSpeedText()
+    {
+        QFETCH(double, link);
+        QTEST(nb::ui::linkSpeedText(link), "text");
+    }
+
+    void busierDirection()
+    {
+        QCOMPARE(nb::ui::busierDirection(4.4e9, 0.1e9), 4.4e9);
+        QCOMPARE(nb::ui::busierDirection(0.1e9, 2e9), 2e9);
+        QCOMPARE(nb::ui::busierDirection(-1, -2), 0.0);
+    }
+
+    void rrFormat_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("rate");
+        QTest::addColumn<QString>("latency");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0/s") << QStringLiteral("0 us");
+        QTest::newRow("small") << 31.24 << QStringLiteral("31.2/s") << QStringLiteral("31.2 us");
+        QTest::newRow("hundreds") << 950.0 << QStringLiteral("950/s") << QStringLiteral("950 us");
+        QTest::newRow("thousands") << 28134.0 << QStringLiteral("28.1 k/s") << QStringLiteral("28.1 ms");
+        QTest::newRow("rounds up") << 999960.0 << QStringLiteral("1.00 M/s") << QStringLiteral("1.00 s");
+        QTest::newRow("1250") << 1250.0 << QStringLiteral("1.25 k/s") << QStringLiteral("1.25 ms");
+    }
+
+    void rrFormat()
+    {
+        QFETCH(double, value);
+        QTEST(nb::ui::formatTransactionsPerSecond(value), "rate");
+        QTEST(nb::ui::formatLatencyUs(value), "latency");
+    }
+
+    void utilizationChartAboveLinkSpeed()
+    {
+        nb::ui::UtilizationChart chart;
+        chart.setLinkSpeed(1e9);
+        std::deque<nb::ui::RatePoint> points;
+        for (int i = 0; i < 100; ++i)
+            points.push_back({i * 0.1, 2.65e9, 0.1e9});
+        chart.setHistory(points);
+        QCOMPARE(chart.axisMax(), 3e9);
+        QCOMPARE(chart.noteText(), QStringLiteral("above link speed: 265%"));
+        QCOMPARE(chart.plot()->graph(0)->dataCount(), 100);
+        // Back under the link speed: the axis stays stretched while the peak is in view.
+        for (int i = 100; i < 120; ++i)
+            points.push_back({i * 0.1, 0.5e9, 0.1e9});
+        chart.setHistory(points);
+        QCOMPARE(chart.axisMax(), 3e9);
+        QVERIFY(chart.noteText().contains(QStringLiteral("peak 265%")));
+        // Under the link speed throughout: the axis is the link speed, no note.
+        chart.setHistory({{0, 0.4e9, 0.2e9}, {0.1, 0.5e9, 0.2e9}});
+        QCOMPARE(chart.axisMax(), 1e9);
+        QVERIFY(chart.noteText().isEmpty());
+        const QString csv = chart.toCsv();
+        QVERIFY(csv.startsWith(QStringLiteral("seconds_ago,send_bps,receive_bps\n")));
+        QCOMPARE(csv.count(QLatin1Char('\n')), 3);
+    }
+
+    void adapterMonitorRates()
+    {
+        nb::ui::AdapterMonitor monitor;   // not started: fed by hand
+        QMap<QString, nb::InterfaceCounters> c;
+        c.insert(QStringLiteral("lo"), {1000, 2000, 0, 0, 1'000'000'000});
+        monitor.refreshAdapters();
+        if (!monitor.adapter(QStringLiteral("lo")))
+            QSKIP("no loopback interface here");
+        monitor.addReading(c);
+        c[QStringLiteral("lo")] = {1000 + 12'500'000, 2000 + 25'000'000, 0, 0, 1'100'000'000};
+        monitor.addReading(c);
+        const auto &h = monitor.history(QStringLiteral("lo"));
+        QCOMPARE(int(h.size()), 2);
+        QCOMPARE(h.back().receiveBps, 1e9);   // 12.5 MB in 100 ms
+        QCOMPARE(h.back().sendBps, 2e9);
+    }
+
     void formatRate_data()
     {
         QTest::addColumn<double>("bps");

@@ -2,7 +2,14 @@
 // The real window on the offscreen platform: a loopback test against the built-in
 // server, Esc stopping a test, and an unreachable target reported in the window.
 
+#include <adapterlist.h>
+#include <adaptermonitor.h>
+#include <adapterpanel.h>
+#include <adaptertile.h>
+#include <cpuchart.h>
 #include <livetestchart.h>
+#include <rrchart.h>
+#include <utilizationchart.h>
 #include <mainwindow.h>
 #include <messagebanner.h>
 #include <resultssummary.h>
@@ -155,6 +162,88 @@ private Q_SLOTS:
         QVERIFY(!w.banner()->isVisible());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
         QVERIFY(finished.at(1).at(0).value<nb::TestResult>().ok());
+    }
+
+    void adapterListHasLoopback()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        nb::ui::AdapterList *list = w.adapterList();
+        QVERIFY2(list->adapterNames().contains(QStringLiteral("lo")), qPrintable(list->adapterNames().join(QLatin1Char(','))));
+        nb::ui::AdapterTile *tile = list->tile(QStringLiteral("lo"));
+        QVERIFY(tile);
+        QCOMPARE(nb::ui::AdapterTile::familyLabel(tile->adapter()), QStringLiteral("loopback"));
+
+        // Clicking the tile shows its panel with the loopback MTU.
+        QTest::mouseClick(tile, Qt::LeftButton);
+        QCOMPARE(list->currentAdapter(), QStringLiteral("lo"));
+        QCOMPARE(w.adapterPanel()->adapterName(), QStringLiteral("lo"));
+        QCOMPARE(w.adapterPanel()->mtuText(), QStringLiteral("65536"));
+        // The monitor polls at 10 Hz: within a second the chart and sparkline have data.
+        QTRY_VERIFY_WITH_TIMEOUT(w.adapterMonitor()->history(QStringLiteral("lo")).size() >= 5, 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.adapterPanel()->chart()->plot()->graph(0)->dataCount() >= 5, 3000);
+        // lo has no link speed: the chart is scaled to the peak and says so.
+        QVERIFY2(w.adapterPanel()->chart()->noteText().contains(QStringLiteral("unknown")),
+                 qPrintable(w.adapterPanel()->chart()->noteText()));
+        QCOMPARE(w.adapterPanel()->utilizationText(), QStringLiteral("n/a"));
+    }
+
+    void requestResponseTestShowsTransactionsAndLatency()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *type = w.findChild<QComboBox *>(QStringLiteral("testTypeCombo"));
+        QVERIFY(type);
+        type->setCurrentIndex(type->findData(int(nb::gui::TestType::RequestResponse)));
+        setShortTest(w, 1.0);
+        auto *interval = w.findChild<QDoubleSpinBox *>(QStringLiteral("intervalSpin"));
+        interval->setValue(0.2);
+        QSignalSpy finished(&w, &MainWindow::testFinished);
+        QTest::mouseClick(runButton(w), Qt::LeftButton);
+        QVERIFY(w.isTestRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+
+        const auto result = finished.at(0).at(0).value<nb::TestResult>();
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QVERIFY(result.hasRr);
+        QVERIFY(w.summary()->transactionsPerSecond() > 0);
+        const QString latency = w.summary()->latencyText();
+        QVERIFY2(latency.contains(QStringLiteral("p50")) && latency.contains(QStringLiteral("p99")), qPrintable(latency));
+        QVERIFY2(!latency.contains(QStringLiteral("p50 0 us")), qPrintable(latency));
+        const QString text = w.summary()->toText();
+        QVERIFY2(text.contains(QStringLiteral("us/transaction")), qPrintable(text));
+        QVERIFY2(w.summary()->adapterText().contains(QStringLiteral("lo")), qPrintable(w.summary()->adapterText()));
+        QVERIFY(w.rrChart()->sampleCount() >= 2);
+        QVERIFY(w.cpuChart()->sampleCount() >= 2);
+        // The test ran over loopback, so the window shows that adapter.
+        QCOMPARE(w.adapterList()->currentAdapter(), QStringLiteral("lo"));
+    }
+
+    void bothRunsThroughputThenRequestResponse()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.testPanel()->setTestType(nb::gui::TestType::Both);
+        setShortTest(w, 1.0);
+        QList<nb::TestParams> plan;
+        QString error;
+        QVERIFY2(w.testPanel()->testPlan(&plan, &error), qPrintable(error));
+        QCOMPARE(plan.size(), 2);
+        QCOMPARE(plan.at(0).kind, nb::TestKind::Stream);
+        QCOMPARE(plan.at(1).kind, nb::TestKind::Rr);
+        QSignalSpy finished(&w, &MainWindow::testFinished);
+        QTest::mouseClick(runButton(w), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished.at(0).at(0).value<nb::TestResult>().hasRr);
+        QVERIFY(w.summary()->headlineBitsPerSecond() > 0);
+        QVERIFY(w.summary()->transactionsPerSecond() > 0);
+        QVERIFY(w.chart()->sampleCount() > 0);
+        QVERIFY(w.rrChart()->sampleCount() > 0);
     }
 
     void invalidFieldIsReported()

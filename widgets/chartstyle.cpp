@@ -44,6 +44,25 @@ QPen receivePen(const QPalette &palette, qreal width)
     return pen;
 }
 
+void placeLegendAbove(QCustomPlot *plot, int wrap)
+{
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    auto *legendRow = new QCPLayoutGrid;
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, legendRow);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    legendRow->addElement(0, 0, plot->legend);
+    // The spacer keeps a short legend from narrowing the whole column to its width.
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(wrap);
+    plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    plot->legend->setMinimumSize(0, 0);
+    plot->legend->setBorderPen(Qt::NoPen);
+}
+
 void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette)
 {
     const QColor text = palette.color(QPalette::Text);

@@ -20,6 +20,9 @@ QColor seriesColor(const QPalette &palette, int index);
 QPen sendPen(const QPalette &palette, qreal width = 2.0);
 QPen receivePen(const QPalette &palette, qreal width = 2.0);
 
+// Moves the legend out of the plot area into a row above it, so it never hides curves.
+void placeLegendAbove(QCustomPlot *plot, int wrap = 6);
+
 // Background, axes, grid, legend and text of a plot from the palette.
 void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette);
 

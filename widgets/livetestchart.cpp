@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "livetestchart.h"
 
+#include "chartactions.h"
 #include "chartstyle.h"
+#include "rateticker.h"
 
 #include <qcustomplot.h>
 
-#include <QApplication>
-#include <QClipboard>
-#include <QFileDialog>
 #include <QMenu>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -20,18 +18,6 @@ namespace {
 
 constexpr int kReplotIntervalMs = 33;   // at most ~30 redraws a second
 constexpr int kMaxStreamsInLegend = 8;
-
-// Tick labels in the unit the axis currently shows; tick positions stay in bit/s.
-class RateTicker : public QCPAxisTicker {
-public:
-    void setUnit(const RateUnit &unit) { m_unit = unit; }
-
-protected:
-    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return axisTickLabel(tick, m_unit); }
-
-private:
-    RateUnit m_unit;
-};
 
 QString seriesName(bool sender, int streamId)
 {
@@ -89,9 +75,14 @@ LiveTestChart::LiveTestChart(QWidget *parent)
     m_replotTimer.setInterval(kReplotIntervalMs);
     connect(&m_replotTimer, &QTimer::timeout, this, &LiveTestChart::replotNow);
 
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_plot, &QWidget::customContextMenuRequested, this, &LiveTestChart::showContextMenu);
-    connect(m_plot, &QCustomPlot::mouseMove, this, &LiveTestChart::showTooltip);
+    auto *actions = new ChartActions(m_plot, QStringLiteral("throughput"), [this] { return toCsv(); });
+    actions->setValueFormatter([](const QCPGraph *, double value) { return formatRate(value); });
+    actions->setMenuExtender([this](QMenu *menu) {
+        QAction *streams = menu->addAction(tr("Show each stream"));
+        streams->setCheckable(true);
+        streams->setChecked(m_showStreams);
+        connect(streams, &QAction::toggled, this, &LiveTestChart::setShowStreams);
+    });
 }
 
 LiveTestChart::~LiveTestChart() = default;
@@ -348,62 +339,6 @@ QString LiveTestChart::toCsv() const
         csv += QString::number(x, 'f', 3) + QLatin1Char(',') + row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;
-}
-
-void LiveTestChart::showContextMenu(const QPoint &pos)
-{
-    QMenu menu(this);
-    menu.addAction(tr("Copy image"), this, [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
-    menu.addAction(tr("Save image..."), this, &LiveTestChart::saveImage);
-    menu.addAction(tr("Copy data as CSV"), this, [this] { QApplication::clipboard()->setText(toCsv()); });
-    menu.addSeparator();
-    QAction *streams = menu.addAction(tr("Show each stream"));
-    streams->setCheckable(true);
-    streams->setChecked(m_showStreams);
-    connect(streams, &QAction::toggled, this, &LiveTestChart::setShowStreams);
-    menu.exec(m_plot->mapToGlobal(pos));
-}
-
-void LiveTestChart::saveImage()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), QStringLiteral("throughput.png"),
-                                                      tr("PNG image (*.png);;PDF document (*.pdf);;JPEG image (*.jpg)"));
-    if (path.isEmpty())
-        return;
-    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
-        m_plot->savePdf(path);
-    else if (path.endsWith(QStringLiteral(".jpg"), Qt::CaseInsensitive))
-        m_plot->saveJpg(path);
-    else
-        m_plot->savePng(path, 0, 0, 2.0);
-}
-
-void LiveTestChart::showTooltip(QMouseEvent *event)
-{
-    if (!m_plot->axisRect()->rect().contains(event->pos()) || m_totals.empty()) {
-        QToolTip::hideText();
-        return;
-    }
-    const double x = m_plot->xAxis->pixelToCoord(event->pos().x());
-    QStringList lines;
-    double shownTime = -1;
-    for (const auto &[sender, series] : m_totals) {
-        const QList<QPointF> &pts = series.data.points();
-        if (pts.isEmpty())
-            continue;
-        auto it = std::lower_bound(pts.cbegin(), pts.cend(), x,
-                                   [](const QPointF &p, double value) { return p.x() < value; });
-        if (it == pts.cend())
-            --it;
-        else if (it != pts.cbegin() && (x - std::prev(it)->x()) < (it->x() - x))
-            --it;
-        shownTime = it->x();
-        lines.append(QStringLiteral("%1: %2").arg(seriesName(sender, 0), formatRate(it->y())));
-    }
-    if (lines.isEmpty())
-        return;
-    lines.prepend(tr("%1 s").arg(QString::number(shownTime, 'f', 1)));
-    QToolTip::showText(event->globalPosition().toPoint(), lines.join(QLatin1Char('\n')), m_plot);
 }
 
 } // namespace nb::ui

@@ -17,7 +17,6 @@
 class QCustomPlot;
 class QCPGraph;
 class QCPItemText;
-class QMouseEvent;
 
 namespace nb::ui {
 
@@ -72,9 +71,6 @@ private:
     void scheduleReplot();
     void replotNow();
     void applyPalette();
-    void showContextMenu(const QPoint &pos);
-    void showTooltip(QMouseEvent *event);
-    void saveImage();
 
     QCustomPlot *m_plot;
     QCPItemText *m_placeholder = nullptr;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resultssummary.h"
 
+#include "adaptertile.h"
 #include "ratescale.h"
+#include "rrformat.h"
 
 #include <units.h>
 
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QJsonObject>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -19,6 +23,7 @@ QLabel *makeValueLabel(QWidget *parent, bool wrap = true)
     auto *label = new QLabel(parent);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setWordWrap(wrap);
+    label->setTextFormat(Qt::PlainText);
     return label;
 }
 
@@ -26,6 +31,32 @@ QLabel *makeValueLabel(QWidget *parent, bool wrap = true)
 QString secondsText(double seconds)
 {
     return QString::number(seconds, 'g', 4);
+}
+
+QString pct(double value)
+{
+    return QStringLiteral("%1%").arg(formatSignificantDigits(value, 2));
+}
+
+QString adapterWords(const nb::AdapterInfo &a)
+{
+    QStringList extra{AdapterTile::familyLabel(a)};
+    if (a.mtu > 0)
+        extra.append(QCoreApplication::translate("nb::ui::ResultsSummary", "MTU %1").arg(a.mtu));
+    return QStringLiteral("%1 (%2)").arg(a.name, extra.join(QStringLiteral(", ")));
+}
+
+// "1 B", "200 B", "16.0 KiB": request and response sizes.
+QString sizeWords(std::uint32_t bytes)
+{
+    return bytes < 1024 ? QStringLiteral("%1 B").arg(bytes) : nb::formatBytes(bytes);
+}
+
+QString kindWords(const nb::TestResult &r)
+{
+    if (r.hasRr)
+        return r.rr.kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
+    return QCoreApplication::translate("nb::ui::ResultsSummary", "throughput");
 }
 
 } // namespace
@@ -60,9 +91,14 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     : QWidget(parent)
     , m_headlineLabel(new QLabel(this))
     , m_table(new QWidget(this))
+    , m_rrLabel(makeValueLabel(this))
+    , m_latencyLabel(makeValueLabel(this))
     , m_cpuLabel(makeValueLabel(this))
+    , m_demandLabel(makeValueLabel(this))
+    , m_adapterLabel(makeValueLabel(this))
     , m_testLabel(makeValueLabel(this))
     , m_warningsLabel(makeValueLabel(this))
+    , m_form(new QFormLayout)
 {
     m_headlineLabel->setObjectName(QStringLiteral("headline"));
     m_headlineLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -71,6 +107,11 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     big.setPointSizeF(big.pointSizeF() * 1.6);
     big.setBold(true);
     m_headlineLabel->setFont(big);
+    m_rrLabel->setObjectName(QStringLiteral("rrSummary"));
+    m_latencyLabel->setObjectName(QStringLiteral("latencySummary"));
+    m_cpuLabel->setObjectName(QStringLiteral("cpuSummary"));
+    m_demandLabel->setObjectName(QStringLiteral("serviceDemand"));
+    m_adapterLabel->setObjectName(QStringLiteral("adapterSummary"));
 
     // Received first: it is what the link delivered; sent minus received was still in
     // flight (or lost) when the test ended.
@@ -85,18 +126,22 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_download = addDirectionRow(grid, 2, tr("Download"));
     grid->setColumnStretch(3, 1);
 
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("CPU:"), m_cpuLabel);
-    form->addRow(tr("Test:"), m_testLabel);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_form->setVerticalSpacing(3);
+    m_form->addRow(tr("Transactions:"), m_rrLabel);
+    m_form->addRow(tr("Latency:"), m_latencyLabel);
+    m_form->addRow(tr("CPU:"), m_cpuLabel);
+    m_form->addRow(tr("CPU cost:"), m_demandLabel);
+    m_form->addRow(tr("Adapter:"), m_adapterLabel);
+    m_form->addRow(tr("Test:"), m_testLabel);
 
     m_warningsLabel->setObjectName(QStringLiteral("warnings"));
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(0, 0, 4, 0);
     layout->addWidget(m_headlineLabel);
     layout->addWidget(m_table);
-    layout->addLayout(form);
+    layout->addLayout(m_form);
     layout->addWidget(m_warningsLabel);
     layout->addStretch(1);
     clear();
@@ -107,8 +152,11 @@ void ResultsSummary::clear()
     m_hasResult = false;
     m_result = nb::TestResult();
     m_headline = 0;
+    m_transactionsPerSecond = 0;
     m_headlineLabel->setText(tr("No result yet"));
     m_table->hide();
+    for (QLabel *l : {m_rrLabel, m_latencyLabel, m_demandLabel, m_adapterLabel})
+        m_form->setRowVisible(l, false);
     m_cpuLabel->setText(QStringLiteral("-"));
     m_testLabel->setText(QStringLiteral("-"));
     m_warningsLabel->clear();
@@ -125,6 +173,11 @@ void ResultsSummary::showLive(double sendBitsPerSecond, double receiveBitsPerSec
     m_headlineLabel->setText(parts.isEmpty() ? tr("Starting...") : parts.join(QStringLiteral("   ")));
 }
 
+void ResultsSummary::showLiveText(const QString &text)
+{
+    m_headlineLabel->setText(text);
+}
+
 void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
 {
     row.cells[1]->setText(formatRate(sum.receivedBitsPerSecond()));
@@ -136,75 +189,162 @@ void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
 
 void ResultsSummary::showResult(const nb::TestResult &result)
 {
-    m_result = result;
+    showResults({result});
+}
+
+void ResultsSummary::showResults(const QList<nb::TestResult> &results)
+{
+    clear();
+    if (results.isEmpty())
+        return;
+    m_result = results.constLast();
     m_hasResult = true;
-    m_headline = 0;
+    const bool several = results.size() > 1;
 
     QStringList headline;
-    bool any = false;
-    for (bool clientSent : {true, false}) {
-        DirectionRow &row = clientSent ? m_upload : m_download;
-        if (!result.hasDirection(clientSent)) {
-            row.setVisible(false);
-            continue;
+    QStringList cpuLines, demandLines, adapterLines, testLines, notes;
+    bool anyStream = false;
+    for (const nb::TestResult &result : results) {
+        const QString prefix = several ? kindWords(result) + QStringLiteral(": ") : QString();
+        bool measured = false;
+        if (result.hasRr) {
+            const nb::RrSummary &rr = result.rr;
+            measured = rr.transactions > 0;
+            m_transactionsPerSecond = rr.transactionsPerSecond();
+            const QString connections = rr.connections == 1 ? tr("1 connection") : tr("%1 connections").arg(rr.connections);
+            m_rrLabel->setText(tr("%1 (%2, %3 request, %4 response, %5, %6 in flight)")
+                                   .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), kindWords(result),
+                                        sizeWords(rr.requestSize), sizeWords(rr.responseSize), connections)
+                                   .arg(rr.inFlight));
+            m_form->setRowVisible(m_rrLabel, true);
+            const nb::LatencySummary &l = rr.latencyUs;
+            m_latencyLabel->setText(tr("p50 %1 \u00b7 p90 %2 \u00b7 p99 %3 \u00b7 p99.9 %4 \u00b7 max %5 \u00b7 mean %6")
+                                        .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
+                                             formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
+            m_form->setRowVisible(m_latencyLabel, l.count > 0);
+            headline.append(tr("%1 transactions, p99 %2")
+                                .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
+        } else {
+            for (bool clientSent : {true, false}) {
+                DirectionRow &row = clientSent ? m_upload : m_download;
+                if (!result.hasDirection(clientSent)) {
+                    row.setVisible(false);
+                    continue;
+                }
+                anyStream = measured = true;
+                const nb::DirectionSum sum = result.sum(clientSent);
+                fillRow(row, sum);
+                m_headline += sum.receivedBitsPerSecond();
+                headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
+                                                            formatRate(sum.receivedBitsPerSecond())));
+            }
         }
-        any = true;
-        const nb::DirectionSum sum = result.sum(clientSent);
-        fillRow(row, sum);
-        m_headline += sum.receivedBitsPerSecond();
-        headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
-                                                    formatRate(sum.receivedBitsPerSecond())));
+
+        // CPU: system-wide busy % where the engine measured it (all cores), and the
+        // iperf3-style process figure (one core).
+        if (measured) {
+            QStringList cpu;
+            if (result.localCpuKnown && result.localCpu.systemValid)
+                cpu.append(tr("this computer %1 busy").arg(pct(result.localCpu.systemBusyPct)));
+            cpu.append(tr("process %1 of one core").arg(pct(result.cpu.hostTotal)));
+            if (result.remoteCpuKnown && result.remoteCpu.systemValid)
+                cpu.append(tr("server %1 busy").arg(pct(result.remoteCpu.systemBusyPct)));
+            else if (result.cpu.remoteKnown)
+                cpu.append(tr("server process %1 of one core").arg(pct(result.cpu.remoteTotal)));
+            else
+                cpu.append(tr("server not reported"));
+            cpuLines.append(prefix + cpu.join(QStringLiteral(", ")));
+
+            const QJsonObject cost = result.cpuCostJson();
+            const QString key = result.hasRr ? QStringLiteral("us_per_transaction") : QStringLiteral("us_per_kb");
+            const QString unit = result.hasRr ? tr("transaction") : QStringLiteral("KB");
+            QStringList demand;
+            const QJsonValue local = cost.value(QStringLiteral("local_") + key);
+            const QJsonValue remote = cost.value(QStringLiteral("remote_") + key);
+            if (local.isDouble())
+                demand.append(tr("%1 here").arg(formatServiceDemand(local.toDouble(), unit)));
+            if (remote.isDouble())
+                demand.append(tr("%1 on the server").arg(formatServiceDemand(remote.toDouble(), unit)));
+            if (!demand.isEmpty())
+                demandLines.append(prefix + demand.join(QStringLiteral(", ")));
+        }
+
+        if (result.localAdapter || result.remoteAdapter) {
+            QString text = result.localAdapter ? adapterWords(*result.localAdapter) : tr("unknown");
+            if (result.remoteAdapter)
+                text += tr(", server: %1").arg(adapterWords(*result.remoteAdapter));
+            if (!adapterLines.contains(text))
+                adapterLines.append(text);
+        }
+
+        const nb::TestParams &p = result.params;
+        QString target = p.host;
+        if (target.contains(QLatin1Char(':')))
+            target = QStringLiteral("[%1]").arg(target);
+        const QString length = p.bytes > 0 && p.duration <= 0 ? nb::formatBytes(double(p.bytes))
+                                                               : tr("%1 s").arg(secondsText(p.duration));
+        if (p.isRequestResponse()) {
+            testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
+        } else {
+            const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
+            testLines.append(tr("%1, %2, %3, %4 blocks, to %5:%6")
+                                 .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
+                                 .arg(p.port));
+        }
+        if (!result.ok())
+            notes.append(prefix + tr("Error: %1").arg(result.error));
+        for (const QString &w : result.warnings) {
+            if (!notes.contains(w))
+                notes.append(w);
+        }
     }
-    m_table->setVisible(any);
+
+    m_table->setVisible(anyStream);
     if (headline.isEmpty())
-        m_headlineLabel->setText(result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
+        m_headlineLabel->setText(m_result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
     else
         m_headlineLabel->setText(headline.join(QStringLiteral("   ")));
-
-    const nb::CpuUtilization &cpu = result.cpu;
-    if (any) {
-        QString cpuText = tr("this computer %1%").arg(formatSignificantDigits(cpu.hostTotal, 2));
-        cpuText += cpu.remoteKnown ? tr(", server %1%").arg(formatSignificantDigits(cpu.remoteTotal, 2))
-                                   : tr(", server not reported");
-        cpuText += tr(" (process, % of one core)");
-        m_cpuLabel->setText(cpuText);
-    } else {
-        m_cpuLabel->setText(QStringLiteral("-"));
-    }
-
-    const nb::TestParams &p = result.params;
-    QString target = p.host;
-    if (target.contains(QLatin1Char(':')))
-        target = QStringLiteral("[%1]").arg(target);
-    const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
-    const QString length = p.bytes > 0 && p.duration <= 0 ? nb::formatBytes(double(p.bytes))
-                                                           : tr("%1 s").arg(secondsText(p.duration));
-    m_testLabel->setText(tr("%1, %2, %3, %4 blocks, to %5:%6")
-                             .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
-                             .arg(p.port));
-
-    QStringList notes;
-    if (!result.ok())
-        notes.append(tr("Error: %1").arg(result.error));
-    notes.append(result.warnings);
+    m_cpuLabel->setText(cpuLines.isEmpty() ? QStringLiteral("-") : cpuLines.join(QLatin1Char('\n')));
+    m_demandLabel->setText(demandLines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_demandLabel, !demandLines.isEmpty());
+    m_adapterLabel->setText(adapterLines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_adapterLabel, !adapterLines.isEmpty());
+    m_testLabel->setText(testLines.join(QLatin1Char('\n')));
     m_warningsLabel->setText(notes.join(QLatin1Char('\n')));
     m_warningsLabel->setVisible(!notes.isEmpty());
+}
+
+QString ResultsSummary::latencyText() const
+{
+    return m_latencyLabel->text();
+}
+
+QString ResultsSummary::cpuText() const
+{
+    return m_cpuLabel->text();
+}
+
+QString ResultsSummary::adapterText() const
+{
+    return m_adapterLabel->text();
 }
 
 QString ResultsSummary::toText() const
 {
     QStringList lines{m_headlineLabel->text()};
-    if (m_table->isVisible() || m_hasResult) {
+    if (m_hasResult && m_table->isVisibleTo(this)) {
         for (const DirectionRow *row : {&m_upload, &m_download}) {
-            if (row->cells[1]->text().isEmpty() || !m_result.hasDirection(row == &m_upload))
+            if (row->cells[1]->text().isEmpty() || !row->cells[1]->isVisibleTo(this))
                 continue;
             lines.append(tr("%1: %2 received, %3 sent, %4, %5 retransmits")
                              .arg(row->cells[0]->text(), row->cells[1]->text(), row->cells[2]->text(),
                                   row->cells[3]->text(), row->cells[4]->text()));
         }
     }
-    lines.append(tr("CPU: %1").arg(m_cpuLabel->text()));
-    lines.append(tr("Test: %1").arg(m_testLabel->text()));
+    for (QLabel *l : {m_rrLabel, m_latencyLabel, m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
+        if (m_form->isRowVisible(l))
+            lines.append(QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));
+    }
     if (!m_warningsLabel->text().isEmpty())
         lines.append(m_warningsLabel->text());
     return lines.join(QLatin1Char('\n'));

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The figures an admin copies into a spreadsheet after a test: throughput per direction
-// (what was sent and what arrived), retransmits, CPU on both sides, and warnings.
+// (what was sent and what arrived), retransmits, transactions/s and latency percentiles
+// of a request/response test, CPU on both sides with the service demand, the adapters
+// that carried the test, and warnings. A "both" run shows its two tests together.
 
 #include <results.h>
 
 #include <QWidget>
 
 class QGridLayout;
+class QFormLayout;
 class QLabel;
 
 namespace nb::ui {
@@ -20,12 +23,20 @@ public:
     void clear();
     // While a test runs: the latest total rate, as a preview of the result.
     void showLive(double sendBitsPerSecond, double receiveBitsPerSecond);
+    void showLiveText(const QString &text);
     void showResult(const nb::TestResult &result);
+    // Several tests of one run (throughput, then request/response), shown together.
+    void showResults(const QList<nb::TestResult> &results);
 
     bool hasResult() const { return m_hasResult; }
     const nb::TestResult &result() const { return m_result; }
     // The headline figure: received throughput summed over both directions, bit/s.
     double headlineBitsPerSecond() const { return m_headline; }
+    // Request/response figures of the last run (0 when it had none).
+    double transactionsPerSecond() const { return m_transactionsPerSecond; }
+    QString latencyText() const;
+    QString cpuText() const;
+    QString adapterText() const;
     // Plain-text version of what is shown, for the clipboard.
     QString toText() const;
 
@@ -42,12 +53,18 @@ private:
     QWidget *m_table;
     DirectionRow m_upload;
     DirectionRow m_download;
+    QLabel *m_rrLabel;
+    QLabel *m_latencyLabel;
     QLabel *m_cpuLabel;
+    QLabel *m_demandLabel;
+    QLabel *m_adapterLabel;
     QLabel *m_testLabel;
     QLabel *m_warningsLabel;
+    QFormLayout *m_form;
     nb::TestResult m_result;
     bool m_hasResult = false;
     double m_headline = 0;
+    double m_transactionsPerSecond = 0;
 };
 
 } // namespace nb::ui

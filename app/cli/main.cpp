@@ -2,6 +2,7 @@
 // nicbench-cli: the headless client and server. Links the engine only.
 #include "adapterinfo.h"
 #include "commandline.h"
+#include "comparecommand.h"
 #include "platform/platform.h"
 #include "units.h"
 #include "reportprinter.h"
@@ -91,6 +92,8 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(NICBENCH_VERSION));
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();
+    if (!args.isEmpty() && nb::cli::isComparisonSubcommand(args.first()))
+        return nb::cli::runComparisonSubcommand(args);
 
     nb::CommandLine cl;
     QString error;

@@ -37,6 +37,7 @@ int main(int argc, char *argv[])
     }
 
     nb::gui::MainWindow window;
+    window.setJsonOutputPath(cmd.jsonOutPath);
     window.startBuiltinServer();
     window.show();
 

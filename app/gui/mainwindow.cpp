@@ -5,13 +5,23 @@
 #include "testpanel.h"
 #include "testrunner.h"
 
+#include <adapterlist.h>
+#include <adaptermonitor.h>
+#include <adapterpanel.h>
+#include <cpuchart.h>
 #include <livetestchart.h>
+#include <rrchart.h>
 #include <messagebanner.h>
 #include <ratescale.h>
 #include <resultssummary.h>
+#include <rrformat.h>
 #include <streamresultsmodel.h>
 
 #include <QAction>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTabWidget>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -36,9 +46,12 @@ namespace nb::gui {
 
 namespace {
 
+// "v2": the layout gained the adapter column; older splitter states do not fit it.
 const auto kGeometryKey = QStringLiteral("window/geometry");
-const auto kMainSplitterKey = QStringLiteral("window/mainSplitter");
-const auto kRightSplitterKey = QStringLiteral("window/rightSplitter");
+const auto kMainSplitterKey = QStringLiteral("window/v2/mainSplitter");
+const auto kRightSplitterKey = QStringLiteral("window/v2/rightSplitter");
+const auto kAdapterSplitterKey = QStringLiteral("window/v2/adapterSplitter");
+const auto kTestSplitterKey = QStringLiteral("window/v2/testSplitter");
 const auto kStreamsKey = QStringLiteral("view/showStreams");
 
 QString sentence(QString text)
@@ -76,6 +89,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_server(new BuiltinServer(this))
     , m_runner(new TestRunner(this))
+    , m_monitor(new nb::ui::AdapterMonitor(this))
 {
     setWindowTitle(tr("NicBench"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -103,11 +117,22 @@ MainWindow::MainWindow(QWidget *parent)
     m_progressTimer.setInterval(200);
     connect(&m_progressTimer, &QTimer::timeout, this, &MainWindow::updateProgress);
 
+    m_adapterList->setMonitor(m_monitor);
+    m_adapterPanel->setMonitor(m_monitor);
+    connect(m_adapterList, &nb::ui::AdapterList::currentAdapterChanged, m_adapterPanel,
+            &nb::ui::AdapterPanel::setAdapter);
+    connect(m_monitor, &nb::ui::AdapterMonitor::adaptersChanged, this,
+            [this] { m_panel->setAdapters(m_monitor->adapters()); });
+    m_monitor->start();
+    m_adapterPanel->setAdapter(m_adapterList->currentAdapter());
+
     QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
         resize(1240, 700);
     m_mainSplitter->restoreState(settings.value(kMainSplitterKey).toByteArray());
     m_rightSplitter->restoreState(settings.value(kRightSplitterKey).toByteArray());
+    m_adapterSplitter->restoreState(settings.value(kAdapterSplitterKey).toByteArray());
+    m_testSplitter->restoreState(settings.value(kTestSplitterKey).toByteArray());
     m_streamsAction->setChecked(settings.value(kStreamsKey, false).toBool());
     setRunning(false);
 }
@@ -126,7 +151,10 @@ void MainWindow::createActions()
     m_stopAction->setObjectName(QStringLiteral("stopAction"));
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setToolTip(tr("Stop the test and keep what was measured (Esc)"));
-    connect(m_stopAction, &QAction::triggered, m_runner, &TestRunner::stop);
+    connect(m_stopAction, &QAction::triggered, this, [this] {
+        m_stopRequested = true;   // also cancels the rest of a "both" run
+        m_runner->stop();
+    });
 
     m_streamsAction = new QAction(tr("Show &Each Stream"), this);
     m_streamsAction->setCheckable(true);
@@ -159,6 +187,31 @@ void MainWindow::createMenus()
 
 QWidget *MainWindow::createCentral()
 {
+    // Task Manager's layout: adapters on the left, the selected adapter's live graph on
+    // top, the test below it.
+    m_adapterList = new nb::ui::AdapterList;
+    m_adapterPanel = new nb::ui::AdapterPanel;
+
+    m_adapterSplitter = new QSplitter(Qt::Vertical);
+    m_adapterSplitter->addWidget(m_adapterPanel);
+    m_adapterSplitter->addWidget(createTestArea());
+    m_adapterSplitter->setStretchFactor(0, 2);
+    m_adapterSplitter->setStretchFactor(1, 5);
+    m_adapterSplitter->setSizes({230, 470});
+    m_adapterSplitter->setChildrenCollapsible(false);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal);
+    m_mainSplitter->addWidget(m_adapterList);
+    m_mainSplitter->addWidget(m_adapterSplitter);
+    m_mainSplitter->setStretchFactor(0, 0);
+    m_mainSplitter->setStretchFactor(1, 1);
+    m_mainSplitter->setChildrenCollapsible(false);
+    m_mainSplitter->setSizes({m_adapterList->sizeHint().width(), 1000});
+    return m_mainSplitter;
+}
+
+QWidget *MainWindow::createTestArea()
+{
     m_panel = new TestPanel;
     m_panel->setRunActions(m_runAction, m_stopAction);
     auto *panelScroll = new QScrollArea;
@@ -185,19 +238,34 @@ QWidget *MainWindow::createCentral()
     m_chart = new nb::ui::LiveTestChart;
     m_chart->setObjectName(QStringLiteral("liveTestChart"));
     connect(m_streamsAction, &QAction::toggled, m_chart, &nb::ui::LiveTestChart::setShowStreams);
+    m_rrChart = new nb::ui::RrChart;
+    m_rrChart->setObjectName(QStringLiteral("rrChart"));
+    m_cpuChart = new nb::ui::CpuChart;
+    m_cpuChart->setObjectName(QStringLiteral("cpuChart"));
 
-    auto *chartTitle = new QLabel(tr("Throughput per interval"));
-    QFont titleFont = chartTitle->font();
-    titleFont.setBold(true);
-    chartTitle->setFont(titleFont);
-    auto *chartBox = new QWidget;
-    auto *chartLayout = new QVBoxLayout(chartBox);
-    chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->addWidget(chartTitle);
-    chartLayout->addWidget(m_chart, 1);
+    m_chartTabs = new QTabWidget;
+    m_chartTabs->setObjectName(QStringLiteral("chartTabs"));
+    m_chartTabs->setDocumentMode(true);
+    m_chartTabs->addTab(m_chart, tr("Throughput"));
+    m_chartTabs->addTab(m_rrChart, tr("Request/response"));
+    auto *cpuBox = new QTabWidget;
+    cpuBox->setDocumentMode(true);
+    cpuBox->addTab(m_cpuChart, tr("CPU"));
+
+    auto *chartSplitter = new QSplitter(Qt::Horizontal);
+    chartSplitter->addWidget(m_chartTabs);
+    chartSplitter->addWidget(cpuBox);
+    chartSplitter->setStretchFactor(0, 3);
+    chartSplitter->setStretchFactor(1, 2);
+    chartSplitter->setChildrenCollapsible(false);
 
     m_summary = new nb::ui::ResultsSummary;
     m_summary->setObjectName(QStringLiteral("resultsSummary"));
+    auto *summaryScroll = new QScrollArea;
+    summaryScroll->setWidget(m_summary);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_streamModel = new nb::ui::StreamResultsModel(this);
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_streamModel);
@@ -214,15 +282,15 @@ QWidget *MainWindow::createCentral()
     m_streamTable->horizontalHeader()->setStretchLastSection(true);
 
     auto *resultsBox = new QSplitter(Qt::Horizontal);
-    resultsBox->addWidget(m_summary);
+    resultsBox->addWidget(summaryScroll);
     resultsBox->addWidget(m_streamTable);
-    resultsBox->setStretchFactor(0, 2);
-    resultsBox->setStretchFactor(1, 3);
-    resultsBox->setSizes({330, 670});
+    resultsBox->setStretchFactor(0, 3);
+    resultsBox->setStretchFactor(1, 2);
+    resultsBox->setSizes({480, 320});
     resultsBox->setChildrenCollapsible(false);
 
     m_rightSplitter = new QSplitter(Qt::Vertical);
-    m_rightSplitter->addWidget(chartBox);
+    m_rightSplitter->addWidget(chartSplitter);
     m_rightSplitter->addWidget(resultsBox);
     m_rightSplitter->setStretchFactor(0, 3);
     m_rightSplitter->setStretchFactor(1, 2);
@@ -230,18 +298,18 @@ QWidget *MainWindow::createCentral()
 
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(6, 6, 6, 0);
+    rightLayout->setContentsMargins(6, 4, 6, 0);
     rightLayout->addWidget(m_banner);
     rightLayout->addLayout(progressRow);
     rightLayout->addWidget(m_rightSplitter, 1);
 
-    m_mainSplitter = new QSplitter(Qt::Horizontal);
-    m_mainSplitter->addWidget(panelScroll);
-    m_mainSplitter->addWidget(right);
-    m_mainSplitter->setStretchFactor(0, 0);
-    m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setChildrenCollapsible(false);
-    return m_mainSplitter;
+    m_testSplitter = new QSplitter(Qt::Horizontal);
+    m_testSplitter->addWidget(panelScroll);
+    m_testSplitter->addWidget(right);
+    m_testSplitter->setStretchFactor(0, 0);
+    m_testSplitter->setStretchFactor(1, 1);
+    m_testSplitter->setChildrenCollapsible(false);
+    return m_testSplitter;
 }
 
 bool MainWindow::startBuiltinServer()
@@ -275,14 +343,14 @@ void MainWindow::runFromPanel()
 {
     if (m_runner->isRunning())
         return;
-    nb::TestParams params;
+    QList<nb::TestParams> plan;
     QString error;
-    if (!m_panel->params(&params, &error)) {
+    if (!m_panel->testPlan(&plan, &error)) {
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Error, sentence(error));
         return;
     }
     m_panel->rememberCurrentTarget();
-    startTest(params);
+    startPlan(plan);
 }
 
 void MainWindow::runTest(nb::TestParams params)
@@ -297,38 +365,101 @@ void MainWindow::runTest(nb::TestParams params)
     } else {
         m_panel->setParams(params);
     }
-    startTest(params);
+    startPlan({params});
 }
 
-void MainWindow::startTest(const nb::TestParams &params)
+void MainWindow::startPlan(const QList<nb::TestParams> &plan)
 {
-    if (!m_runner->start(params)) {
+    if (m_runner->isRunning() || plan.isEmpty()) {
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("A test is already running."));
         return;
     }
-    m_current = params;
-    m_dataFlowing = false;
-    m_lastIntervalEnd = 0;
+    m_plan = plan;
+    m_planIndex = 0;
+    m_stopRequested = false;
+    m_planResults.clear();
+    m_planSeconds = 0;
+    for (const nb::TestParams &p : plan)
+        m_planSeconds += p.omit + p.duration;
+    m_doneSeconds = 0;
+    m_timeOffset = 0;
     m_banner->dismiss();
-    m_chart->startTest(params.bytes > 0 && params.duration <= 0 ? 0.0 : params.duration);
     m_summary->clear();
     m_summary->showLive(0, 0);
     m_streamModel->clear();
-    m_progress->setValue(0);
-    m_progressLabel->setText(tr("Connecting to %1 port %2...").arg(params.host).arg(params.port));
+    const nb::TestParams &first = plan.constFirst();
+    const bool anyStream = std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); });
+    const bool anyRr = std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return p.isRequestResponse(); });
+    m_chart->startTest(anyStream ? (first.bytes > 0 && first.duration <= 0 ? 0.0 : first.duration) : 10.0);
+    if (!anyStream)
+        m_chart->setPlaceholderText(tr("A request/response test: see its tab"));
+    m_rrChart->startTest(anyRr ? plan.constLast().duration : 10.0);
+    if (!anyRr)
+        m_rrChart->setPlaceholderText(tr("A throughput test: see its tab"));
+    // Request/response has no streams to list; the summary gets the room.
+    m_streamTable->setVisible(anyStream);
+    m_cpuChart->startTest(first.bytes > 0 && first.duration <= 0 ? 0.0 : m_planSeconds);
+    m_chartTabs->setCurrentWidget(first.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart);
     setRunning(true);
+    startNext();
 }
 
-void MainWindow::onStarted(const nb::TestResult &)
+void MainWindow::startNext()
+{
+    const nb::TestParams &params = m_plan.at(m_planIndex);
+    if (!m_runner->start(params))
+        return;
+    m_current = params;
+    m_dataFlowing = false;
+    m_lastIntervalEnd = 0;
+    if (m_planIndex > 0)
+        m_chartTabs->setCurrentWidget(params.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart);
+    const QString step = m_plan.size() > 1 ? tr(" (test %1 of %2)").arg(m_planIndex + 1).arg(m_plan.size()) : QString();
+    m_progressLabel->setText(tr("Connecting to %1 port %2...%3").arg(params.host).arg(params.port).arg(step));
+    if (m_planIndex == 0)
+        m_progress->setValue(0);
+}
+
+void MainWindow::onStarted(const nb::TestResult &header)
 {
     m_dataFlowing = true;
     m_clock.start();
     m_progressTimer.start();
     updateProgress();
+    selectTestAdapter(header);
+}
+
+void MainWindow::selectTestAdapter(const nb::TestResult &header)
+{
+    // Show the adapter the test actually leaves through, so its graph fills up.
+    std::optional<nb::AdapterInfo> adapter = header.localAdapter;
+    if (!adapter && !header.connections.isEmpty())
+        adapter = nb::adapterForLocalAddress(QHostAddress(header.connections.constFirst().localHost), m_monitor->adapters());
+    if (!adapter) {
+        const QHostAddress target(m_current.host);
+        if (!target.isNull() && target.isLoopback())
+            adapter = nb::adapterForLocalAddress(target, m_monitor->adapters());
+    }
+    if (adapter)
+        m_adapterList->selectAdapter(adapter->name);
 }
 
 void MainWindow::onIntervals(const QList<nb::IntervalReport> &batch)
 {
+    for (const nb::IntervalReport &r : batch) {
+        if (r.hasCpu)
+            m_cpuChart->addSample(r.cpu, m_timeOffset);
+    }
+    if (m_current.isRequestResponse()) {
+        m_rrChart->addIntervals(batch);
+        const nb::IntervalReport &last = batch.constLast();
+        if (last.hasRr)
+            m_summary->showLiveText(
+                tr("%1 transactions, p99 %2")
+                    .arg(nb::ui::formatTransactionsPerSecond(last.rr.transactionsPerSecond()),
+                         nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
+        return;
+    }
     m_chart->addIntervals(batch);
     for (auto it = batch.crbegin(); it != batch.crend(); ++it) {
         const bool hasSend = it->hasDirection(true);
@@ -347,8 +478,8 @@ void MainWindow::updateProgress()
 {
     if (!m_dataFlowing)
         return;
-    const double elapsed = m_clock.elapsed() / 1000.0;
-    const double total = m_current.omit + m_current.duration;
+    const double elapsed = m_doneSeconds + m_clock.elapsed() / 1000.0;
+    const double total = m_planSeconds;
     if (m_current.bytes > 0 && m_current.duration <= 0) {
         m_progress->setRange(0, 0);   // a byte count has no known end time
         m_progressLabel->setText(tr("%1 s").arg(QString::number(elapsed, 'f', 0)));
@@ -368,29 +499,74 @@ void MainWindow::onFinished(const nb::TestResult &result)
 {
     m_progressTimer.stop();
     m_dataFlowing = false;
-    setRunning(false);
-    m_progress->setRange(0, 1000);
     nb::TestResult shown = result;
     if (m_server->isListening() && result.params.host == BuiltinServer::address()
         && result.params.port == m_server->port() && !result.intervals.isEmpty())
         shown.warnings.append(tr("The built-in server runs in this process, so both CPU figures cover "
                                  "client and server together."));
-    m_summary->showResult(shown);
-    m_streamModel->setResult(result);
+    m_planResults.append(shown);
+    if (result.remoteCpuKnown)
+        m_cpuChart->setRemote(result.remoteCpuIntervals, result.remoteCpu, m_timeOffset);
+    if (!result.isServerSide && !result.hasRr)
+        m_streamModel->setResult(result);
+    // "Both": the request/response test follows a throughput test that worked.
+    if (result.ok() && !m_stopRequested && m_planIndex + 1 < m_plan.size()) {
+        const nb::TestParams &done = m_plan.at(m_planIndex);
+        m_doneSeconds += done.omit + done.duration;
+        m_timeOffset += std::max(result.localCpu.seconds(), done.omit + done.duration);
+        m_summary->showResults(m_planResults);
+        ++m_planIndex;
+        startNext();
+        return;
+    }
+    finishPlan();
+}
+
+void MainWindow::finishPlan()
+{
+    setRunning(false);
+    m_progress->setRange(0, 1000);
+    const nb::TestResult &result = m_planResults.constLast();
+    m_summary->showResults(m_planResults);
     if (result.ok()) {
         m_progress->setValue(1000);
         m_progressLabel->setText(tr("Finished"));
         statusBar()->showMessage(tr("Test finished: %1").arg(m_summary->toText().section(QLatin1Char('\n'), 0, 0)), 10000);
     } else if (result.error == QLatin1String("stopped")) {
         m_progressLabel->setText(tr("Stopped"));
-        m_chart->setPlaceholderText(tr("Nothing measured"));
+        if (m_chart->sampleCount() == 0)
+            m_chart->setPlaceholderText(tr("Nothing measured"));
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("The test was stopped before data flowed."));
     } else {
         m_progressLabel->setText(tr("Failed"));
-        m_chart->setPlaceholderText(tr("Nothing measured"));
+        if (m_chart->sampleCount() == 0)
+            m_chart->setPlaceholderText(tr("Nothing measured"));
+        if (m_rrChart->sampleCount() == 0)
+            m_rrChart->setPlaceholderText(tr("Nothing measured"));
+        if (m_cpuChart->sampleCount() == 0)
+            m_cpuChart->setPlaceholderText(tr("Nothing measured"));
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Error, plainError(result));
     }
+    writeJsonOutput();
     Q_EMIT testFinished(result);
+}
+
+void MainWindow::writeJsonOutput() const
+{
+    if (m_jsonOutputPath.isEmpty() || m_planResults.isEmpty())
+        return;
+    QJsonDocument doc;
+    if (m_planResults.size() == 1) {
+        doc.setObject(m_planResults.constFirst().toJson());
+    } else {
+        QJsonArray all;
+        for (const nb::TestResult &r : m_planResults)
+            all.append(r.toJson());
+        doc.setObject(QJsonObject{{QStringLiteral("results"), all}});
+    }
+    QFile file(m_jsonOutputPath);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(doc.toJson()) < 0)
+        qWarning("nicbench: cannot write %s: %s", qPrintable(m_jsonOutputPath), qPrintable(file.errorString()));
 }
 
 void MainWindow::setRunning(bool running)
@@ -420,9 +596,13 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kMainSplitterKey, m_mainSplitter->saveState());
     settings.setValue(kRightSplitterKey, m_rightSplitter->saveState());
+    settings.setValue(kAdapterSplitterKey, m_adapterSplitter->saveState());
+    settings.setValue(kTestSplitterKey, m_testSplitter->saveState());
     settings.setValue(kStreamsKey, m_streamsAction->isChecked());
     // The runner's destructor waits for the engine; asking it to stop first keeps that short.
     m_runner->stop();
+    m_plan.clear();
+    m_monitor->stop();
     QMainWindow::closeEvent(event);
 }
 

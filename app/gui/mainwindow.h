@@ -16,8 +16,15 @@ class QProgressBar;
 class QSplitter;
 class QTableView;
 
+class QTabWidget;
+
 namespace nb::ui {
+class AdapterList;
+class AdapterMonitor;
+class AdapterPanel;
+class CpuChart;
 class LiveTestChart;
+class RrChart;
 class MessageBanner;
 class ResultsSummary;
 class StreamResultsModel;
@@ -43,8 +50,16 @@ public:
     // built-in server.
     void runTest(nb::TestParams params);
     bool isTestRunning() const;
+    // When set, each finished run writes its result JSON (the CLI's -J document; a
+    // "both" run writes {"results": [...]}) to this file.
+    void setJsonOutputPath(const QString &path) { m_jsonOutputPath = path; }
 
     nb::ui::LiveTestChart *chart() const { return m_chart; }
+    nb::ui::CpuChart *cpuChart() const { return m_cpuChart; }
+    nb::ui::RrChart *rrChart() const { return m_rrChart; }
+    nb::ui::AdapterList *adapterList() const { return m_adapterList; }
+    nb::ui::AdapterPanel *adapterPanel() const { return m_adapterPanel; }
+    nb::ui::AdapterMonitor *adapterMonitor() const { return m_monitor; }
     nb::ui::ResultsSummary *summary() const { return m_summary; }
     nb::ui::MessageBanner *banner() const { return m_banner; }
     nb::ui::StreamResultsModel *streamModel() const { return m_streamModel; }
@@ -53,6 +68,7 @@ public:
     QAction *stopAction() const { return m_stopAction; }
 
 Q_SIGNALS:
+    // A run ended (for "both", after its second test): its last result.
     void testFinished(const nb::TestResult &result);
 
 protected:
@@ -62,8 +78,13 @@ private:
     void createActions();
     void createMenus();
     QWidget *createCentral();
+    QWidget *createTestArea();
     void runFromPanel();
-    void startTest(const nb::TestParams &params);
+    void startPlan(const QList<nb::TestParams> &plan);
+    void startNext();
+    void finishPlan();
+    void writeJsonOutput() const;
+    void selectTestAdapter(const nb::TestResult &header);
     void onStarted(const nb::TestResult &header);
     void onIntervals(const QList<nb::IntervalReport> &batch);
     void onFinished(const nb::TestResult &result);
@@ -74,6 +95,14 @@ private:
 
     BuiltinServer *m_server;
     TestRunner *m_runner;
+    nb::ui::AdapterMonitor *m_monitor;
+    nb::ui::AdapterList *m_adapterList = nullptr;
+    nb::ui::AdapterPanel *m_adapterPanel = nullptr;
+    nb::ui::CpuChart *m_cpuChart = nullptr;
+    nb::ui::RrChart *m_rrChart = nullptr;
+    QTabWidget *m_chartTabs = nullptr;
+    QSplitter *m_adapterSplitter = nullptr;
+    QSplitter *m_testSplitter = nullptr;
     TestPanel *m_panel = nullptr;
     nb::ui::LiveTestChart *m_chart = nullptr;
     nb::ui::ResultsSummary *m_summary = nullptr;
@@ -90,6 +119,14 @@ private:
     QAction *m_streamsAction = nullptr;
     QAction *m_copyAction = nullptr;
 
+    QList<nb::TestParams> m_plan;     // the tests of this run, in order
+    int m_planIndex = 0;
+    bool m_stopRequested = false;
+    QList<nb::TestResult> m_planResults;
+    double m_planSeconds = 0;         // planned length of the whole run
+    double m_doneSeconds = 0;         // planned length of its finished tests
+    double m_timeOffset = 0;          // where the current test starts on the CPU chart
+    QString m_jsonOutputPath;
     nb::TestParams m_current;
     QElapsedTimer m_clock;          // since the engine reported that data flows
     bool m_dataFlowing = false;

@@ -9,6 +9,31 @@ namespace {
 
 const auto kRunFlag = QStringLiteral("run");
 const auto kQuitFlag = QStringLiteral("quit-when-done");
+const auto kJsonOutFlag = QStringLiteral("--json-out");
+
+// Takes "--json-out FILE" / "--json-out=FILE" out of the arguments: the shared parser
+// knows only boolean extras.
+QStringList takeJsonOut(QStringList args, QString *path, QString *error)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args.at(i);
+        if (a == kJsonOutFlag) {
+            if (i + 1 >= args.size()) {
+                *error = QStringLiteral("option '--json-out' needs a value");
+                return args;
+            }
+            *path = args.at(i + 1);
+            args.remove(i, 2);
+            return args;
+        }
+        if (a.startsWith(kJsonOutFlag + QLatin1Char('='))) {
+            *path = a.mid(kJsonOutFlag.size() + 1);
+            args.remove(i);
+            return args;
+        }
+    }
+    return args;
+}
 
 } // namespace
 
@@ -34,7 +59,10 @@ GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
 {
     GuiCommandLine result;
     nb::CommandLine cl;
-    if (!nb::parseCommandLine(arguments.mid(1), &cl, &result.error, {kRunFlag, kQuitFlag}))
+    const QStringList args = takeJsonOut(arguments.mid(1), &result.jsonOutPath, &result.error);
+    if (!result.error.isEmpty())
+        return result;
+    if (!nb::parseCommandLine(args, &cl, &result.error, {kRunFlag, kQuitFlag}))
         return result;
     result.run = cl.extraArgs.contains(kRunFlag);
     result.quitWhenDone = cl.extraArgs.contains(kQuitFlag);
@@ -66,7 +94,8 @@ GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
 
 QString guiCommandLineHelp(const QString &program)
 {
-    return nb::commandLineHelp(program, true);
+    return nb::commandLineHelp(program, true)
+        + QStringLiteral("  --json-out FILE           write the result as JSON (like -J) to FILE when the test ends\n");
 }
 
 } // namespace nb::gui

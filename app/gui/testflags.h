@@ -17,6 +17,7 @@ struct GuiCommandLine {
     bool hostGiven = false;       // -c was given; otherwise the built-in server is the target
     bool showHelp = false;
     bool showVersion = false;
+    QString jsonOutPath;          // --json-out FILE: write the result JSON when the test ends
     nb::TestParams params;
     QString error;                // one line, empty when the arguments are fine
 };

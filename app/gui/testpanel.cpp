@@ -90,6 +90,8 @@ TestPanel::TestPanel(QWidget *parent)
     , m_settings(new QWidget(this))
     , m_target(new QComboBox(m_settings))
     , m_preset(new QComboBox(m_settings))
+    , m_type(new QComboBox(m_settings))
+    , m_from(new QComboBox(m_settings))
     , m_direction(new QComboBox(m_settings))
     , m_streams(new QSpinBox(m_settings))
     , m_duration(new QDoubleSpinBox(m_settings))
@@ -116,6 +118,28 @@ TestPanel::TestPanel(QWidget *parent)
     }
     m_preset->addItem(tr("Custom settings"));
     m_preset->view()->setMinimumWidth(m_preset->view()->sizeHintForColumn(0) + 24);
+
+    m_type->setObjectName(QStringLiteral("testTypeCombo"));
+    m_type->addItem(tr("Throughput"), int(TestType::Throughput));
+    m_type->setItemData(0, tr("Bulk TCP transfer: bits per second, retransmits (iperf, netperf TCP_STREAM)."),
+                        Qt::ToolTipRole);
+    m_type->addItem(tr("Request/response"), int(TestType::RequestResponse));
+    m_type->setItemData(1, tr("Small transactions: transactions per second and latency (netperf TCP_RR)."),
+                        Qt::ToolTipRole);
+    m_type->addItem(tr("Both (throughput, then request/response)"), int(TestType::Both));
+    m_type->setItemData(2, tr("Runs the throughput test, then a request/response test of the same duration."),
+                        Qt::ToolTipRole);
+    m_type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_type->setMinimumContentsLength(16);
+
+    m_from->setObjectName(QStringLiteral("bindCombo"));
+    m_from->setEditable(true);
+    m_from->setInsertPolicy(QComboBox::NoInsert);
+    m_from->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_from->setMinimumContentsLength(16);
+    m_from->setToolTip(tr("The local adapter the test leaves from: its address is bound (-B). Automatic lets "
+                          "the routing table choose."));
+    m_from->addItem(tr("Automatic"), QString());
 
     m_direction->setObjectName(QStringLiteral("directionCombo"));
     m_direction->addItem(tr("Upload"), int(nb::Direction::Upload));
@@ -148,7 +172,9 @@ TestPanel::TestPanel(QWidget *parent)
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("&Target:"), m_target);
+    form->addRow(tr("F&rom:"), m_from);
     form->addRow(tr("&Preset:"), m_preset);
+    form->addRow(tr("T&ype:"), m_type);
     form->addRow(tr("&Direction:"), m_direction);
     form->addRow(tr("&Streams:"), m_streams);
     form->addRow(tr("D&uration:"), m_duration);
@@ -180,11 +206,17 @@ TestPanel::TestPanel(QWidget *parent)
     connect(m_preset, &QComboBox::activated, this, &TestPanel::onPresetActivated);
     connect(m_advancedToggle, &QToolButton::toggled, this, &TestPanel::setAdvancedVisible);
     connect(m_direction, &QComboBox::currentIndexChanged, this, &TestPanel::markCustom);
+    connect(m_type, &QComboBox::currentIndexChanged, this, [this] {
+        updateTypeFields();
+        markCustom();
+    });
+    connect(m_from, &QComboBox::currentTextChanged, this, &TestPanel::markCustom);
     connect(m_streams, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
 
     selectPreset(0);
     selectLoopback();
+    updateTypeFields();
     setAdvancedVisible(QSettings().value(kAdvancedKey, false).toBool());
 }
 
@@ -224,9 +256,22 @@ QWidget *TestPanel::buildAdvanced()
     m_interval->setDecimals(1);
     m_interval->setSingleStep(0.1);
     m_interval->setSuffix(tr(" s"));
-    m_bind = new QLineEdit(box);
-    m_bind->setPlaceholderText(tr("automatic"));
-    m_bind->setToolTip(tr("Local address to send from, which picks the adapter (-B)."));
+    m_requestSize = new QLineEdit(box);
+    m_requestSize->setObjectName(QStringLiteral("requestSizeEdit"));
+    m_requestSize->setToolTip(tr("Bytes the client sends per transaction (netperf -r REQ,RESP)."));
+    m_responseSize = new QLineEdit(box);
+    m_responseSize->setObjectName(QStringLiteral("responseSizeEdit"));
+    m_responseSize->setToolTip(tr("Bytes the server answers per transaction."));
+    m_connections = new QSpinBox(box);
+    m_connections->setObjectName(QStringLiteral("connectionsSpin"));
+    m_connections->setRange(1, 128);
+    m_connections->setToolTip(tr("Parallel request/response connections."));
+    m_inFlight = new QSpinBox(box);
+    m_inFlight->setObjectName(QStringLiteral("inFlightSpin"));
+    m_inFlight->setRange(1, 1024);
+    m_inFlight->setToolTip(tr("Transactions outstanding per connection (netperf's burst); 1 measures latency."));
+    m_crr = new QCheckBox(tr("New connection per transaction (TCP_CRR)"), box);
+    m_crr->setObjectName(QStringLiteral("crrCheck"));
     m_family = new QComboBox(box);
     m_family->addItem(tr("IPv4 or IPv6"), int(nb::AddressFamily::Any));
     m_family->addItem(tr("IPv4 only (-4)"), int(nb::AddressFamily::IPv4));
@@ -255,21 +300,27 @@ QWidget *TestPanel::buildAdvanced()
     form->addRow(tr("Bytes (-n):"), m_bytes);
     form->addRow(tr("Omit (-O):"), m_omit);
     form->addRow(tr("Interval (-i):"), m_interval);
-    form->addRow(tr("Bind to (-B):"), m_bind);
     form->addRow(tr("Addresses:"), m_family);
     form->addRow(tr("Server type:"), m_protocol);
     form->addRow(m_skipRxCopy);
     form->addRow(m_zeroCopy);
     form->addRow(tr("Connect timeout:"), m_connectTimeout);
     form->addRow(tr("Title (-T):"), m_title);
+    auto *rrTitle = new QLabel(tr("<b>Request/response</b>"), box);
+    form->addRow(rrTitle);
+    form->addRow(tr("Request size:"), m_requestSize);
+    form->addRow(tr("Response size:"), m_responseSize);
+    form->addRow(tr("Connections:"), m_connections);
+    form->addRow(tr("In flight:"), m_inFlight);
+    form->addRow(m_crr);
 
-    for (QLineEdit *e : {m_blockSize, m_window, m_congestion, m_bytes, m_bind, m_title})
+    for (QLineEdit *e : {m_blockSize, m_window, m_congestion, m_bytes, m_title, m_requestSize, m_responseSize})
         connect(e, &QLineEdit::textEdited, this, &TestPanel::markCustom);
-    for (QSpinBox *s : {m_port, m_mss, m_connectTimeout})
+    for (QSpinBox *s : {m_port, m_mss, m_connectTimeout, m_connections, m_inFlight})
         connect(s, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     for (QDoubleSpinBox *s : {m_omit, m_interval})
         connect(s, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
-    for (QCheckBox *c : {m_noDelay, m_skipRxCopy, m_zeroCopy})
+    for (QCheckBox *c : {m_noDelay, m_skipRxCopy, m_zeroCopy, m_crr})
         connect(c, &QCheckBox::toggled, this, &TestPanel::markCustom);
     for (QComboBox *c : {m_family, m_protocol})
         connect(c, &QComboBox::currentIndexChanged, this, &TestPanel::markCustom);
@@ -357,7 +408,13 @@ void TestPanel::onPresetActivated(int index)
     nb::TestParams base;
     QString ignored;
     params(&base, &ignored);
-    showParams(applyPreset(m_presets.at(index), base));
+    const TestPreset &preset = m_presets.at(index);
+    showParams(applyPreset(preset, base));
+    if (preset.both) {
+        m_applying = true;
+        setTestType(TestType::Both);
+        m_applying = false;
+    }
     m_preset->setCurrentIndex(index);
 }
 
@@ -383,7 +440,19 @@ void TestPanel::showParams(const nb::TestParams &p)
 {
     m_applying = true;
     m_direction->setCurrentIndex(m_direction->findData(int(p.direction)));
-    m_streams->setValue(p.streams);
+    if (p.isRequestResponse()) {
+        setTestType(TestType::RequestResponse);
+        m_connections->setValue(p.streams);
+        m_crr->setChecked(p.kind == nb::TestKind::Crr);
+    } else {
+        setTestType(TestType::Throughput);
+        m_streams->setValue(p.streams);
+        m_connections->setValue(1);
+        m_crr->setChecked(false);
+    }
+    m_requestSize->setText(QString::number(p.requestSize));
+    m_responseSize->setText(QString::number(p.responseSize));
+    m_inFlight->setValue(p.inFlight);
     m_duration->setValue(p.duration);
     if (!isLoopbackSelected())
         m_port->setValue(p.port);
@@ -395,7 +464,13 @@ void TestPanel::showParams(const nb::TestParams &p)
     m_bytes->setText(sizeText(p.bytes));
     m_omit->setValue(p.omit);
     m_interval->setValue(p.interval);
-    m_bind->setText(p.bindAddress);
+    {
+        const int i = m_from->findData(p.bindAddress);
+        if (i >= 0)
+            m_from->setCurrentIndex(i);
+        else
+            m_from->setCurrentText(p.bindAddress);
+    }
     m_family->setCurrentIndex(m_family->findData(int(p.family)));
     m_protocol->setCurrentIndex(m_protocol->findData(int(p.protocol)));
     m_skipRxCopy->setChecked(p.skipRxCopy);
@@ -406,6 +481,46 @@ void TestPanel::showParams(const nb::TestParams &p)
 }
 
 bool TestPanel::params(nb::TestParams *out, QString *error) const
+{
+    QList<nb::TestParams> plan;
+    if (!testPlan(&plan, error))
+        return false;
+    *out = plan.constFirst();
+    return true;
+}
+
+bool TestPanel::testPlan(QList<nb::TestParams> *out, QString *error) const
+{
+    nb::TestParams stream;
+    if (!streamParams(&stream, error))
+        return false;
+    QList<nb::TestParams> plan;
+    const TestType type = testType();
+    if (type != TestType::RequestResponse)
+        plan.append(stream);
+    if (type != TestType::Throughput)
+        plan.append(asRequestResponse(stream));
+    for (const nb::TestParams &p : std::as_const(plan)) {
+        const QString invalid = p.validate();
+        if (!invalid.isEmpty()) {
+            *error = invalid;
+            return false;
+        }
+    }
+    *out = plan;
+    return true;
+}
+
+nb::TestParams TestPanel::asRequestResponse(nb::TestParams p) const
+{
+    p.kind = m_crr->isChecked() ? nb::TestKind::Crr : nb::TestKind::Rr;
+    p.streams = m_connections->value();
+    p.direction = nb::Direction::Upload;
+    p.bytes = 0;
+    return p;
+}
+
+bool TestPanel::streamParams(nb::TestParams *out, QString *error) const
 {
     nb::TestParams p;
     if (isLoopbackSelected()) {
@@ -434,7 +549,14 @@ bool TestPanel::params(nb::TestParams *out, QString *error) const
     p.congestion = m_congestion->text().trimmed();
     p.omit = m_omit->value();
     p.interval = m_interval->value();
-    p.bindAddress = m_bind->text().trimmed();
+    p.bindAddress = bindAddress();
+    if (!sizeField(m_requestSize, tr("Request size"), 1024 * 1024, &v, error))
+        return false;
+    p.requestSize = v > 0 ? std::uint32_t(v) : 1;
+    if (!sizeField(m_responseSize, tr("Response size"), 1024 * 1024, &v, error))
+        return false;
+    p.responseSize = v > 0 ? std::uint32_t(v) : 1;
+    p.inFlight = m_inFlight->value();
     p.family = nb::AddressFamily(m_family->currentData().toInt());
     p.protocol = nb::PeerProtocol(m_protocol->currentData().toInt());
     p.skipRxCopy = m_skipRxCopy->isChecked();
@@ -445,13 +567,61 @@ bool TestPanel::params(nb::TestParams *out, QString *error) const
         *error = tr("Enter a target: the host name or address of a computer running a server.");
         return false;
     }
-    const QString invalid = p.validate();
-    if (!invalid.isEmpty()) {
-        *error = invalid;
-        return false;
-    }
     *out = p;
     return true;
+}
+
+TestType TestPanel::testType() const
+{
+    return TestType(m_type->currentData().toInt());
+}
+
+void TestPanel::setTestType(TestType type)
+{
+    m_type->setCurrentIndex(m_type->findData(int(type)));
+    updateTypeFields();
+}
+
+void TestPanel::updateTypeFields()
+{
+    // Direction and streams mean nothing to a request/response test.
+    const bool stream = testType() != TestType::RequestResponse;
+    m_direction->setEnabled(stream);
+    m_streams->setEnabled(stream);
+}
+
+void TestPanel::setAdapters(const QList<nb::AdapterInfo> &adapters)
+{
+    const QString current = m_from->currentText();
+    const QString currentData = m_from->currentData().toString();
+    const QSignalBlocker block(m_from);
+    while (m_from->count() > 1)
+        m_from->removeItem(1);
+    for (const nb::AdapterInfo &a : adapters) {
+        if (!a.isUp())
+            continue;
+        for (const nb::AdapterAddress &addr : a.addresses) {
+            // Link-local IPv6 needs a scope id, which -B does not carry.
+            if (addr.address.isLinkLocal())
+                continue;
+            const QString ip = addr.address.toString();
+            m_from->addItem(QStringLiteral("%1 \u2013 %2").arg(a.name, ip), ip);
+        }
+    }
+    const int i = currentData.isEmpty() ? (current == m_from->itemText(0) ? 0 : -1) : m_from->findData(currentData);
+    if (i >= 0)
+        m_from->setCurrentIndex(i);
+    else
+        m_from->setCurrentText(current);
+}
+
+QString TestPanel::bindAddress() const
+{
+    const QString text = m_from->currentText().trimmed();
+    const int i = m_from->findText(text);
+    if (i >= 0)
+        return m_from->itemData(i).toString();
+    return text;   // typed by hand
 }
 
 void TestPanel::setEditingEnabled(bool enabled)

@@ -5,6 +5,7 @@
 
 #include "testpresets.h"
 
+#include <adapterinfo.h>
 #include <testparams.h>
 
 #include <QWidget>
@@ -29,6 +30,15 @@ public:
     bool params(nb::TestParams *out, QString *error) const;
     // Shows the given parameters (the preset becomes "Custom settings").
     void setParams(const nb::TestParams &params);
+    // Every test one Run starts: one, or for "both" throughput then request/response.
+    bool testPlan(QList<nb::TestParams> *out, QString *error) const;
+
+    TestType testType() const;
+    void setTestType(TestType type);
+    // The adapters whose addresses "From" offers (-B); keeps the current choice.
+    void setAdapters(const QList<nb::AdapterInfo> &adapters);
+    // The local address chosen in "From", empty for automatic.
+    QString bindAddress() const;
 
     // The port of the built-in server that "This computer (loopback)" stands for.
     void setLoopbackPort(quint16 port);
@@ -57,6 +67,10 @@ private:
     void onPresetActivated(int index);
     void markCustom();
     void showParams(const nb::TestParams &params);
+    void updateTypeFields();
+    // The form's parameters as a throughput test (the first of a "both" run).
+    bool streamParams(nb::TestParams *out, QString *error) const;
+    nb::TestParams asRequestResponse(nb::TestParams params) const;
 
     QList<TestPreset> m_presets;
     quint16 m_loopbackPort = 5201;
@@ -65,6 +79,8 @@ private:
     QWidget *m_settings;
     QComboBox *m_target;
     QComboBox *m_preset;
+    QComboBox *m_type;
+    QComboBox *m_from;
     QComboBox *m_direction;
     QSpinBox *m_streams;
     QDoubleSpinBox *m_duration;
@@ -79,7 +95,11 @@ private:
     QLineEdit *m_bytes;
     QDoubleSpinBox *m_omit;
     QDoubleSpinBox *m_interval;
-    QLineEdit *m_bind;
+    QLineEdit *m_requestSize;
+    QLineEdit *m_responseSize;
+    QSpinBox *m_connections;
+    QSpinBox *m_inFlight;
+    QCheckBox *m_crr;
     QComboBox *m_family;
     QComboBox *m_protocol;
     QCheckBox *m_skipRxCopy;

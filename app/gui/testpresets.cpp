@@ -24,6 +24,19 @@ QList<TestPreset> builtinPresets()
          QStringLiteral("Send and receive at the same time, as a busy file server does.")},
         {QStringLiteral("Quick check, 3 s"), QStringLiteral("-P 1 -t 3 -i 0.5"),
          QStringLiteral("A fast sanity check of a link before a long run.")},
+        {QStringLiteral("netperf-style TCP_RR, 60 s"), QStringLiteral("--rr --request-size 1 --response-size 1 -t 60"),
+         QStringLiteral("Like netperf -t TCP_RR -l 60: one connection, 1-byte request and response, one "
+                        "transaction at a time; transactions/s and latency, as the VMXNET3/E1000 articles measure.")},
+        {QStringLiteral("netperf-style TCP_CRR, 60 s"), QStringLiteral("--crr -t 60"),
+         QStringLiteral("Like netperf -t TCP_CRR -l 60: a new connection for every transaction.")},
+        {QStringLiteral("Request/response, 4 connections x 8 in flight, 10 s"),
+         QStringLiteral("--rr --connections 4 --in-flight 8 -t 10"),
+         QStringLiteral("Many small transactions at once, like a busy database or web server.")},
+        {QStringLiteral("netperf TCP_STREAM then TCP_RR, 60 s each"), QStringLiteral("-P 1 -l 16k -t 60"),
+         QStringLiteral("The pair of tests the adapter articles run: throughput, then transactions/s "
+                        "and latency, each for 60 s."), true},
+        {QStringLiteral("Quick request/response check, 3 s"), QStringLiteral("--rr -t 3 -i 0.5"),
+         QStringLiteral("A fast latency check before a long run.")},
     };
 }
 
@@ -36,6 +49,7 @@ nb::TestParams applyPreset(const TestPreset &preset, const nb::TestParams &base)
     params.bindAddress = base.bindAddress;
     params.family = base.family;
     params.protocol = base.protocol;
+    params.connectTimeoutMs = base.connectTimeoutMs;
     return params;
 }
 

@@ -10,10 +10,15 @@
 
 namespace nb::gui {
 
+// What one click on Run does: a throughput test, a request/response test, or both in a
+// row (throughput first, then request/response with the same target and duration).
+enum class TestType { Throughput, RequestResponse, Both };
+
 struct TestPreset {
     QString name;
     QString flags;      // e.g. "-P 16 -w 64k -l 128k -t 30"
     QString why;        // tooltip: where it comes from
+    bool both = false;  // run the flags as throughput, then as TCP_RR
 };
 
 QList<TestPreset> builtinPresets();

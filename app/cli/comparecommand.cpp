@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "comparecommand.h"
+
+#include "commandline.h"
+#include "comparisonrunner.h"
+#include "comparisontable.h"
+#include "jsonfields.h"
+#include "snapshot.h"
+#include "units.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace nb::cli {
+
+namespace {
+
+std::atomic<ComparisonRunner *> g_runner{nullptr};
+std::atomic<int> g_interrupts{0};
+
+void onSignal(int)
+{
+    // First Ctrl-C stops after the current run's partial result and still saves; the
+    // second quits at once.
+    if (g_interrupts.fetch_add(1) >= 1)
+        std::_Exit(130);
+    if (auto *r = g_runner.load())
+        r->requestStop();
+}
+
+void installSignals()
+{
+    struct sigaction sa{};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+int fail(const QString &message)
+{
+    std::fprintf(stderr, "nicbench-cli: error: %s\n", message.toLocal8Bit().constData());
+    return 1;
+}
+
+void print(const QString &text, FILE *to = stdout)
+{
+    std::fputs(text.toLocal8Bit().constData(), to);
+    std::fflush(to);
+}
+
+bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *out, QString *error)
+{
+    CommandLine cl;
+    QString e;
+    if (!parseCommandLine(args, &cl, &e)) {
+        *error = QStringLiteral("configuration \"%1\": %2").arg(label, e);
+        return false;
+    }
+    if (cl.mode != CommandLine::Mode::Client) {
+        *error = QStringLiteral("configuration \"%1\": args must describe a client test (-c HOST ...)").arg(label);
+        return false;
+    }
+    *out = cl.params;
+    return true;
+}
+
+// Baseline given as an index or a label.
+bool resolveBaseline(const QString &text, const Comparison &c, int *out, QString *error)
+{
+    for (int i = 0; i < c.configurations.size(); ++i) {
+        if (c.configurations[i].label == text) {
+            *out = i;
+            return true;
+        }
+    }
+    bool ok = false;
+    const int i = text.toInt(&ok);
+    if (ok && i >= 0 && i < c.configurations.size()) {
+        *out = i;
+        return true;
+    }
+    *error = QStringLiteral("baseline \"%1\" is neither a configuration label nor an index").arg(text);
+    return false;
+}
+
+const char kCompareUsage[] =
+    "Usage: nicbench-cli compare [SPEC.json] [options] -o FILE.nicbench[.gz]\n"
+    "\n"
+    "Runs every configuration --repeats times, interleaved (A B C A B C ...), writes a\n"
+    "snapshot and prints the comparison table. Options override the spec file.\n"
+    "  --config \"LABEL=ARGS\"   a configuration: a label and test flags (\"P4=-c HOST -P 4 -t 5\")\n"
+    "  --repeats N             runs per configuration (default 3)\n"
+    "  --order interleaved|shuffled   (default interleaved)\n"
+    "  --seed N                seed for --order shuffled\n"
+    "  --baseline LABEL|INDEX  configuration the others are compared with (default the first)\n"
+    "  --pause SECONDS         idle time between runs (default 1)\n"
+    "  --title TEXT\n"
+    "  -o, --output FILE       snapshot to write (gzip when it ends in .gz)\n"
+    "      --gzip              compress whatever the name\n"
+    "  --format text|csv|markdown   table style at the end (default text)\n"
+    "  -q, --quiet             no progress lines\n"
+    "Exit status: 0 all runs succeeded, 2 snapshot written but some runs failed or the\n"
+    "comparison was interrupted, 1 error. Spec format: docs/compare-spec.md.\n";
+
+const char kReportUsage[] =
+    "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown]\n"
+    "Prints the comparison table of a snapshot (csv: the table only, raw numbers).\n";
+
+enum class TableFormat { Text, Csv, Markdown };
+
+bool parseFormat(const QString &text, TableFormat *out)
+{
+    if (text == QLatin1String("text"))
+        *out = TableFormat::Text;
+    else if (text == QLatin1String("csv"))
+        *out = TableFormat::Csv;
+    else if (text == QLatin1String("markdown") || text == QLatin1String("md"))
+        *out = TableFormat::Markdown;
+    else
+        return false;
+    return true;
+}
+
+QString environmentLines(const Comparison &c)
+{
+    QString out;
+    const auto host = [](const HostEnvironment &h) {
+        QStringList parts;
+        if (!h.hostName.isEmpty())
+            parts << h.hostName;
+        if (!h.os.isEmpty())
+            parts << h.os;
+        if (!h.kernel.isEmpty())
+            parts << QStringLiteral("kernel %1").arg(h.kernel);
+        if (!h.cpuModel.isEmpty())
+            parts << h.cpuModel;
+        if (h.cpuCount > 0)
+            parts << QStringLiteral("%1 CPUs").arg(h.cpuCount);
+        if (!h.nicbenchVersion.isEmpty())
+            parts << QStringLiteral("nicbench %1").arg(h.nicbenchVersion);
+        return parts.join(QStringLiteral(", "));
+    };
+    if (c.environment.local.known)
+        out += QStringLiteral("Local:  %1\n").arg(host(c.environment.local));
+    if (c.environment.remote.known)
+        out += QStringLiteral("Remote: %1\n").arg(host(c.environment.remote));
+    return out;
+}
+
+QString renderReport(const Comparison &c, TableFormat format)
+{
+    const ComparisonTable table(c);
+    if (format == TableFormat::Csv)
+        return table.toCsv();
+    QString out;
+    const QString title = c.title.isEmpty() ? QStringLiteral("Comparison") : c.title;
+    const QString baseline = c.configurations.value(c.baselineIndex).label;
+    if (format == TableFormat::Markdown) {
+        out += QStringLiteral("# %1\n\n").arg(title);
+        out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline: %4. Mean with 95% confidence "
+                              "interval (Student t); verdicts from Welch's t-test at alpha 0.05.\n\n")
+                   .arg(c.configurations.size()).arg(c.repeats).arg(orderPolicyName(c.order), baseline);
+        out += table.toMarkdown();
+        const QString env = environmentLines(c);
+        if (!env.isEmpty())
+            out += QStringLiteral("\n") + QString(env).replace(QLatin1String("\n"), QLatin1String("  \n"));
+    } else {
+        out += QStringLiteral("%1\n%2\n").arg(title, QString(title.size(), QLatin1Char('=')));
+        out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline: %4\n")
+                   .arg(c.configurations.size()).arg(c.repeats).arg(orderPolicyName(c.order), baseline);
+        out += environmentLines(c) + QLatin1Char('\n');
+        out += table.toText();
+        out += QStringLiteral("\nMean with 95% confidence interval (Student t); vs baseline: relative difference "
+                              "with its 95% interval; verdict: Welch's t-test at alpha 0.05.\n");
+    }
+    if (!c.warnings.isEmpty() && format != TableFormat::Csv) {
+        out += QStringLiteral("\nWarnings:\n");
+        for (const QString &w : c.warnings)
+            out += QStringLiteral("  - %1\n").arg(w);
+    }
+    return out;
+}
+
+class ProgressPrinter : public ComparisonListener {
+public:
+    explicit ProgressPrinter(bool quiet) : m_quiet(quiet) {}
+    void runStarted(const Configuration &config, const ScheduledRun &slot, int orderIndex, int total) override
+    {
+        if (!m_quiet)
+            print(QStringLiteral("[%1/%2] %3, repeat %4 ... ").arg(orderIndex + 1).arg(total).arg(config.label)
+                      .arg(slot.repeatIndex + 1));
+    }
+    void runFinished(const Run &run, int) override
+    {
+        if (m_quiet)
+            return;
+        const TestResult &r = run.result;
+        if (!r.ok()) {
+            print(QStringLiteral("failed: %1\n").arg(r.error));
+            return;
+        }
+        QStringList parts;
+        if (const auto v = metricValue(r, Metric::Throughput))
+            parts << formatBitrate(*v);
+        if (const auto v = metricValue(r, Metric::TransactionsPerSecond))
+            parts << QStringLiteral("%1 transactions/s").arg(formatSignificant(*v, 4));
+        if (const auto v = metricValue(r, Metric::LocalCpu))
+            parts << QStringLiteral("local CPU %1%").arg(formatSignificant(*v, 3));
+        if (const auto v = metricValue(r, Metric::RemoteCpu))
+            parts << QStringLiteral("remote CPU %1%").arg(formatSignificant(*v, 3));
+        print(parts.join(QStringLiteral(", ")) + QLatin1Char('\n'));
+    }
+
+private:
+    bool m_quiet;
+};
+
+int compareCommand(const QStringList &args)
+{
+    Comparison c;
+    QString specPath, output, baselineText, error;
+    QStringList configFlags;
+    bool gzip = false, quiet = false;
+    TableFormat format = TableFormat::Text;
+    std::optional<int> repeats;
+    std::optional<OrderPolicy> order;
+    std::optional<quint64> seed;
+    std::optional<double> pause;
+    std::optional<QString> title;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        const auto value = [&](QString *out) {
+            if (i + 1 >= args.size()) {
+                error = QStringLiteral("%1 needs a value").arg(a);
+                return false;
+            }
+            *out = args[++i];
+            return true;
+        };
+        QString v;
+        if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
+            print(QString::fromLatin1(kCompareUsage));
+            return 0;
+        } else if (a == QLatin1String("--config")) {
+            if (!value(&v))
+                return fail(error);
+            configFlags << v;
+        } else if (a == QLatin1String("--repeats")) {
+            bool ok = false;
+            if (!value(&v) || (repeats = v.toInt(&ok), !ok) || *repeats < 1 || *repeats > 1000)
+                return fail(error.isEmpty() ? QStringLiteral("--repeats needs a number from 1 to 1000") : error);
+        } else if (a == QLatin1String("--order")) {
+            OrderPolicy p;
+            if (!value(&v) || !orderPolicyFromName(v, &p))
+                return fail(error.isEmpty() ? QStringLiteral("--order is interleaved or shuffled") : error);
+            order = p;
+        } else if (a == QLatin1String("--seed")) {
+            bool ok = false;
+            if (!value(&v) || (seed = v.toULongLong(&ok), !ok))
+                return fail(error.isEmpty() ? QStringLiteral("--seed needs a non-negative integer") : error);
+        } else if (a == QLatin1String("--pause")) {
+            const auto s = value(&v) ? parseSeconds(v, &error) : std::nullopt;
+            if (!s || *s > 3600)
+                return fail(error.isEmpty() ? QStringLiteral("--pause needs 0..3600 seconds") : error);
+            pause = *s;
+        } else if (a == QLatin1String("--baseline")) {
+            if (!value(&baselineText))
+                return fail(error);
+        } else if (a == QLatin1String("--title")) {
+            if (!value(&v))
+                return fail(error);
+            title = v;
+        } else if (a == QLatin1String("-o") || a == QLatin1String("--output")) {
+            if (!value(&output))
+                return fail(error);
+        } else if (a == QLatin1String("--gzip")) {
+            gzip = true;
+        } else if (a == QLatin1String("-q") || a == QLatin1String("--quiet")) {
+            quiet = true;
+        } else if (a == QLatin1String("--format")) {
+            if (!value(&v) || !parseFormat(v, &format))
+                return fail(error.isEmpty() ? QStringLiteral("--format is text, csv or markdown") : error);
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            return fail(QStringLiteral("compare: unknown option %1 (see compare --help)").arg(a));
+        } else if (specPath.isEmpty()) {
+            specPath = a;
+        } else {
+            return fail(QStringLiteral("compare: only one spec file, got %1 and %2").arg(specPath, a));
+        }
+    }
+    if (!specPath.isEmpty()) {
+        QFile f(specPath);
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("%1: %2").arg(specPath, f.errorString()));
+        if (f.size() > 16 * 1024 * 1024)
+            return fail(QStringLiteral("%1: a spec file larger than 16 MiB is not a spec").arg(specPath));
+        if (!comparisonFromSpec(f.readAll(), &c, &error))
+            return fail(QStringLiteral("%1: %2").arg(specPath, error));
+    }
+    for (const QString &flag : configFlags) {
+        Configuration conf;
+        if (!configurationFromFlag(flag, &conf, &error))
+            return fail(error);
+        c.configurations.append(conf);
+    }
+    if (c.configurations.isEmpty())
+        return fail(QStringLiteral("compare: give a spec file or --config \"LABEL=ARGS\" (see compare --help)"));
+    if (output.isEmpty())
+        return fail(QStringLiteral("compare: give -o FILE.nicbench for the snapshot"));
+    if (repeats)
+        c.repeats = *repeats;
+    if (order)
+        c.order = *order;
+    if (seed)
+        c.seed = *seed;
+    if (pause)
+        c.pauseSeconds = *pause;
+    if (title)
+        c.title = *title;
+    if (!baselineText.isEmpty() && !resolveBaseline(baselineText, c, &c.baselineIndex, &error))
+        return fail(error);
+    const QString problem = c.validate();
+    if (!problem.isEmpty())
+        return fail(problem);
+
+    installSignals();
+    ProgressPrinter progress(quiet);
+    ComparisonRunner runner(c, &progress);
+    g_runner.store(&runner);
+    const Comparison done = runner.run();
+    g_runner.store(nullptr);
+
+    SnapshotSaveOptions options;
+    if (gzip)
+        options.compression = SnapshotCompression::Gzip;
+    if (!Snapshot::save(done, output, &error, options))
+        return fail(error);
+    if (!quiet)
+        print(QStringLiteral("\nSnapshot written to %1\n\n").arg(output));
+    print(renderReport(done, format));
+    bool allOk = done.runs.size() == done.schedule().size();
+    for (const Run &r : done.runs)
+        allOk = allOk && r.ok();
+    return allOk ? 0 : 2;
+}
+
+int reportCommand(const QStringList &args)
+{
+    QString path;
+    TableFormat format = TableFormat::Text;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
+            print(QString::fromLatin1(kReportUsage));
+            return 0;
+        }
+        if (a == QLatin1String("--format")) {
+            if (i + 1 >= args.size() || !parseFormat(args[++i], &format))
+                return fail(QStringLiteral("--format is text, csv or markdown"));
+        } else if (a.startsWith(QLatin1String("--format="))) {
+            if (!parseFormat(a.mid(9), &format))
+                return fail(QStringLiteral("--format is text, csv or markdown"));
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            return fail(QStringLiteral("report: unknown option %1").arg(a));
+        } else if (path.isEmpty()) {
+            path = a;
+        } else {
+            return fail(QStringLiteral("report: one snapshot at a time"));
+        }
+    }
+    if (path.isEmpty())
+        return fail(QStringLiteral("report: give a snapshot file (see report --help)"));
+    Comparison c;
+    QString error;
+    SnapshotLoadInfo info;
+    if (!Snapshot::load(path, &c, &error, &info))
+        return fail(error);
+    print(renderReport(c, format));
+    return 0;
+}
+
+} // namespace
+
+bool configurationFromFlag(const QString &flag, Configuration *out, QString *error)
+{
+    const qsizetype eq = flag.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        *error = QStringLiteral("--config \"%1\": expected LABEL=ARGS").arg(flag);
+        return false;
+    }
+    Configuration c;
+    c.label = flag.left(eq).trimmed();
+    if (!paramsFromArgs(QProcess::splitCommand(flag.mid(eq + 1)), c.label, &c.params, error))
+        return false;
+    *out = c;
+    return true;
+}
+
+bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *error)
+{
+    using namespace json;
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(specJson, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return json::fail(error, QString(), QStringLiteral("not valid JSON at byte %1: %2").arg(pe.offset).arg(pe.errorString()));
+    if (!doc.isObject())
+        return json::fail(error, QString(), QStringLiteral("a spec is a JSON object"));
+    const QJsonObject o = doc.object();
+    Comparison c;
+    QJsonArray configs;
+    QString orderName = QStringLiteral("interleaved");
+    double seed = 0;
+    if (!readString(o, QStringLiteral("title"), &c.title, QString(), error) ||
+        !readInt(o, QStringLiteral("repeats"), &c.repeats, QString(), error, Need::Optional, 1, 1000) ||
+        !readString(o, QStringLiteral("order"), &orderName, QString(), error) ||
+        !readDouble(o, QStringLiteral("seed"), &seed, QString(), error, Need::Optional, 0, 9007199254740991.0) ||
+        !readDouble(o, QStringLiteral("pause"), &c.pauseSeconds, QString(), error, Need::Optional, 0, 3600) ||
+        !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required, 1024))
+        return false;
+    if (!orderPolicyFromName(orderName, &c.order))
+        return json::fail(error, QStringLiteral("order"), QStringLiteral("is interleaved or shuffled"));
+    c.seed = quint64(seed);
+    for (qsizetype i = 0; i < configs.size(); ++i) {
+        const QString where = QStringLiteral("configurations[%1]").arg(i);
+        if (!configs[i].isObject())
+            return json::fail(error, where, QStringLiteral("must be an object"));
+        const QJsonObject co = configs[i].toObject();
+        Configuration conf;
+        if (!readString(co, QStringLiteral("label"), &conf.label, where, error, Need::Required, 1000) ||
+            !readString(co, QStringLiteral("notes"), &conf.notes, where, error))
+            return false;
+        QStringList args;
+        const QJsonValue av = co.value(QStringLiteral("args"));
+        if (av.isString()) {
+            args = QProcess::splitCommand(av.toString());
+        } else if (av.isArray()) {
+            for (const QJsonValue &v : av.toArray()) {
+                if (!v.isString())
+                    return json::fail(error, where + QStringLiteral(".args"), QStringLiteral("array entries must be strings"));
+                args << v.toString();
+            }
+        } else {
+            return json::fail(error, where + QStringLiteral(".args"), QStringLiteral("must be a string or an array of strings"));
+        }
+        if (!paramsFromArgs(args, conf.label, &conf.params, error))
+            return false;
+        c.configurations.append(conf);
+    }
+    const QJsonValue b = o.value(QStringLiteral("baseline"));
+    if (b.isString()) {
+        if (!resolveBaseline(b.toString(), c, &c.baselineIndex, error))
+            return false;
+    } else if (b.isDouble()) {
+        if (!resolveBaseline(QString::number(b.toInt(-1)), c, &c.baselineIndex, error))
+            return false;
+    } else if (!b.isUndefined()) {
+        return json::fail(error, QStringLiteral("baseline"), QStringLiteral("must be a label or an index"));
+    }
+    *out = c;
+    return true;
+}
+
+bool isComparisonSubcommand(const QString &firstArgument)
+{
+    return firstArgument == QLatin1String("compare") || firstArgument == QLatin1String("report");
+}
+
+int runComparisonSubcommand(const QStringList &args)
+{
+    if (args.isEmpty())
+        return fail(QStringLiteral("no subcommand"));
+    const QStringList rest = args.mid(1);
+    return args.first() == QLatin1String("compare") ? compareCommand(rest) : reportCommand(rest);
+}
+
+} // namespace nb::cli

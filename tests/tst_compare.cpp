@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Comparisons end to end on loopback: -P 1 against -P 4, 1 s per run, 2 repeats, through
+// the engine's ComparisonRunner (in-process server) and through `nicbench-cli compare` /
+// `nicbench-cli report` (server and client as separate processes). Plus the schedule and
+// matrix builders, and a failing run that must not stop the comparison.
+#include "comparisonmatrix.h"
+#include "comparisonrunner.h"
+#include "comparisonstatistics.h"
+#include "server.h"
+#include "snapshot.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+#include <mutex>
+#include <thread>
+
+using namespace nb;
+
+namespace {
+
+const QString kCli = QStringLiteral(NICBENCH_CLI_PATH);
+const QString kLoopback = QStringLiteral("127.0.0.1");
+
+class ServerThread {
+public:
+    ServerThread()
+    {
+        ServerOptions o;
+        o.port = 0;
+        o.bindAddress = kLoopback;
+        o.idleTimeoutSecs = 10;
+        m_server = std::make_unique<Server>(o);
+    }
+    ~ServerThread()
+    {
+        m_server->stop();
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    bool start(QString *error)
+    {
+        if (!m_server->listen(error))
+            return false;
+        m_thread = std::thread([this] { m_server->serve(); });
+        return true;
+    }
+    quint16 port() const { return m_server->port(); }
+
+private:
+    std::unique_ptr<Server> m_server;
+    std::thread m_thread;
+};
+
+// Records what the runner reports, from the runner's thread.
+class Recorder : public ComparisonListener {
+public:
+    void runStarted(const Configuration &, const ScheduledRun &slot, int orderIndex, int total) override
+    {
+        std::lock_guard lock(m_mutex);
+        started.append(slot);
+        startedOrder.append(orderIndex);
+        totals.append(total);
+    }
+    void runFinished(const Run &run, int) override
+    {
+        std::lock_guard lock(m_mutex);
+        finished.append(run.orderIndex);
+    }
+    void interval(int orderIndex, const IntervalReport &) override
+    {
+        std::lock_guard lock(m_mutex);
+        intervalsByRun[orderIndex] += 1;
+    }
+    std::mutex m_mutex;
+    QList<ScheduledRun> started;
+    QList<int> startedOrder, totals, finished;
+    QMap<int, int> intervalsByRun;
+};
+
+quint16 freePort()
+{
+    QTcpServer s;
+    return s.listen(QHostAddress::LocalHost, 0) ? s.serverPort() : 0;
+}
+
+TestParams loopbackParams(quint16 port, int streams, double seconds)
+{
+    TestParams p;
+    p.host = kLoopback;
+    p.port = port;
+    p.streams = streams;
+    p.duration = seconds;
+    p.interval = 0.5;
+    return p;
+}
+
+// nicbench-cli -s as a child process, killed however the test ends.
+class CliServer {
+public:
+    ~CliServer()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(3000);
+        }
+    }
+    QString start()
+    {
+        m_port = freePort();
+        if (!m_port)
+            return QStringLiteral("no free port");
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(kCli, {QStringLiteral("-s"), QStringLiteral("-B"), kLoopback, QStringLiteral("-p"),
+                               QString::number(m_port)});
+        if (!m_process.waitForStarted(5000))
+            return m_process.errorString();
+        QByteArray out;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 5000 && m_process.state() != QProcess::NotRunning) {
+            m_process.waitForReadyRead(100);
+            out += m_process.readAll();
+            if (out.contains("Server listening"))
+                return {};
+        }
+        return QStringLiteral("server did not start: %1").arg(QString::fromUtf8(out));
+    }
+    quint16 port() const { return m_port; }
+
+private:
+    QProcess m_process;
+    quint16 m_port = 0;
+};
+
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out, err;
+    bool finished = false;
+    QString describe(const QStringList &args) const
+    {
+        return QStringLiteral("nicbench-cli %1 -> %2\nstdout:\n%3\nstderr:\n%4")
+            .arg(args.join(QLatin1Char(' ')))
+            .arg(exitCode)
+            .arg(QString::fromUtf8(out.right(3000)), QString::fromUtf8(err.right(3000)));
+    }
+};
+
+CliRun runCli(const QStringList &args, int timeoutMs)
+{
+    CliRun r;
+    QProcess p;
+    p.start(kCli, args);
+    r.finished = p.waitForFinished(timeoutMs);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(3000);
+    }
+    r.exitCode = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// Minimal CSV reader (quoted fields with doubled quotes), enough for our own output.
+QList<QStringList> parseCsv(const QString &text, QString *error)
+{
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false, fieldStarted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"')) {
+                if (i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                    field += c;
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"') && !fieldStarted) {
+            quoted = fieldStarted = true;
+        } else if (c == QLatin1Char(',')) {
+            row << field;
+            field.clear();
+            fieldStarted = false;
+        } else if (c == QLatin1Char('\n')) {
+            row << field;
+            rows << row;
+            row.clear();
+            field.clear();
+            fieldStarted = false;
+        } else {
+            field += c;
+            fieldStarted = true;
+        }
+    }
+    if (quoted)
+        *error = QStringLiteral("unterminated quote");
+    if (!field.isEmpty() || !row.isEmpty())
+        rows << (row << field);
+    return rows;
+}
+
+// The checks every finished -P 1 / -P 4 loopback comparison must pass.
+void checkLoopbackComparison(const Comparison &c, int repeats)
+{
+    QCOMPARE(c.configurations.size(), 2);
+    QCOMPARE(c.runs.size(), 2 * repeats);
+    for (int i = 0; i < c.runs.size(); ++i) {
+        const Run &r = c.runs[i];
+        QVERIFY2(r.ok(), qPrintable(QStringLiteral("run %1: %2").arg(i).arg(r.result.error)));
+        QCOMPARE(r.orderIndex, i);
+        QVERIFY(r.startedAt.isValid());
+        if (i > 0)
+            QVERIFY(r.startedAt >= c.runs[i - 1].startedAt);
+        QVERIFY(!r.result.intervals.isEmpty());
+    }
+    const ComparisonStatistics s = computeStatistics(c);
+    for (int config = 0; config < 2; ++config) {
+        const MetricStatistics *tp = s.find(config, Metric::Throughput);
+        QVERIFY(tp);
+        QCOMPARE(tp->summary.n, repeats);
+        QVERIFY(tp->summary.mean > 1e6); // loopback moves far more than 1 Mbit/s
+        QVERIFY(tp->summary.spreadKnown);
+        QVERIFY(tp->summary.ciLow <= tp->summary.mean && tp->summary.mean <= tp->summary.ciHigh);
+        QVERIFY(s.find(config, Metric::LocalCpu));
+    }
+    const MetricStatistics *p4 = s.find(1, Metric::Throughput);
+    QVERIFY(p4->hasBaseline);
+    QVERIFY(p4->vsBaseline.difference.valid);
+    QVERIFY(p4->vsBaseline.welch.valid);
+    QVERIFY(p4->vsBaseline.verdict != stats::Verdict::NotEnoughRuns);
+    QVERIFY(!s.find(0, Metric::Throughput)->hasBaseline); // the baseline itself
+}
+
+} // namespace
+
+class TestCompare : public QObject {
+    Q_OBJECT
+private slots:
+    void interleavedSchedule();
+    void shuffledSchedule();
+    void matrixLabels();
+    void runnerEndToEnd();
+    void failedRunIsRecorded();
+    void stopEndsEarly();
+    void cliEndToEnd();
+    void cliFlagsForm();
+    void cliRejectsBadInput();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCompare::interleavedSchedule()
+{
+    const QList<ScheduledRun> s = buildSchedule(3, 2, OrderPolicy::Interleaved, 0);
+    const QList<ScheduledRun> expected{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
+    QCOMPARE(s, expected);
+    QVERIFY(buildSchedule(0, 3, OrderPolicy::Interleaved, 0).isEmpty());
+    QVERIFY(buildSchedule(3, 0, OrderPolicy::Interleaved, 0).isEmpty());
+}
+
+void TestCompare::shuffledSchedule()
+{
+    const QList<ScheduledRun> a = buildSchedule(4, 5, OrderPolicy::Shuffled, 42);
+    QCOMPARE(a, buildSchedule(4, 5, OrderPolicy::Shuffled, 42)); // reproducible
+    QVERIFY(a != buildSchedule(4, 5, OrderPolicy::Interleaved, 42));
+    QCOMPARE(a.size(), 20);
+    // Blocked: every round holds every configuration once.
+    for (int round = 0; round < 5; ++round) {
+        QSet<int> seen;
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(a[round * 4 + i].repeatIndex, round);
+            seen.insert(a[round * 4 + i].configIndex);
+        }
+        QCOMPARE(seen.size(), 4);
+    }
+}
+
+void TestCompare::matrixLabels()
+{
+    TestParams base;
+    base.duration = 5;
+    MatrixEndpoint lo = MatrixEndpoint::fromBindAddress(kLoopback, QStringLiteral("127.0.0.2"));
+    QVERIFY(lo.adapter); // 127.0.0.1 belongs to the loopback adapter
+    AdapterInfo e1000;
+    e1000.name = QStringLiteral("eth1");
+    e1000.family = AdapterFamily::E1000;
+    MatrixEndpoint vm{QStringLiteral("198.18.0.1"), QStringLiteral("198.18.0.2"), e1000, QString()};
+    const QList<Configuration> m = buildMatrix(base, {lo, vm}, {MatrixVariant::withStreams(1), MatrixVariant::withStreams(4)});
+    QCOMPARE(m.size(), 4);
+    QCOMPARE(m[0].label, QStringLiteral("loopback %1, P=1").arg(lo.adapter->name));
+    QCOMPARE(m[3].label, QStringLiteral("e1000 eth1, P=4"));
+    QCOMPARE(m[3].params.streams, 4);
+    QCOMPARE(m[3].params.bindAddress, QStringLiteral("198.18.0.1"));
+    QCOMPARE(m[3].params.host, QStringLiteral("198.18.0.2"));
+    QCOMPARE(m[3].params.duration, 5.0);
+    const QList<Configuration> kinds = buildMatrix(base, {vm}, {MatrixVariant::throughput(), MatrixVariant::requestResponse()});
+    QCOMPARE(kinds[1].label, QStringLiteral("e1000 eth1, TCP_RR"));
+    QCOMPARE(kinds[1].params.kind, TestKind::Rr);
+    vm.label = QStringLiteral("VM NIC");
+    QCOMPARE(buildMatrix(base, {vm}, {}).first().label, QStringLiteral("VM NIC"));
+}
+
+void TestCompare::runnerEndToEnd()
+{
+    ServerThread server;
+    QString error;
+    QVERIFY2(server.start(&error), qPrintable(error));
+    Comparison c;
+    c.title = QStringLiteral("P1 vs P4");
+    c.repeats = 2;
+    c.pauseSeconds = 0.2;
+    c.configurations = {{QStringLiteral("P1"), loopbackParams(server.port(), 1, 1), QString()},
+                        {QStringLiteral("P4"), loopbackParams(server.port(), 4, 1), QString()}};
+    Recorder recorder;
+    ComparisonRunner runner(c, &recorder);
+    const Comparison done = runner.run();
+    checkLoopbackComparison(done, 2);
+    // Interleaved: P1 P4 P1 P4.
+    QCOMPARE(done.runs[0].configIndex, 0);
+    QCOMPARE(done.runs[1].configIndex, 1);
+    QCOMPARE(done.runs[2].configIndex, 0);
+    QCOMPARE(done.runs[3].configIndex, 1);
+    QCOMPARE(done.runs[2].repeatIndex, 1);
+    QCOMPARE(recorder.startedOrder, (QList<int>{0, 1, 2, 3}));
+    QCOMPARE(recorder.finished, (QList<int>{0, 1, 2, 3}));
+    QCOMPARE(recorder.totals, (QList<int>{4, 4, 4, 4}));
+    for (int i = 0; i < 4; ++i)
+        QVERIFY2(recorder.intervalsByRun.value(i) >= 1, qPrintable(QStringLiteral("run %1 reported no intervals").arg(i)));
+    QVERIFY(done.finishedAt.isValid());
+    QVERIFY(done.environment.local.known);
+    QVERIFY(done.environment.local.cpuCount > 0);
+    QVERIFY(done.environment.remote.known); // our server answers with its extension
+    QVERIFY2(done.warnings.isEmpty(), qPrintable(done.warnings.join(QLatin1Char('\n'))));
+    // The snapshot of a real comparison round-trips too.
+    const QString path = m_dir.filePath(QStringLiteral("engine.nicbench"));
+    QVERIFY2(Snapshot::save(done, path, &error), qPrintable(error));
+    Comparison back;
+    QVERIFY2(Snapshot::load(path, &back, &error), qPrintable(error));
+    QCOMPARE(QJsonDocument(Snapshot::toJson(back)).toJson(), QJsonDocument(Snapshot::toJson(done)).toJson());
+}
+
+void TestCompare::failedRunIsRecorded()
+{
+    ServerThread server;
+    QString error;
+    QVERIFY2(server.start(&error), qPrintable(error));
+    const quint16 dead = freePort(); // nothing listens there any more
+    Comparison c;
+    c.repeats = 1;
+    c.pauseSeconds = 0;
+    c.configurations = {{QStringLiteral("nobody home"), loopbackParams(dead, 1, 1), QString()},
+                        {QStringLiteral("live"), loopbackParams(server.port(), 1, 1), QString()}};
+    c.configurations[0].params.connectTimeoutMs = 2000;
+    const Comparison done = ComparisonRunner(c).run();
+    QCOMPARE(done.runs.size(), 2);
+    QVERIFY(!done.runs[0].ok());
+    QVERIFY(!done.runs[0].result.error.isEmpty());
+    QCOMPARE(done.runs[0].result.params.port, dead);
+    QVERIFY2(done.runs[1].ok(), qPrintable(done.runs[1].result.error));
+    QCOMPARE(done.warnings.size(), 1);
+    QVERIFY(done.warnings.first().contains(QStringLiteral("nobody home")));
+    const ComparisonStatistics s = computeStatistics(done);
+    QCOMPARE(s.configurations[0].failedRuns, 1);
+    QVERIFY(!s.find(0, Metric::Throughput));
+    QVERIFY(s.find(1, Metric::Throughput));
+    QVERIFY(!s.find(1, Metric::Throughput)->hasBaseline); // the baseline measured nothing
+    QString ignored;
+    Comparison back;
+    QVERIFY(Snapshot::decode(Snapshot::encode(done, false), &back, &ignored));
+    QVERIFY(!back.runs[0].ok());
+}
+
+void TestCompare::stopEndsEarly()
+{
+    ServerThread server;
+    QString error;
+    QVERIFY2(server.start(&error), qPrintable(error));
+    Comparison c;
+    c.repeats = 3;
+    c.pauseSeconds = 0;
+    c.configurations = {{QStringLiteral("long"), loopbackParams(server.port(), 1, 30), QString()}};
+    ComparisonRunner runner(c);
+    QElapsedTimer t;
+    t.start();
+    std::thread stopper([&runner] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        runner.requestStop();
+    });
+    const Comparison done = runner.run();
+    stopper.join();
+    QVERIFY2(t.elapsed() < 15000, qPrintable(QString::number(t.elapsed())));
+    QCOMPARE(done.runs.size(), 1);
+    QVERIFY(!done.finishedAt.isValid());
+    QVERIFY(!done.warnings.isEmpty());
+}
+
+void TestCompare::cliEndToEnd()
+{
+    CliServer server;
+    const QString why = server.start();
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    const QString spec = m_dir.filePath(QStringLiteral("spec.json"));
+    QFile f(spec);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QString args = QStringLiteral("-c 127.0.0.1 -p %1 -t 1 -i 0.5").arg(server.port());
+    f.write(QStringLiteral(R"({"title": "loopback, P1 vs P4", "repeats": 2, "order": "interleaved", "pause": 0.2,
+        "baseline": "P1", "configurations": [
+          {"label": "P1", "args": "%1 -P 1"},
+          {"label": "P4", "args": "%1 -P 4", "notes": "four streams"}]})")
+                .arg(args)
+                .toUtf8());
+    f.close();
+    const QString out = m_dir.filePath(QStringLiteral("cli.nicbench"));
+    const QStringList compareArgs{QStringLiteral("compare"), spec, QStringLiteral("-o"), out};
+    const CliRun run = runCli(compareArgs, 90000);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(compareArgs)));
+    QVERIFY2(run.out.contains("[4/4]"), qPrintable(run.describe(compareArgs)));
+    QVERIFY(run.out.contains("Throughput"));
+
+    Comparison c;
+    QString error;
+    QVERIFY2(Snapshot::load(out, &c, &error), qPrintable(error));
+    checkLoopbackComparison(c, 2);
+    QCOMPARE(c.title, QStringLiteral("loopback, P1 vs P4"));
+    QCOMPARE(c.configurations[1].notes, QStringLiteral("four streams"));
+    QCOMPARE(c.configurations[1].params.streams, 4);
+    const QList<int> order{c.runs[0].configIndex, c.runs[1].configIndex, c.runs[2].configIndex, c.runs[3].configIndex};
+    QCOMPARE(order, (QList<int>{0, 1, 0, 1}));
+    // The file carries its statistics for readers without the engine.
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray().size(), 2);
+
+    const QStringList reportArgs{QStringLiteral("report"), out, QStringLiteral("--format"), QStringLiteral("csv")};
+    const CliRun report = runCli(reportArgs, 30000);
+    QVERIFY2(report.finished && report.exitCode == 0, qPrintable(report.describe(reportArgs)));
+    const QList<QStringList> rows = parseCsv(QString::fromUtf8(report.out), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(rows.size() >= 3);
+    const QStringList header = rows.first();
+    QCOMPARE(header.first(), QStringLiteral("metric"));
+    for (const QStringList &r : rows)
+        QCOMPARE(r.size(), header.size());
+    const qsizetype metricCol = header.indexOf(QStringLiteral("metric"));
+    const qsizetype labelCol = header.indexOf(QStringLiteral("label"));
+    const qsizetype meanCol = header.indexOf(QStringLiteral("mean"));
+    const qsizetype verdictCol = header.indexOf(QStringLiteral("verdict"));
+    const qsizetype nCol = header.indexOf(QStringLiteral("n"));
+    QVERIFY(metricCol >= 0 && labelCol >= 0 && meanCol >= 0 && verdictCol >= 0 && nCol >= 0);
+    QStringList throughputLabels;
+    for (const QStringList &r : rows.mid(1)) {
+        bool ok = false;
+        r[meanCol].toDouble(&ok);
+        QVERIFY2(ok, qPrintable(r.join(QLatin1Char(','))));
+        if (r[metricCol] != QLatin1String("throughput_bps"))
+            continue;
+        throughputLabels << r[labelCol];
+        QCOMPARE(r[nCol], QStringLiteral("2"));
+        QVERIFY(r[meanCol].toDouble() > 1e6);
+        const QStringList verdicts{QStringLiteral("baseline"), QStringLiteral("faster"), QStringLiteral("slower"),
+                                   QStringLiteral("no_difference")};
+        QVERIFY2(verdicts.contains(r[verdictCol]), qPrintable(r[verdictCol]));
+    }
+    QCOMPARE(throughputLabels, (QStringList{QStringLiteral("P1"), QStringLiteral("P4")}));
+
+    for (const QString &format : {QStringLiteral("text"), QStringLiteral("markdown")}) {
+        const QStringList a{QStringLiteral("report"), out, QStringLiteral("--format"), format};
+        const CliRun r = runCli(a, 30000);
+        QVERIFY2(r.exitCode == 0 && r.out.contains("P4") && r.out.contains("95%"), qPrintable(r.describe(a)));
+    }
+}
+
+void TestCompare::cliFlagsForm()
+{
+    CliServer server;
+    const QString why = server.start();
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    const QString out = m_dir.filePath(QStringLiteral("flags.nicbench.gz"));
+    const QString base = QStringLiteral("-c 127.0.0.1 -p %1 -t 1").arg(server.port());
+    const QStringList args{QStringLiteral("compare"), QStringLiteral("--repeats"), QStringLiteral("2"),
+                           QStringLiteral("--order"), QStringLiteral("shuffled"), QStringLiteral("--seed"),
+                           QStringLiteral("7"), QStringLiteral("--pause"), QStringLiteral("0.2"),
+                           QStringLiteral("--config"), QStringLiteral("P1=%1 -P 1").arg(base),
+                           QStringLiteral("--config"), QStringLiteral("P4=%1 -P 4").arg(base),
+                           QStringLiteral("--quiet"), QStringLiteral("--format"), QStringLiteral("csv"),
+                           QStringLiteral("-o"), out};
+    const CliRun run = runCli(args, 90000);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
+    QVERIFY(run.out.startsWith("metric,"));
+    Comparison c;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(out, &c, &error, &info), qPrintable(error));
+    QVERIFY(info.compressed);
+    checkLoopbackComparison(c, 2);
+    QCOMPARE(c.order, OrderPolicy::Shuffled);
+    QCOMPARE(c.seed, quint64(7));
+    const QList<ScheduledRun> schedule = buildSchedule(2, 2, OrderPolicy::Shuffled, 7);
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(c.runs[i].configIndex, schedule[i].configIndex);
+}
+
+void TestCompare::cliRejectsBadInput()
+{
+    const QString spec = m_dir.filePath(QStringLiteral("bad-spec.json"));
+    QFile f(spec);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"configurations": [{"label": "server?", "args": "-s"}]})");
+    f.close();
+    struct Case {
+        QStringList args;
+        const char *expected;
+    };
+    const QList<Case> cases{
+        {{QStringLiteral("compare"), spec, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("x.nicbench"))},
+         "client test"},
+        {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("no-equals-sign"), QStringLiteral("-o"),
+          QStringLiteral("x")},
+         "LABEL=ARGS"},
+        {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("A=-c 127.0.0.1 -P 999"),
+          QStringLiteral("-o"), QStringLiteral("x")},
+         "A"},
+        {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("A=-c 127.0.0.1")}, "-o"},
+        {{QStringLiteral("report"), QStringLiteral(NICBENCH_TEST_DATA "/snapshots/bad-truncated.nicbench")}, "truncated"},
+        {{QStringLiteral("report")}, "snapshot"},
+    };
+    for (const Case &c : cases) {
+        const CliRun r = runCli(c.args, 30000);
+        QVERIFY2(r.finished && r.exitCode == 1 && r.err.contains(c.expected), qPrintable(r.describe(c.args)));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The .nicbench snapshot: round trips (plain and gzip), the version 0 migration, a file
+// written by nicbench-cli, and rejection of corrupt, truncated and hostile files.
+#include "comparisonstatistics.h"
+#include "gzip.h"
+#include "snapshot.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTimeZone>
+#include <QTest>
+
+using namespace nb;
+
+namespace {
+
+QString dataFile(const QString &name)
+{
+    return QStringLiteral(NICBENCH_TEST_DATA "/snapshots/") + name;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+TestResult makeResult(const TestParams &params, double gbps, double cpuPct, int seed)
+{
+    TestResult r;
+    r.params = params;
+    r.version = QStringLiteral("0.1.0");
+    r.timestampSecs = 1700000000 + seed;
+    r.cookie = QStringLiteral("cookie%1").arg(seed);
+    const std::uint64_t bytes = std::uint64_t(gbps * 1e9 / 8 * params.duration);
+    for (int s = 0; s < params.streams; ++s) {
+        r.connections.append({s + 5, QStringLiteral("127.0.0.1"), quint16(40000 + s), QStringLiteral("127.0.0.1"), 5201});
+        StreamSummary sum;
+        sum.id = s + 5;
+        sum.seconds = params.duration;
+        sum.receiverSeconds = params.duration;
+        sum.bytesSent = bytes / params.streams;
+        sum.bytesReceived = bytes / params.streams;
+        sum.retransmits = seed;
+        r.streams.append(sum);
+    }
+    for (int i = 0; i < int(params.duration); ++i) {
+        IntervalReport ir;
+        for (int s = 0; s < params.streams; ++s) {
+            StreamInterval si;
+            si.id = s + 5;
+            si.start = i;
+            si.end = i + 1;
+            si.bytes = bytes / params.streams / std::uint64_t(params.duration);
+            si.retransmits = 0;
+            si.cwndBytes = 65536;
+            si.rttUs = 40 + s;
+            ir.streams.append(si);
+        }
+        ir.hasCpu = true;
+        ir.cpu.start = i;
+        ir.cpu.end = i + 1;
+        ir.cpu.cpuCount = 2;
+        ir.cpu.systemValid = true;
+        ir.cpu.systemBusyPct = cpuPct;
+        ir.cpu.userPct = cpuPct / 4;
+        ir.cpu.systemPct = cpuPct / 2;
+        ir.cpu.irqPct = cpuPct / 4;
+        r.intervals.append(ir);
+    }
+    r.localCpuKnown = true;
+    r.localCpu.end = params.duration;
+    r.localCpu.cpuCount = 2;
+    r.localCpu.systemValid = true;
+    r.localCpu.systemBusyPct = cpuPct;
+    r.localCpu.processValid = true;
+    r.localCpu.processPct = cpuPct * 1.5;
+    AdapterInfo lo;
+    lo.name = QStringLiteral("lo");
+    lo.index = 1;
+    lo.family = AdapterFamily::Loopback;
+    lo.loopback = true;
+    lo.mtu = 65536;
+    lo.operState = QStringLiteral("unknown");
+    lo.addresses.append({QHostAddress(QStringLiteral("127.0.0.1")), 8});
+    r.localAdapter = lo;
+    r.warnings.append(QStringLiteral("synthetic result %1").arg(seed));
+    return r;
+}
+
+Comparison makeComparison()
+{
+    Comparison c;
+    c.title = QStringLiteral("P1 vs P4, \"quoted\", ünïcode");
+    c.repeats = 2;
+    c.order = OrderPolicy::Shuffled;
+    c.seed = 12345;
+    c.pauseSeconds = 0.5;
+    c.baselineIndex = 0;
+    c.createdAt = QDateTime(QDate(2024, 5, 1), QTime(12, 0, 0, 250), QTimeZone::utc());
+    c.finishedAt = c.createdAt.addSecs(30);
+    TestParams p;
+    p.host = QStringLiteral("127.0.0.1");
+    p.duration = 3;
+    Configuration a{QStringLiteral("lo, P=1"), p, QStringLiteral("notes here")};
+    p.streams = 4;
+    Configuration b{QStringLiteral("lo, P=4"), p, QString()};
+    c.configurations = {a, b};
+    const QList<ScheduledRun> schedule = c.schedule();
+    for (int i = 0; i < schedule.size(); ++i) {
+        Run r;
+        r.configIndex = schedule[i].configIndex;
+        r.repeatIndex = schedule[i].repeatIndex;
+        r.orderIndex = i;
+        r.startedAt = c.createdAt.addSecs(5 * i);
+        const TestParams &rp = c.configurations[r.configIndex].params;
+        r.result = makeResult(rp, r.configIndex ? 20 + i : 10 + i, 50 + i, i);
+        c.runs.append(r);
+    }
+    // One failed run is part of the record too.
+    c.runs.removeLast();
+    Run failed;
+    failed.orderIndex = int(c.runs.size());
+    failed.startedAt = c.createdAt.addSecs(25);
+    failed.result.error = QStringLiteral("unable to connect to server: Connection refused");
+    failed.configIndex = schedule.last().configIndex;
+    failed.repeatIndex = schedule.last().repeatIndex;
+    failed.result.params = c.configurations[failed.configIndex].params;
+    c.runs.append(failed);
+    c.environment.local.known = true;
+    c.environment.local.hostName = QStringLiteral("testhost");
+    c.environment.local.os = QStringLiteral("Debian GNU/Linux 12 (bookworm)");
+    c.environment.local.kernel = QStringLiteral("6.1.0");
+    c.environment.local.cpuModel = QStringLiteral("Test CPU");
+    c.environment.local.cpuCount = 2;
+    c.environment.local.adapters = {*c.runs.first().result.localAdapter};
+    c.warnings = {QStringLiteral("run 4 failed")};
+    return c;
+}
+
+QByteArray documentBytes(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class TestSnapshot : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void roundTrip();
+    void gzipRoundTrip();
+    void gzipBySuffix();
+    void statisticsInFile();
+    void loadsCliFile();
+    void olderVersionLoads();
+    void singleResultIsVersion0();
+    void rejectsFixtures_data();
+    void rejectsFixtures();
+    void rejectsMutations_data();
+    void rejectsMutations();
+    void rejectsHugeArrays();
+    void rejectsBadGzip();
+    void gzipBombIsCapped();
+    void atomicSaveKeepsOldFile();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestSnapshot::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+}
+
+void TestSnapshot::roundTrip()
+{
+    const Comparison c = makeComparison();
+    QCOMPARE(c.validate(), QString());
+    const QString path = m_dir.filePath(QStringLiteral("round.nicbench"));
+    QString error;
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+    QVERIFY(!isGzip(readAll(path)));
+    Comparison back;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 1);
+    QVERIFY(!info.compressed);
+    QVERIFY(!info.migrated);
+    QCOMPARE(back.title, c.title);
+    QCOMPARE(back.repeats, 2);
+    QCOMPARE(back.order, OrderPolicy::Shuffled);
+    QCOMPARE(back.seed, quint64(12345));
+    QCOMPARE(back.createdAt, c.createdAt);
+    QCOMPARE(back.finishedAt, c.finishedAt);
+    QCOMPARE(back.configurations.size(), 2);
+    QCOMPARE(back.configurations[0].notes, QStringLiteral("notes here"));
+    QCOMPARE(back.configurations[1].params.streams, 4);
+    QCOMPARE(back.runs.size(), c.runs.size());
+    for (int i = 0; i < c.runs.size(); ++i) {
+        QCOMPARE(back.runs[i].configIndex, c.runs[i].configIndex);
+        QCOMPARE(back.runs[i].repeatIndex, c.runs[i].repeatIndex);
+        QCOMPARE(back.runs[i].orderIndex, i);
+        QCOMPARE(back.runs[i].startedAt, c.runs[i].startedAt);
+        QCOMPARE(back.runs[i].ok(), c.runs[i].ok());
+        QCOMPARE(back.runs[i].result.intervals.size(), c.runs[i].result.intervals.size());
+        QCOMPARE(back.runs[i].result.bytesDelivered(), c.runs[i].result.bytesDelivered());
+    }
+    QVERIFY(!back.runs.last().ok());
+    QCOMPARE(back.runs.last().result.error, c.runs.last().result.error);
+    QCOMPARE(back.environment, c.environment);
+    QCOMPARE(back.warnings, c.warnings);
+    // Everything else: the whole document is identical.
+    QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
+}
+
+void TestSnapshot::gzipRoundTrip()
+{
+    const Comparison c = makeComparison();
+    const QString path = m_dir.filePath(QStringLiteral("forced.nicbench"));
+    QString error;
+    SnapshotSaveOptions options;
+    options.compression = SnapshotCompression::Gzip;
+    QVERIFY2(Snapshot::save(c, path, &error, options), qPrintable(error));
+    const QByteArray raw = readAll(path);
+    QVERIFY(isGzip(raw));
+    QVERIFY(raw.size() < documentBytes(Snapshot::toJson(c)).size());
+    Comparison back;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
+    QVERIFY(info.compressed);
+    QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
+}
+
+void TestSnapshot::gzipBySuffix()
+{
+    const Comparison c = makeComparison();
+    const QString path = m_dir.filePath(QStringLiteral("auto.nicbench.gz"));
+    QString error;
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+    QVERIFY(isGzip(readAll(path)));
+    // A stock gunzip reads it (when installed): the file really is gzip, not qCompress.
+    QByteArray plain;
+    QVERIFY(gzipDecompress(readAll(path), Snapshot::kMaxJsonBytes, &plain, &error));
+    QVERIFY(plain.startsWith("{"));
+}
+
+void TestSnapshot::statisticsInFile()
+{
+    const Comparison c = makeComparison();
+    const QJsonObject doc = Snapshot::toJson(c);
+    QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("nicbench-snapshot"));
+    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 1);
+    const QJsonArray configs = doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray();
+    QCOMPARE(configs.size(), 2);
+    const QJsonObject tp = configs[1].toObject().value(QStringLiteral("metrics")).toObject().value(QStringLiteral("throughput_bps")).toObject();
+    QVERIFY(tp.value(QStringLiteral("mean")).toDouble() > 1e10);
+    QVERIFY(tp.contains(QStringLiteral("vs_baseline")));
+    QCOMPARE(configs[1].toObject().value(QStringLiteral("failed_runs")).toInt(), 1);
+}
+
+void TestSnapshot::loadsCliFile()
+{
+    // Written by `nicbench-cli compare` (2 configurations x 2 repeats on loopback).
+    Comparison c;
+    QString error;
+    QVERIFY2(Snapshot::load(dataFile(QStringLiteral("cli-v1-loopback.nicbench")), &c, &error), qPrintable(error));
+    QCOMPARE(c.configurations.size(), 2);
+    QCOMPARE(c.runs.size(), 4);
+    const ComparisonStatistics s = computeStatistics(c);
+    QVERIFY(s.find(1, Metric::Throughput));
+    QVERIFY(s.find(1, Metric::Throughput)->hasBaseline);
+    QCOMPARE(s.find(1, Metric::Throughput)->summary.n, 2);
+}
+
+void TestSnapshot::olderVersionLoads()
+{
+    // Version 0: a JSON array of -J documents (here three stock iperf3 3.12 results).
+    Comparison c;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(dataFile(QStringLiteral("v0-iperf3-array.json")), &c, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 0);
+    QVERIFY(info.migrated);
+    QCOMPARE(c.configurations.size(), 1);
+    QCOMPARE(c.runs.size(), 3);
+    QCOMPARE(c.repeats, 3);
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(c.runs[i].orderIndex, i);
+        QCOMPARE(c.runs[i].repeatIndex, i);
+    }
+    QVERIFY(!c.warnings.isEmpty());
+    QCOMPARE(c.validate(), QString());
+    // The migrated comparison saves as version 1 and reloads unchanged.
+    const QString path = m_dir.filePath(QStringLiteral("migrated.nicbench"));
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+    Comparison again;
+    QVERIFY2(Snapshot::load(path, &again, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 1);
+    QCOMPARE(documentBytes(Snapshot::toJson(again)), documentBytes(Snapshot::toJson(c)));
+}
+
+void TestSnapshot::singleResultIsVersion0()
+{
+    Comparison c;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(QStringLiteral(NICBENCH_TEST_DATA "/iperf3-3.12-client.json"), &c, &error, &info),
+             qPrintable(error));
+    QCOMPARE(info.version, 0);
+    QCOMPARE(c.runs.size(), 1);
+}
+
+void TestSnapshot::rejectsFixtures_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected"); // part of the error message
+    QTest::newRow("empty") << QStringLiteral("bad-empty.nicbench") << QStringLiteral("empty");
+    QTest::newRow("html") << QStringLiteral("bad-not-json.nicbench") << QStringLiteral("not valid JSON");
+    QTest::newRow("scalar") << QStringLiteral("bad-scalar.nicbench") << QStringLiteral("not valid JSON");
+    QTest::newRow("other format") << QStringLiteral("bad-wrong-format.nicbench") << QStringLiteral("flent-data");
+    QTest::newRow("truncated") << QStringLiteral("bad-truncated.nicbench") << QStringLiteral("truncated");
+    QTest::newRow("deep nesting") << QStringLiteral("bad-deep-nesting.nicbench") << QStringLiteral("not valid JSON");
+    QTest::newRow("missing") << QStringLiteral("does-not-exist.nicbench") << QStringLiteral("no such file");
+}
+
+void TestSnapshot::rejectsFixtures()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    Comparison c;
+    QString error;
+    QVERIFY(!Snapshot::load(dataFile(file), &c, &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY2(error.contains(file), qPrintable(error)); // names the file
+}
+
+void TestSnapshot::rejectsMutations_data()
+{
+    // Each row damages one field of the CLI-written fixture.
+    QTest::addColumn<QString>("mutation");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("repeats is a string") << QStringLiteral("repeats=\"three\"") << QStringLiteral("repeats");
+    QTest::newRow("repeats negative") << QStringLiteral("repeats=-1") << QStringLiteral("repeats");
+    QTest::newRow("repeats fractional") << QStringLiteral("repeats=1.5") << QStringLiteral("integer");
+    QTest::newRow("future version") << QStringLiteral("version=99") << QStringLiteral("newer NicBench");
+    QTest::newRow("version string") << QStringLiteral("version=\"1\"") << QStringLiteral("version");
+    QTest::newRow("runs is an object") << QStringLiteral("runs={}") << QStringLiteral("runs");
+    QTest::newRow("configurations missing") << QStringLiteral("configurations") << QStringLiteral("configurations");
+    QTest::newRow("baseline out of range") << QStringLiteral("baseline=5") << QStringLiteral("baseline");
+    QTest::newRow("run config out of range") << QStringLiteral("runs.1.config=7") << QStringLiteral("configuration 7");
+    QTest::newRow("duplicate run") << QStringLiteral("runs.1.config=0") << QStringLiteral("repeats repeat");
+    QTest::newRow("run order wrong") << QStringLiteral("runs.2.order=9") << QStringLiteral("order");
+    QTest::newRow("result intervals wrong type") << QStringLiteral("runs.0.result.intervals=\"lots\"") << QStringLiteral("intervals");
+    QTest::newRow("result missing") << QStringLiteral("runs.0.result") << QStringLiteral("result");
+    QTest::newRow("params out of range") << QStringLiteral("configurations.0.params.streams=100000") << QStringLiteral("params");
+    QTest::newRow("order policy") << QStringLiteral("order.policy=\"sideways\"") << QStringLiteral("sideways");
+    QTest::newRow("started_at garbage") << QStringLiteral("runs.0.started_at=\"yesterday\"") << QStringLiteral("ISO 8601");
+    QTest::newRow("environment wrong") << QStringLiteral("environment.local.cpu_count=\"many\"") << QStringLiteral("cpu_count");
+    QTest::newRow("warnings not strings") << QStringLiteral("warnings=[1,2]") << QStringLiteral("warnings");
+    QTest::newRow("label missing") << QStringLiteral("configurations.1.label") << QStringLiteral("label");
+}
+
+// "a.b.2.c=JSON" sets a value, "a.b" alone removes the key.
+static QJsonValue mutate(const QJsonValue &node, const QStringList &path, const std::optional<QJsonValue> &value)
+{
+    if (path.isEmpty())
+        return value ? *value : QJsonValue();
+    const QString key = path.first();
+    if (node.isArray()) {
+        QJsonArray a = node.toArray();
+        const int i = key.toInt();
+        if (path.size() == 1 && !value)
+            a.removeAt(i);
+        else
+            a[i] = mutate(a[i], path.mid(1), value);
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    if (path.size() == 1 && !value)
+        o.remove(key);
+    else
+        o.insert(key, mutate(o.value(key), path.mid(1), value));
+    return o;
+}
+
+void TestSnapshot::rejectsMutations()
+{
+    QFETCH(QString, mutation);
+    QFETCH(QString, expected);
+    const QJsonObject good = QJsonDocument::fromJson(readAll(dataFile(QStringLiteral("cli-v1-loopback.nicbench")))).object();
+    QVERIFY(!good.isEmpty());
+    const qsizetype eq = mutation.indexOf(QLatin1Char('='));
+    std::optional<QJsonValue> value;
+    QString keyPath = mutation;
+    if (eq > 0) {
+        keyPath = mutation.left(eq);
+        const QByteArray wrapped = "[" + mutation.mid(eq + 1).toUtf8() + "]";
+        value = QJsonDocument::fromJson(wrapped).array().first();
+    }
+    const QJsonValue bad = mutate(good, keyPath.split(QLatin1Char('.')), value);
+    Comparison c;
+    QString error;
+    QVERIFY(!Snapshot::decode(documentBytes(bad.toObject()), &c, &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    // And the unmodified document still loads (the mutation, not the fixture, is at fault).
+    QVERIFY2(Snapshot::decode(documentBytes(good), &c, &error), qPrintable(error));
+}
+
+void TestSnapshot::rejectsHugeArrays()
+{
+    QJsonObject doc = Snapshot::toJson(makeComparison());
+    QJsonArray runs;
+    for (int i = 0; i < Snapshot::kMaxRuns + 1; ++i)
+        runs.append(QJsonObject());
+    doc.insert(QStringLiteral("runs"), runs);
+    Comparison c;
+    QString error;
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(!Snapshot::decode(documentBytes(doc), &c, &error));
+    QVERIFY2(error.contains(QStringLiteral("more than")), qPrintable(error));
+    QVERIFY(t.elapsed() < 10000);
+    // Too large before parsing at all.
+    QVERIFY(!Snapshot::decode(QByteArray(2048, ' '), &c, &error, nullptr, 1024));
+    QVERIFY2(error.contains(QStringLiteral("limit")), qPrintable(error));
+}
+
+void TestSnapshot::rejectsBadGzip()
+{
+    const QByteArray gz = Snapshot::encode(makeComparison(), true);
+    QVERIFY(isGzip(gz));
+    Comparison c;
+    QString error;
+    QVERIFY(Snapshot::decode(gz, &c, &error));
+    // Truncated at several points.
+    for (qsizetype cut : {qsizetype(3), qsizetype(10), gz.size() / 2, gz.size() - 4}) {
+        QVERIFY(!Snapshot::decode(gz.left(cut), &c, &error));
+        QVERIFY2(error.contains(QStringLiteral("decompress")), qPrintable(error));
+    }
+    // Flipped bytes in the deflate data or the CRC.
+    QByteArray corrupt = gz;
+    corrupt[gz.size() / 2] = char(corrupt[gz.size() / 2] ^ 0x5a);
+    QVERIFY(!Snapshot::decode(corrupt, &c, &error));
+    corrupt = gz;
+    corrupt[gz.size() - 6] = char(corrupt[gz.size() - 6] ^ 0x01);
+    QVERIFY(!Snapshot::decode(corrupt, &c, &error));
+    QVERIFY2(error.contains(QStringLiteral("corrupt")), qPrintable(error));
+    // Trailing garbage.
+    QVERIFY(!Snapshot::decode(gz + "garbage", &c, &error));
+    QVERIFY2(error.contains(QStringLiteral("after the end")), qPrintable(error));
+    // Two concatenated members are valid gzip (cat a.gz b.gz); here they make invalid JSON.
+    QVERIFY(!Snapshot::decode(gz + gz, &c, &error));
+    QVERIFY2(error.contains(QStringLiteral("JSON")), qPrintable(error));
+}
+
+void TestSnapshot::gzipBombIsCapped()
+{
+    // 64 MiB of spaces compress to ~64 KB; with a 1 MiB cap decoding stops early.
+    const QByteArray bomb = gzipCompress(QByteArray(64 * 1024 * 1024, ' '));
+    QVERIFY(bomb.size() < 1024 * 1024);
+    Comparison c;
+    QString error;
+    QVERIFY(!Snapshot::decode(bomb, &c, &error, nullptr, 1024 * 1024));
+    QVERIFY2(error.contains(QStringLiteral("limit")), qPrintable(error));
+    QByteArray out;
+    QVERIFY(!gzipDecompress(bomb, 1024 * 1024, &out, &error));
+    QVERIFY(out.isEmpty());
+}
+
+void TestSnapshot::atomicSaveKeepsOldFile()
+{
+    const QString path = m_dir.filePath(QStringLiteral("atomic.nicbench"));
+    const Comparison first = makeComparison();
+    QString error;
+    QVERIFY2(Snapshot::save(first, path, &error), qPrintable(error));
+    const QByteArray before = readAll(path);
+    Comparison second = makeComparison();
+    second.title = QStringLiteral("second");
+    SnapshotSaveOptions options;
+    options.simulateWriteFailure = true;
+    QVERIFY(!Snapshot::save(second, path, &error, options));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(readAll(path), before);
+    Comparison back;
+    QVERIFY2(Snapshot::load(path, &back, &error), qPrintable(error));
+    QCOMPARE(back.title, first.title);
+    // No temporary files left behind.
+    const QStringList left = QDir(m_dir.path()).entryList({QStringLiteral("atomic*")}, QDir::Files);
+    QCOMPARE(left, QStringList{QStringLiteral("atomic.nicbench")});
+}
+
+QTEST_GUILESS_MAIN(TestSnapshot)
+#include "tst_snapshot.moc"

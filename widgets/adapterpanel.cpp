@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "adapterpanel.h"
+
+#include "adaptertile.h"
+#include "chartstyle.h"
+#include "ratescale.h"
+#include "utilizationchart.h"
+#include "utilizationscale.h"
+
+#include <QCoreApplication>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace nb::ui {
+
+namespace {
+
+QString offloadsText(const QMap<QString, bool> &offloads)
+{
+    if (offloads.isEmpty())
+        return QCoreApplication::translate("nb::ui::AdapterPanel", "not readable");
+    QStringList on, off;
+    for (auto it = offloads.constBegin(); it != offloads.constEnd(); ++it)
+        (it.value() ? on : off).append(it.key().toUpper());
+    QString text = on.isEmpty() ? QCoreApplication::translate("nb::ui::AdapterPanel", "none on")
+                                : on.join(QLatin1Char(' '));
+    if (!off.isEmpty())
+        text += QCoreApplication::translate("nb::ui::AdapterPanel", " (off: %1)").arg(off.join(QLatin1Char(' ')));
+    return text;
+}
+
+} // namespace
+
+AdapterPanel::AdapterPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_subtitle(new QLabel(this))
+    , m_chart(new UtilizationChart(this))
+    , m_details(new QLabel(this))
+{
+    setObjectName(QStringLiteral("adapterPanel"));
+    QFont big = m_title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    m_title->setFont(big);
+    m_title->setObjectName(QStringLiteral("adapterTitle"));
+    m_subtitle->setObjectName(QStringLiteral("adapterSubtitle"));
+    m_subtitle->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_chart->setObjectName(QStringLiteral("utilizationChart"));
+
+    auto *header = new QHBoxLayout;
+    header->addWidget(m_title);
+    header->addStretch(1);
+    header->addWidget(m_subtitle);
+
+    auto *figures = new QGridLayout;
+    figures->setHorizontalSpacing(18);
+    figures->setVerticalSpacing(0);
+    m_utilization = addFigure(figures, 0, tr("Utilization"), QStringLiteral("utilizationValue"));
+    // The captions double as the chart's legend: solid Send, dashed Receive.
+    m_send = addFigure(figures, 1, tr("Send \u2014\u2014"), QStringLiteral("sendValue"));
+    m_receive = addFigure(figures, 2, tr("Receive - - -"), QStringLiteral("receiveValue"));
+    m_sendCaption = qobject_cast<QLabel *>(figures->itemAtPosition(0, 1)->widget());
+    m_receiveCaption = qobject_cast<QLabel *>(figures->itemAtPosition(0, 2)->widget());
+    applyCaptionColors();
+    m_link = addFigure(figures, 3, tr("Link speed"), QStringLiteral("linkValue"));
+    m_mtu = addFigure(figures, 4, tr("MTU"), QStringLiteral("mtuValue"));
+    figures->setColumnStretch(5, 1);
+
+    m_details->setObjectName(QStringLiteral("adapterDetails"));
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details->setTextFormat(Qt::RichText);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->setSpacing(3);
+    layout->addLayout(header);
+    layout->addWidget(m_chart, 1);
+    layout->addLayout(figures);
+    layout->addWidget(m_details);
+}
+
+QLabel *AdapterPanel::addFigure(QGridLayout *grid, int column, const QString &caption, const QString &objectName)
+{
+    auto *cap = new QLabel(caption, this);
+    QPalette pal = cap->palette();
+    pal.setColor(QPalette::WindowText, pal.color(QPalette::PlaceholderText));
+    cap->setPalette(pal);
+    auto *value = new QLabel(QStringLiteral("-"), this);
+    value->setObjectName(objectName);
+    QFont f = value->font();
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    value->setFont(f);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    grid->addWidget(cap, 0, column);
+    grid->addWidget(value, 1, column);
+    return value;
+}
+
+void AdapterPanel::applyCaptionColors()
+{
+    for (auto [label, color] : {std::pair{m_sendCaption, sendColor(palette())},
+                                std::pair{m_receiveCaption, receiveColor(palette())}}) {
+        QPalette pal = label->palette();
+        pal.setColor(QPalette::WindowText, color);
+        label->setPalette(pal);
+        QFont f = label->font();
+        f.setBold(true);
+        label->setFont(f);
+    }
+}
+
+void AdapterPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange && m_sendCaption)
+        applyCaptionColors();
+    QWidget::changeEvent(event);
+}
+
+void AdapterPanel::setMonitor(AdapterMonitor *monitor)
+{
+    m_monitor = monitor;
+    connect(monitor, &AdapterMonitor::updated, this, &AdapterPanel::refreshRates);
+    connect(monitor, &AdapterMonitor::adaptersChanged, this, &AdapterPanel::refreshDetails);
+}
+
+void AdapterPanel::setAdapter(const QString &name)
+{
+    m_name = name;
+    refreshDetails();
+    m_refreshes = 1;   // draw the new adapter's graph at once
+    refreshRates();
+}
+
+void AdapterPanel::refreshDetails()
+{
+    if (!m_monitor)
+        return;
+    const std::optional<nb::AdapterInfo> info = m_monitor->adapter(m_name);
+    m_info = info.value_or(nb::AdapterInfo{});
+    if (!info) {
+        m_title->setText(m_name.isEmpty() ? tr("No adapter selected") : tr("%1 (gone)").arg(m_name));
+        m_subtitle->clear();
+        m_details->clear();
+        return;
+    }
+    m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(info->name, AdapterTile::familyLabel(*info)));
+    QString sub = linkSpeedText(double(info->linkSpeedBps));
+    if (info->mtu > 0)
+        sub += tr(", MTU %1").arg(info->mtu);
+    if (!info->isUp())
+        sub += tr(", %1").arg(info->operState);
+    m_subtitle->setText(sub);
+    m_chart->setLinkSpeed(double(info->linkSpeedBps));
+    m_link->setText(info->linkSpeedBps > 0 ? formatRate(double(info->linkSpeedBps)) : tr("unknown"));
+    m_mtu->setText(info->mtu > 0 ? QString::number(info->mtu) : tr("unknown"));
+
+    QStringList addresses;
+    for (const nb::AdapterAddress &a : info->addresses)
+        addresses.append(QStringLiteral("%1/%2").arg(a.address.toString()).arg(a.prefixLength));
+    QString driver = info->driver.isEmpty() ? tr("none") : info->driver;
+    if (!info->driverVersion.isEmpty())
+        driver += QLatin1Char(' ') + info->driverVersion;
+    const auto row = [](const QString &caption, const QString &value) {
+        return QStringLiteral("<b>%1</b> %2").arg(caption.toHtmlEscaped(), value.toHtmlEscaped());
+    };
+    QStringList parts{row(tr("Driver"), driver),
+                      row(tr("Addresses"), addresses.isEmpty() ? tr("none") : addresses.join(QStringLiteral(", "))),
+                      row(tr("Offloads"), offloadsText(info->offloads))};
+    if (!info->description.isEmpty())
+        parts.prepend(row(tr("Description"), info->description));
+    m_details->setText(parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+}
+
+void AdapterPanel::refreshRates()
+{
+    if (!m_monitor || m_name.isEmpty())
+        return;
+    if (!isVisible())
+        return;   // nothing to draw; the history keeps filling in the monitor
+    const RatePoint avg = m_monitor->recentAverage(m_name);
+    m_send->setText(formatRate(avg.sendBps));
+    m_receive->setText(formatRate(avg.receiveBps));
+    const double pct = utilizationPercent(busierDirection(avg.sendBps, avg.receiveBps), double(m_info.linkSpeedBps));
+    m_utilization->setText(formatPercent(pct));
+    // The graph redraws at 5 Hz (the figures and tiles at 10 Hz): a 60-second graph does
+    // not look different, and the GUI stays cheap next to a running test.
+    if (++m_refreshes % 2 == 0)
+        m_chart->setHistory(m_monitor->history(m_name));
+}
+
+QString AdapterPanel::utilizationText() const
+{
+    return m_utilization->text();
+}
+
+QString AdapterPanel::mtuText() const
+{
+    return m_mtu->text();
+}
+
+} // namespace nb::ui

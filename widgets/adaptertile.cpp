@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "adaptertile.h"
+
+#include "ratescale.h"
+#include "sparkline.h"
+
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QVBoxLayout>
+
+namespace nb::ui {
+
+AdapterTile::AdapterTile(const nb::AdapterInfo &adapter, QWidget *parent)
+    : QFrame(parent)
+    , m_name(new QLabel(this))
+    , m_family(new QLabel(this))
+    , m_rates(new QLabel(this))
+    , m_sparkline(new Sparkline(this))
+{
+    setObjectName(QStringLiteral("adapterTile"));
+    setCursor(Qt::PointingHandCursor);
+    setAutoFillBackground(false);
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    m_name->setFont(bold);
+    m_rates->setObjectName(QStringLiteral("tileRates"));
+    for (QLabel *l : {m_name, m_family, m_rates})
+        l->setTextFormat(Qt::PlainText);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 5, 6, 6);
+    layout->setSpacing(1);
+    layout->addWidget(m_name);
+    layout->addWidget(m_family);
+    layout->addWidget(m_rates);
+    layout->addSpacing(2);
+    layout->addWidget(m_sparkline);
+    setAdapter(adapter);
+    m_rates->setText(tr("S 0  R 0 bit/s"));
+}
+
+QString AdapterTile::familyLabel(const nb::AdapterInfo &a)
+{
+    if (a.family == nb::AdapterFamily::Other)
+        return a.driver.isEmpty() ? tr("other") : a.driver;
+    return nb::familyName(a.family);
+}
+
+void AdapterTile::setAdapter(const nb::AdapterInfo &adapter)
+{
+    m_adapter = adapter;
+    m_name->setText(adapter.name);
+    QString family = familyLabel(adapter);
+    if (!adapter.isUp())
+        family += tr(" (%1)").arg(adapter.operState.isEmpty() ? tr("down") : adapter.operState);
+    m_family->setText(family);
+    QStringList tip{adapter.name};
+    if (!adapter.description.isEmpty())
+        tip.append(adapter.description);
+    if (!adapter.driver.isEmpty())
+        tip.append(tr("Driver: %1").arg(adapter.driver));
+    for (const nb::AdapterAddress &addr : adapter.addresses)
+        tip.append(QStringLiteral("%1/%2").arg(addr.address.toString()).arg(addr.prefixLength));
+    setToolTip(tip.join(QLatin1Char('\n')));
+    QColor dim = palette().color(QPalette::WindowText);
+    if (!adapter.isUp())
+        dim = palette().color(QPalette::PlaceholderText);
+    QPalette pal = m_family->palette();
+    pal.setColor(QPalette::WindowText, dim);
+    m_family->setPalette(pal);
+}
+
+void AdapterTile::updateRates(const AdapterMonitor &monitor)
+{
+    const RatePoint avg = monitor.recentAverage(m_adapter.name);
+    // One unit for both figures keeps the line short enough for a narrow column.
+    const RateUnit unit = rateUnitFor(std::max(avg.sendBps, avg.receiveBps));
+    auto number = [&](double bps) {
+        return bps < unit.divisor * 0.005 ? QStringLiteral("0") : formatSignificantDigits(bps / unit.divisor, 3);
+    };
+    m_rates->setText(tr("S %1  R %2 %3").arg(number(avg.sendBps), number(avg.receiveBps), unit.name));
+    m_sparkline->setData(monitor.history(m_adapter.name), double(m_adapter.linkSpeedBps));
+}
+
+QString AdapterTile::ratesText() const
+{
+    return m_rates->text();
+}
+
+void AdapterTile::setSelected(bool selected)
+{
+    if (m_selected == selected)
+        return;
+    m_selected = selected;
+    update();
+}
+
+void AdapterTile::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        Q_EMIT clicked();
+    QFrame::mousePressEvent(event);
+}
+
+void AdapterTile::paintEvent(QPaintEvent *event)
+{
+    QPainter painter(this);
+    const QRectF r = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
+    QColor border = palette().color(QPalette::WindowText);
+    border.setAlpha(40);
+    if (m_selected) {
+        QColor fill = palette().color(QPalette::Highlight);
+        fill.setAlpha(45);
+        painter.fillRect(r, fill);
+        border = palette().color(QPalette::Highlight);
+        painter.fillRect(QRectF(r.left(), r.top(), 3, r.height()), border);
+    }
+    painter.setPen(QPen(border, 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(r);
+    QFrame::paintEvent(event);
+}
+
+} // namespace nb::ui

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chartactions.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QMenu>
+#include <QToolTip>
+
+#ifdef NICBENCH_HAVE_SVG
+#include <QSvgGenerator>
+#endif
+
+#include <map>
+
+namespace nb::ui {
+
+namespace {
+
+constexpr int kMaxTooltipLines = 10;
+
+} // namespace
+
+ChartActions::ChartActions(QCustomPlot *plot, const QString &baseName, CsvFunction csv)
+    : QObject(plot)
+    , m_plot(plot)
+    , m_baseName(baseName)
+    , m_csv(std::move(csv))
+{
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartActions::showMenu);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &ChartActions::showTooltip);
+    m_keyFormatter = [](double key) { return tr("%1 s").arg(QString::number(key, 'f', 1)); };
+}
+
+QString ChartActions::imageFilters()
+{
+    QStringList filters{tr("PNG image (*.png)")};
+#ifdef NICBENCH_HAVE_SVG
+    filters.append(tr("SVG image (*.svg)"));
+#endif
+    filters.append(tr("PDF document (*.pdf)"));
+    return filters.join(QStringLiteral(";;"));
+}
+
+bool ChartActions::saveImage(QCustomPlot *plot, const QString &path)
+{
+    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        return plot->savePdf(path);
+    if (path.endsWith(QStringLiteral(".jpg"), Qt::CaseInsensitive))
+        return plot->saveJpg(path, 0, 0, 2.0);
+#ifdef NICBENCH_HAVE_SVG
+    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(plot->size());
+        svg.setViewBox(QRect(QPoint(0, 0), plot->size()));
+        svg.setTitle(plot->objectName());
+        QCPPainter painter(&svg);
+        plot->toPainter(&painter, plot->width(), plot->height());
+        return painter.end();
+    }
+#endif
+    return plot->savePng(path, 0, 0, 2.0);
+}
+
+QString ChartActions::graphsToCsv(const QCustomPlot *plot)
+{
+    QList<QCPGraph *> graphs;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        if (plot->graph(i)->visible() && plot->graph(i)->dataCount() > 0)
+            graphs.append(plot->graph(i));
+    }
+    std::map<double, QStringList> rows;
+    for (qsizetype c = 0; c < graphs.size(); ++c) {
+        const auto data = graphs.at(c)->data();
+        for (auto it = data->constBegin(); it != data->constEnd(); ++it) {
+            QStringList &row = rows[it->key];
+            row.resize(graphs.size());
+            row[c] = QString::number(it->value, 'g', 6);
+        }
+    }
+    QString csv = QStringLiteral("time_s");
+    for (const QCPGraph *g : std::as_const(graphs)) {
+        QString name = g->name().toLower();
+        name.replace(QLatin1Char(' '), QLatin1Char('_')).remove(QLatin1Char(',')).remove(QLatin1Char('('))
+            .remove(QLatin1Char(')'));
+        csv += QLatin1Char(',') + name;
+    }
+    csv += QLatin1Char('\n');
+    for (auto &[key, row] : rows) {
+        row.resize(graphs.size());
+        csv += QString::number(key, 'f', 3) + QLatin1Char(',') + row.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return csv;
+}
+
+QString ChartActions::csv() const
+{
+    return m_csv ? m_csv() : graphsToCsv(m_plot);
+}
+
+void ChartActions::showMenu(const QPoint &pos)
+{
+    QMenu menu(m_plot);
+    menu.addAction(tr("Copy image"), this, [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
+    menu.addAction(tr("Save image..."), this, &ChartActions::saveWithDialog);
+    menu.addAction(tr("Copy data as CSV"), this, [this] { QApplication::clipboard()->setText(csv()); });
+    if (m_extender) {
+        menu.addSeparator();
+        m_extender(&menu);
+    }
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+void ChartActions::saveWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(m_plot, tr("Save chart"), m_baseName + QStringLiteral(".png"),
+                                                      imageFilters());
+    if (!path.isEmpty())
+        saveImage(m_plot, path);
+}
+
+QString ChartActions::tooltipAt(const QPoint &pos) const
+{
+    QCPAxisRect *rect = m_plot->axisRectAt(pos);
+    if (!rect || !rect->rect().contains(pos))
+        return QString();
+    QStringList lines;
+    double shownKey = 0;
+    bool haveKey = false;
+    for (int i = 0; i < m_plot->graphCount(); ++i) {
+        QCPGraph *g = m_plot->graph(i);
+        if (!g->visible() || g->dataCount() == 0 || g->keyAxis()->axisRect() != rect)
+            continue;
+        const double key = g->keyAxis()->pixelToCoord(pos.x());
+        auto data = g->data();
+        auto it = data->findBegin(key, false);
+        if (it == data->constEnd())
+            --it;
+        auto next = it + 1;
+        if (next != data->constEnd() && std::abs(next->key - key) < std::abs(it->key - key))
+            it = next;
+        // Only points within a few pixels of the mouse count as "hovered".
+        if (std::abs(g->keyAxis()->coordToPixel(it->key) - pos.x()) > 24)
+            continue;
+        if (!haveKey) {
+            shownKey = it->key;
+            haveKey = true;
+        }
+        const QString value = m_formatter ? m_formatter(g, it->value) : QString::number(it->value, 'g', 3);
+        if (lines.size() == kMaxTooltipLines) {
+            lines.append(tr("..."));
+            break;
+        }
+        lines.append(QStringLiteral("%1: %2").arg(g->name(), value));
+    }
+    if (lines.isEmpty())
+        return QString();
+    lines.prepend(m_keyFormatter(shownKey));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ChartActions::showTooltip(QMouseEvent *event)
+{
+    const QString text = tooltipAt(event->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+} // namespace nb::ui

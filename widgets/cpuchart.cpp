@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cpuchart.h"
+
+#include "chartactions.h"
+#include "chartstyle.h"
+#include "ratescale.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+namespace nb::ui {
+
+CpuChart::CpuChart(QWidget *parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumHeight(140);
+
+    m_plot->setObjectName(QStringLiteral("cpuPlot"));
+    m_plot->xAxis->setLabel(tr("Time (s)"));
+    m_plot->yAxis->setLabel(tr("CPU (% of all cores)"));
+    m_system.graph = m_plot->addGraph();
+    m_system.graph->setName(tr("Local busy"));
+    m_process.graph = m_plot->addGraph();
+    m_process.graph->setName(tr("Process (% of 1 core)"));
+    m_remote.graph = m_plot->addGraph();
+    m_remote.graph->setName(tr("Server busy"));
+    m_plot->legend->setIconSize(28, 10);
+    placeLegendAbove(m_plot, 2);   // two per row: the CPU column is narrow
+
+    m_placeholder = new QCPItemText(m_plot);
+    m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_placeholder->position->setCoords(0.5, 0.55);
+    m_placeholder->setPositionAlignment(Qt::AlignCenter);
+    setPlaceholderText(tr("CPU use appears here during a test"));
+
+    auto *actions = new ChartActions(m_plot, QStringLiteral("cpu"));
+    actions->setValueFormatter([](const QCPGraph *, double value) {
+        return QStringLiteral("%1%").arg(formatSignificantDigits(value, 3));
+    });
+    applyPalette();
+    startTest(10);
+    setPlaceholderText(tr("CPU use appears here during a test"));
+}
+
+void CpuChart::startTest(double plannedSeconds)
+{
+    m_system.clear();
+    m_process.clear();
+    m_remote.clear();
+    m_remote.graph->removeFromLegend();
+    m_planned = plannedSeconds;
+    m_lastX = 0;
+    m_peak = 0;
+    m_samples = 0;
+    setPlaceholderText(tr("Waiting for the first report..."));
+    updateAxes();
+}
+
+void CpuChart::addSample(const nb::CpuSample &sample, double offsetSeconds)
+{
+    if (sample.seconds() <= 0)
+        return;
+    const double x = offsetSeconds + sample.end;
+    if (sample.systemValid) {
+        m_system.append(x, sample.systemBusyPct);
+        m_peak = std::max(m_peak, sample.systemBusyPct);
+    }
+    if (sample.processValid) {
+        m_process.append(x, sample.processPct);
+        m_peak = std::max(m_peak, sample.processPct);
+    }
+    ++m_samples;
+    m_lastX = std::max(m_lastX, x);
+    m_placeholder->setVisible(false);
+    updateAxes();
+}
+
+void CpuChart::setRemote(const QList<nb::CpuSample> &intervals, const nb::CpuSample &total, double offsetSeconds)
+{
+    if (!intervals.isEmpty()) {
+        for (const nb::CpuSample &s : intervals) {
+            if (s.systemValid && s.seconds() > 0) {
+                m_remote.append(offsetSeconds + s.end, s.systemBusyPct);
+                m_peak = std::max(m_peak, s.systemBusyPct);
+            }
+        }
+    } else if (total.systemValid && total.seconds() > 0) {
+        // Only the whole-test figure: a flat line over the test.
+        m_remote.append(offsetSeconds, total.systemBusyPct);
+        m_remote.append(offsetSeconds + total.seconds(), total.systemBusyPct);
+        m_peak = std::max(m_peak, total.systemBusyPct);
+    }
+    if (hasRemote())
+        m_remote.graph->addToLegend();
+    updateAxes();
+}
+
+bool CpuChart::hasRemote() const
+{
+    return m_remote.graph->dataCount() > 0;
+}
+
+void CpuChart::setPlaceholderText(const QString &text)
+{
+    m_placeholder->setText(text);
+    m_placeholder->setVisible(m_samples == 0 && !text.isEmpty());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CpuChart::updateAxes()
+{
+    // 100% is the natural top; the process line can pass it (two cores = 200%).
+    m_plot->yAxis->setRange(0, m_peak <= 95 ? 100 : niceCeiling(m_peak * 1.05));
+    const double right = std::max({m_planned, m_lastX, 1.0});
+    m_plot->xAxis->setRange(0, m_planned > 0 ? right : right * 1.1);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CpuChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        applyPalette();
+    QWidget::changeEvent(event);
+}
+
+void CpuChart::applyPalette()
+{
+    const QPalette pal = palette();
+    applyPaletteToPlot(m_plot, pal);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setBrush(Qt::NoBrush);
+    m_system.graph->setPen(QPen(seriesColor(pal, 0), 2.0));
+    m_process.graph->setPen(QPen(seriesColor(pal, 1), 1.6, Qt::DashLine));
+    QPen remote(seriesColor(pal, 3), 2.0, Qt::DotLine);
+    m_remote.graph->setPen(remote);
+    m_placeholder->setColor(pal.color(QPalette::PlaceholderText));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace nb::ui
