@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -124,12 +125,19 @@ void DataStream::sendLoop(Config config)
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     while (!m_stop.load(std::memory_order_relaxed)) {
         std::size_t len = config.blockSize;
-        if (config.budget && config.budget->enabled) {
-            const std::int64_t left = config.budget->remaining.fetch_sub(std::int64_t(len));
-            if (left <= 0)
+        const bool budgeted = config.budget && config.budget->enabled;
+        if (budgeted) {
+            // Take exactly what this send will use; what it does not send goes back below.
+            std::int64_t cur = config.budget->remaining.load();
+            std::int64_t take = 0;
+            do {
+                if (cur <= 0)
+                    break;
+                take = std::min<std::int64_t>(cur, std::int64_t(len));
+            } while (!config.budget->remaining.compare_exchange_weak(cur, cur - take));
+            if (cur <= 0)
                 break;
-            if (std::uint64_t(left) < len)
-                len = std::size_t(left);
+            len = std::size_t(take);
         }
         ssize_t n;
         if (memFd >= 0) {
@@ -138,6 +146,8 @@ void DataStream::sendLoop(Config config)
         } else {
             n = ::send(fd, buffer.data(), len, MSG_NOSIGNAL);
         }
+        if (budgeted && (n < 0 || std::size_t(n) < len))
+            config.budget->remaining.fetch_add(std::int64_t(len) - std::max<std::int64_t>(n, 0));
         if (n < 0) {
             if (errno == EINTR || errno == EAGAIN)
                 continue;
