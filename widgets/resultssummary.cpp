@@ -222,7 +222,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
                                         .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
                                              formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
             m_form->setRowVisible(m_latencyLabel, l.count > 0);
-            headline.append(tr("%1 transactions, p99 %2")
+            headline.append(tr("Transactions %1, p99 %2")
                                 .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
         } else {
             for (bool clientSent : {true, false}) {

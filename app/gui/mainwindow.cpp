@@ -455,7 +455,7 @@ void MainWindow::onIntervals(const QList<nb::IntervalReport> &batch)
         const nb::IntervalReport &last = batch.constLast();
         if (last.hasRr)
             m_summary->showLiveText(
-                tr("%1 transactions, p99 %2")
+                tr("Transactions %1, p99 %2")
                     .arg(nb::ui::formatTransactionsPerSecond(last.rr.transactionsPerSecond()),
                          nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
         return;
