@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparecommand.h"
+#include "interrupts.h"
 
 #include "commandline.h"
 #include "comparisonrunner.h"
@@ -22,32 +23,11 @@ namespace nb::cli {
 namespace {
 
 std::atomic<ComparisonRunner *> g_runner{nullptr};
-std::atomic<int> g_interrupts{0};
-
-void onSignal(int)
+// First Ctrl-C stops after the current run's partial result and still saves.
+void stopRunner()
 {
-    // First Ctrl-C stops after the current run's partial result and still saves; the
-    // second quits at once.
-    if (g_interrupts.fetch_add(1) >= 1)
-        std::_Exit(130);
     if (auto *r = g_runner.load())
         r->requestStop();
-}
-
-void installSignals()
-{
-    struct sigaction sa{};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
-}
-
-int fail(const QString &message)
-{
-    std::fprintf(stderr, "nicbench-cli: error: %s\n", message.toLocal8Bit().constData());
-    return 1;
 }
 
 void print(const QString &text, FILE *to = stdout)
@@ -331,7 +311,7 @@ int compareCommand(const QStringList &args)
     if (!problem.isEmpty())
         return fail(problem);
 
-    installSignals();
+    installInterruptHandler(&stopRunner);
     ProgressPrinter progress(quiet);
     ComparisonRunner runner(c, &progress);
     g_runner.store(&runner);

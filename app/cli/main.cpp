@@ -2,6 +2,7 @@
 // nicbench-cli: the headless client and server. Links the engine only.
 #include "adapterinfo.h"
 #include "commandline.h"
+#include "interrupts.h"
 #include "comparecommand.h"
 #include "platform/platform.h"
 #include "units.h"
@@ -21,34 +22,16 @@ namespace {
 
 std::atomic<nb::ThroughputClient *> g_client{nullptr};
 std::atomic<nb::Server *> g_server{nullptr};
-std::atomic<int> g_interrupts{0};
-
-void onSignal(int)
+void stopAll()
 {
-    // First Ctrl-C ends the test gracefully and prints what was measured; the second quits.
-    if (g_interrupts.fetch_add(1) >= 1)
-        std::_Exit(130);
+    // First Ctrl-C ends the test gracefully and prints what was measured.
     if (auto *c = g_client.load())
         c->requestStop();
     if (auto *s = g_server.load())
         s->stop();
 }
 
-void installSignals()
-{
-    struct sigaction sa{};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
-}
-
-int fail(const QString &message)
-{
-    std::fprintf(stderr, "nicbench-cli: error: %s\n", message.toLocal8Bit().constData());
-    return 1;
-}
+using nb::cli::fail;
 
 int listInterfaces(bool json)
 {
@@ -99,7 +82,7 @@ int main(int argc, char **argv)
     QString error;
     if (!nb::parseCommandLine(args, &cl, &error))
         return fail(error);
-    installSignals();
+    nb::cli::installInterruptHandler(&stopAll);
     const auto style = cl.json ? nb::ReportPrinter::Style::Json
                        : cl.jsonStream ? nb::ReportPrinter::Style::JsonStream
                                        : nb::ReportPrinter::Style::Text;
