@@ -336,35 +336,48 @@ void TestTestbed::requestResponseMatchesDelay()
     tb.setRealtime(true);
     QVERIFY2(tb.startServer(&error), qPrintable(error));
 
-    QJsonObject base, delayed;
+    QJsonObject base;
     QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("--rr"), QStringLiteral("-t"),
                         QStringLiteral("1")},
                        &base, &error),
              qPrintable(error));
-    QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"), QStringLiteral("-t"),
-                        QStringLiteral("3")},
-                       &delayed, &error),
-             qPrintable(error));
     const QJsonObject baseRr = nicbench(base).value(QStringLiteral("rr")).toObject();
-    const QJsonObject rr = nicbench(delayed).value(QStringLiteral("rr")).toObject();
-    QVERIFY2(!rr.isEmpty(), "no nicbench.rr in the RR result");
     const double overheadUs = baseRr.value(QStringLiteral("latency_us")).toObject().value(QStringLiteral("p50")).toDouble();
+    QVERIFY2(overheadUs > 0 && overheadUs < 2000, qPrintable(QStringLiteral("zero-delay RTT %1 us").arg(overheadUs)));
     const double configuredUs = 2 * 10000.0;
     const double expectedUs = configuredUs + overheadUs;
-    const double tps = rr.value(QStringLiteral("transactions_per_second")).toDouble();
-    const QJsonObject lat = rr.value(QStringLiteral("latency_us")).toObject();
-    const double p50 = lat.value(QStringLiteral("p50")).toDouble();
     const double expectedTps = 1e6 / expectedUs;
-    qInfo("rr: zero-delay path p50 %.1f us; delayed link: expected RTT %.1f us (configured %.0f), measured p50 %.1f us "
-          "(%s vs expected, %s vs configured), mean %.1f us, p99 %.1f us",
-          overheadUs, expectedUs, configuredUs, p50, qPrintable(pct(relErr(p50, expectedUs))),
-          qPrintable(pct(relErr(p50, configuredUs))), lat.value(QStringLiteral("mean")).toDouble(),
-          lat.value(QStringLiteral("p99")).toDouble());
-    qInfo("rr: expected %.2f transactions/s, measured %.2f (%s)", expectedTps, tps, qPrintable(pct(relErr(tps, expectedTps))));
-    QVERIFY2(overheadUs > 0 && overheadUs < 2000, qPrintable(QStringLiteral("zero-delay RTT %1 us").arg(overheadUs)));
-    QVERIFY2(std::abs(relErr(p50, expectedUs)) <= 0.05, qPrintable(QStringLiteral("p50 %1 us, expected %2 us").arg(p50).arg(expectedUs)));
-    QVERIFY2(std::abs(relErr(tps, expectedTps)) <= 0.05,
-             qPrintable(QStringLiteral("%1 transactions/s, expected %2").arg(tps).arg(expectedTps)));
+    // One retry, as for throughput: when the delay link or a test process loses its CPU on
+    // a shared 2-core machine, a few transactions take 30+ ms and the mean (hence the rate)
+    // drifts while p50 stays put. Both attempts are logged; the test fails when both miss.
+    QString failure;
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+        QJsonObject delayed;
+        QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"),
+                            QStringLiteral("-t"), QStringLiteral("3")},
+                           &delayed, &error),
+                 qPrintable(error));
+        const QJsonObject rr = nicbench(delayed).value(QStringLiteral("rr")).toObject();
+        QVERIFY2(!rr.isEmpty(), "no nicbench.rr in the RR result");
+        const double tps = rr.value(QStringLiteral("transactions_per_second")).toDouble();
+        const QJsonObject lat = rr.value(QStringLiteral("latency_us")).toObject();
+        const double p50 = lat.value(QStringLiteral("p50")).toDouble();
+        qInfo("rr: zero-delay path p50 %.1f us; delayed link: expected RTT %.1f us (configured %.0f), measured p50 %.1f us "
+              "(%s vs expected, %s vs configured), mean %.1f us, p99 %.1f us%s",
+              overheadUs, expectedUs, configuredUs, p50, qPrintable(pct(relErr(p50, expectedUs))),
+              qPrintable(pct(relErr(p50, configuredUs))), lat.value(QStringLiteral("mean")).toDouble(),
+              lat.value(QStringLiteral("p99")).toDouble(), attempt > 1 ? " [retry]" : "");
+        qInfo("rr: expected %.2f transactions/s, measured %.2f (%s)", expectedTps, tps,
+              qPrintable(pct(relErr(tps, expectedTps))));
+        failure.clear();
+        if (std::abs(relErr(p50, expectedUs)) > 0.05)
+            failure = QStringLiteral("p50 %1 us, expected %2 us").arg(p50).arg(expectedUs);
+        else if (std::abs(relErr(tps, expectedTps)) > 0.05)
+            failure = QStringLiteral("%1 transactions/s, expected %2").arg(tps).arg(expectedTps);
+        if (failure.isEmpty())
+            break;
+    }
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
 }
 
 // (c) The shaped interface's utilization during a test equals the configured rate: from the
