@@ -264,7 +264,7 @@ QString commandLineHelp(const QString &program, bool gui)
         h += QStringLiteral("Usage: %1 [--run -c HOST [test options] [--quit-when-done]]\n\n"
                             "Starts the NicBench window. With --run, starts the given test at once.\n\n").arg(program);
     else
-        h += QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 --interfaces [-J]\n\n").arg(program);
+        h += QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 --interfaces [-c HOST [-p PORT] [-B ADDR]] [-J]\n\n").arg(program);
     h += QStringLiteral(
         "Server or client:\n"
         "  -p, --port N            server port to listen on / connect to (default 5201)\n"
@@ -303,7 +303,8 @@ QString commandLineHelp(const QString &program, bool gui)
         "      --connections N     concurrent connections, 1 to 128 (default 1; same as -P)\n"
         "      --in-flight N       transactions outstanding per connection (default 1, --rr only)\n"
         "Other:\n"
-        "      --interfaces        list network adapters\n"
+        "      --interfaces        list network adapters; with -c HOST, the NicBench server's machine and\n"
+        "                          adapters, and which local adapter reaches which (-B/-c pairs)\n"
         "  -h, --help              this help       -v, --version   version\n"
         "Sizes take K/M/G suffixes (1K = 1024), as in iperf.\n");
     return h;

@@ -29,9 +29,25 @@ HostEnvironment HostEnvironment::remoteFromResults(const QList<TestResult> &resu
 {
     HostEnvironment e;
     for (const TestResult &r : results) {
-        if (!r.peerIsNicbench && !r.remoteAdapter && !r.remoteCpuKnown)
+        if (!r.peerIsNicbench && !r.remoteAdapter && !r.remoteCpuKnown && !r.remoteHost)
             continue;
         e.known = true;
+        if (r.remoteHost) {
+            const HostEnvironment &h = *r.remoteHost;
+            auto take = [](QString *to, const QString &from) {
+                if (!from.isEmpty())
+                    *to = from;
+            };
+            take(&e.hostName, h.hostName);
+            take(&e.os, h.os);
+            take(&e.kernel, h.kernel);
+            take(&e.cpuModel, h.cpuModel);
+            take(&e.nicbenchVersion, h.nicbenchVersion);
+            if (h.cpuCount > 0)
+                e.cpuCount = h.cpuCount;
+            if (h.cpuClockHz > 0)
+                e.cpuClockHz = h.cpuClockHz;
+        }
         if (!r.remoteVersion.isEmpty())
             e.nicbenchVersion = r.remoteVersion;
         if (r.remoteCpuKnown && r.remoteCpu.cpuCount > 0)

@@ -27,8 +27,10 @@ struct HostEnvironment {
     // This machine, now (reads the platform layer: cheap, but not free).
     static HostEnvironment local();
     // What results obtained from a NicBench server say about it: its version, core count
-    // and the adapters that carried the tests. OS, kernel and CPU model are not in the
-    // protocol (yet), so they stay empty.
+    // and the adapters that carried the tests, plus host name, OS, kernel and CPU from the
+    // machine description in the hello (TestResult::remoteHost). Results from servers older
+    // than that description leave those empty. The adapters stay the ones that carried
+    // tests, not every adapter the server has (queryServerInfo() lists those).
     static HostEnvironment remoteFromResults(const QList<TestResult> &results);
 
     QJsonObject toJson() const;

@@ -92,4 +92,12 @@ std::optional<double> toDouble(const QJsonValue &value);
 // Names of iperf3 error numbers (i_errno) we may see in SERVER_ERROR.
 QString iperfErrorText(int iErrno);
 
+// Client side: abandons the exchange on control socket fd with CLIENT_TERMINATE and
+// returns once the server has hung up (at most maxSeconds), then waits graceSeconds more.
+// A stock iperf3 3.12 server closes the control connection, then closes and reopens its
+// listening socket; a connection that arrives in between (the caller's next test, started
+// at once) is reset. A few milliseconds cover that on an idle machine; the grace is for a
+// busy one. The caller still closes fd.
+void terminateControl(int fd, double maxSeconds, double graceSeconds = 0);
+
 } // namespace nb::proto

@@ -439,6 +439,8 @@ QJsonObject TestResult::toJson() const
     }
     if (!peerExtension.isEmpty())
         nb.insert(QStringLiteral("peer"), peerExtension);
+    if (remoteHost)
+        nb.insert(QStringLiteral("remote_host"), remoteHost->toJson());
     root.insert(QStringLiteral("nicbench"), nb);
 
     if (!error.isEmpty())
@@ -493,6 +495,11 @@ bool TestResult::fromJson(const QJsonObject &root, TestResult *out, QString *err
         r.localAdapterTxBytes = intOr(ad, "local_tx_bytes", -1);
         r.localAdapterRxBytes = intOr(ad, "local_rx_bytes", -1);
         r.peerExtension = nb.value(QStringLiteral("peer")).toObject();
+        // Absent in documents from before the info query; a bad one costs only itself.
+        HostEnvironment host;
+        if (nb.value(QStringLiteral("remote_host")).isObject() &&
+            HostEnvironment::fromJson(nb.value(QStringLiteral("remote_host")).toObject(), &host, &ignored))
+            r.remoteHost = host;
     } else {
         // A stock iperf3 document: take what its start block says.
         const QJsonObject ts = start.value(QStringLiteral("test_start")).toObject();

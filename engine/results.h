@@ -5,6 +5,7 @@
 
 #include "adapterinfo.h"
 #include "cpumonitor.h"
+#include "hostenvironment.h"
 #include "latencyhistogram.h"
 #include "testparams.h"
 
@@ -156,6 +157,9 @@ struct TestResult {
     RrSummary rr;
     bool peerIsNicbench = false;
     QJsonObject peerExtension;       // what our server added to its results ("nicbench")
+    // The server's machine as its hello described it (NicBench servers that know the info
+    // query, docs/protocol.md §2.2); JSON nicbench.remote_host.
+    std::optional<HostEnvironment> remoteHost;
     // System-wide CPU (issue 3): local always, remote when the peer is a NicBench server.
     bool localCpuKnown = false;
     CpuSample localCpu;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server.h"
 
+#include "hostenvironment.h"
 #include "processcpu.h"
 #include "protocol.h"
+#include "serverinfo.h"
 #include "socketio.h"
 #include "streamset.h"
 #include "testaccounting.h"
@@ -46,6 +48,19 @@ QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, 
     if (streams.isRequestResponse())
         o.insert(QStringLiteral("transactions"), double(streams.rrSummary().transactions));
     return o;
+}
+
+// The hello every NicBench client gets (docs/protocol.md §2.2): what we can do and, since
+// the info query, the machine we run on. Read fresh each time: addresses change.
+QJsonObject helloJson()
+{
+    QJsonObject hello;
+    hello.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
+    hello.insert(QStringLiteral("capabilities"), QJsonArray{QStringLiteral("stream"), QStringLiteral("rr"),
+                                                           QStringLiteral("crr"), QStringLiteral("system_cpu"),
+                                                           QStringLiteral("info")});
+    hello.insert(QStringLiteral("host"), helloHostJson(HostEnvironment::local()));
+    return hello;
 }
 
 } // namespace
@@ -99,10 +114,12 @@ struct Server::Impl {
                 return -1;
             if (rc <= 0)
                 continue;
-            if (p[1].revents & POLLIN)
-                denyPending();
+            // The control socket first: a client that ends its test (IPERF_DONE) or query
+            // and at once connects again must find us listening, not be turned away.
             if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
                 return 1;
+            if (p[1].revents & POLLIN)
+                denyPending();
         }
     }
     void sendError(int ctrlFd, int iErrno, int sysErrno = 0)
@@ -114,10 +131,33 @@ struct Server::Impl {
         QString ignored;
         net::writeAll(ctrlFd, buf, sizeof buf, net::deadlineIn(1), &ignored);
     }
-    void runTest(net::Fd ctrl, const net::Address &peer);
+    // False when the connection was an info query rather than a test.
+    bool runTest(net::Fd ctrl, const net::Address &peer);
+    void describeMachine(int ctrlFd, const net::Address &peer);
 };
 
-void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
+// The info query (docs/protocol.md §2.6): the hello and nothing else. It is not a test: no
+// result, no listener callbacks, and a one-off server goes on waiting for its test.
+void Server::Impl::describeMachine(int ctrlFd, const net::Address &peer)
+{
+    const double idle = std::min(options.idleTimeoutSecs, 5.0);
+    QString err;
+    if (net::writeState(ctrlFd, proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+        net::writeJson(ctrlFd, helloJson(), net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        say(QStringLiteral("Cannot describe this machine to %1: %2").arg(peer.toString(), err));
+        return;
+    }
+    // The client reads the hello, then sends CLIENT_TERMINATE and closes at once. Taking
+    // that byte lets the connection close cleanly. Only the control socket is watched:
+    // whoever connects meanwhile (often the same client, now for a test) waits in the
+    // backlog for a moment instead of getting ACCESS_DENIED from an idle server.
+    std::int8_t state = 0;
+    if (net::waitReadable(ctrlFd, 1000) > 0)
+        net::readState(ctrlFd, &state, net::deadlineIn(0.5), &err);
+    say(QStringLiteral("Described this machine to %1").arg(peer.toString()));
+}
+
+bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
 {
     TestResult result;
     result.isServerSide = true;
@@ -131,7 +171,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     QString err;
     const double idle = options.idleTimeoutSecs;
 
-    auto finish = [&](const QString &error) {
+    auto finish = [&](const QString &error) -> bool {
         if (!error.isEmpty() && result.error.isEmpty())
             result.error = error;
         if (started) {
@@ -153,6 +193,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
             listener->testFinished(result);
         if (!result.error.isEmpty())
             say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
+        return true;
     };
 
     say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
@@ -181,6 +222,10 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         sendError(ctrl.get(), IeRecvParams);
         return finish(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
     }
+    if (isInfoQuery(paramsJson)) {
+        describeMachine(ctrl.get(), peer);
+        return false;
+    }
     if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
         sendError(ctrl.get(), IeParams);
         return finish(QStringLiteral("bad test parameters: %1").arg(err));
@@ -195,10 +240,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     const bool nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
     net::Fd crrListen;
     if (nbClient) {
-        QJsonObject hello;
-        hello.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
-        hello.insert(QStringLiteral("capabilities"), QJsonArray{QStringLiteral("stream"), QStringLiteral("rr"),
-                                                               QStringLiteral("crr"), QStringLiteral("system_cpu")});
+        QJsonObject hello = helloJson();
         if (params.kind == TestKind::Crr) {
             const net::Address local = net::localAddress(ctrl.get());
             // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
@@ -410,7 +452,7 @@ void Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     // IPERF_DONE, or the client just closing, ends the test.
     if (waitControl(ctrl.get(), 5000) > 0)
         net::readState(ctrl.get(), &state, net::deadlineIn(1), &err);
-    finish(QString());
+    return finish(QString());
 }
 
 Server::Server(ServerOptions options, TestListener *listener) : d(std::make_unique<Impl>())
@@ -444,7 +486,8 @@ int Server::serve()
         net::Fd ctrl = net::acceptTcp(d->listenFd.get(), 100, &peer);
         if (!ctrl.valid())
             continue;
-        d->runTest(std::move(ctrl), peer);
+        if (!d->runTest(std::move(ctrl), peer))
+            continue; // an info query: not a test, and it leaves the listener as it was
         m_testsServed.fetch_add(1);
         if (d->options.oneOff)
             break;

@@ -21,7 +21,9 @@ struct ServerOptions {
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling
 // thread until stop() (callable from any thread) or, with oneOff, after one test.
-// Connections that arrive while a test runs get ACCESS_DENIED.
+// Connections that arrive while a test runs get ACCESS_DENIED. An info query
+// (docs/protocol.md §2.6) is answered between tests and is not a test: it is not counted
+// and does not end a one-off server.
 class Server {
 public:
     explicit Server(ServerOptions options, TestListener *listener = nullptr);

@@ -164,15 +164,26 @@ bool ClientRun::handshake()
             return fail(QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
         result.peerIsNicbench = true;
         result.remoteVersion = hello.value(QStringLiteral("version")).toString();
+        // Servers that know the info query describe their machine in every hello; keeping
+        // it lets a result say what ran at the other end (older servers send none).
+        if (hello.value(QStringLiteral("host")).isObject()) {
+            HostEnvironment host;
+            if (HostEnvironment::fromJson(hello.value(QStringLiteral("host")).toObject(), &host, &err)) {
+                host.known = true;
+                result.remoteHost = host;
+            } else {
+                say(QStringLiteral("Ignored the server's machine description: %1").arg(err));
+            }
+        }
         if (net::readState(ctrl.get(), &state, net::deadlineIn(ControlTimeoutSecs), &err, stop) != net::IoStatus::Ok)
             return fail(QStringLiteral("the server did not answer the test parameters: %1").arg(err));
     }
     if (state != proto::CreateStreams)
         return fail(unexpectedState(state, ctrl.get(), "CREATE_STREAMS"));
     if (params.isRequestResponse() && !result.peerIsNicbench) {
-        // A stock iperf3 server: leave it clean (it resets on CLIENT_TERMINATE) and say why.
-        QString ignored;
-        net::writeState(ctrl.get(), proto::ClientTerminate, net::deadlineIn(1), &ignored);
+        // A stock iperf3 server: leave it clean (it resets on CLIENT_TERMINATE), ready for
+        // a test started right after this one, and say why.
+        proto::terminateControl(ctrl.get(), 1, 0.05);
         ctrl.reset();
         return fail(QStringLiteral("request/response tests need a NicBench server; %1 port %2 runs a stock "
                                    "iperf3 server (start 'nicbench-cli -s' there)")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nicbench-cli: the headless client and server. Links the engine only.
 #include "adapterinfo.h"
+#include "adapterpairs.h"
 #include "commandline.h"
 #include "interrupts.h"
 #include "comparecommand.h"
@@ -8,6 +9,7 @@
 #include "units.h"
 #include "reportprinter.h"
 #include "server.h"
+#include "serverinfo.h"
 #include "throughputclient.h"
 
 #include <QCoreApplication>
@@ -33,6 +35,33 @@ void stopAll()
 
 using nb::cli::fail;
 
+QByteArray local8(const QString &s)
+{
+    return s.toLocal8Bit();
+}
+
+void printAdapterTable(const QList<nb::AdapterInfo> &adapters)
+{
+    std::printf("%-16s %-10s %-14s %6s %12s %-8s %s\n", "NAME", "FAMILY", "DRIVER", "MTU", "SPEED", "STATE", "ADDRESSES");
+    for (const nb::AdapterInfo &a : adapters) {
+        QStringList addrs;
+        for (const nb::AdapterAddress &ad : a.addresses)
+            addrs.append(QStringLiteral("%1/%2").arg(ad.address.toString()).arg(ad.prefixLength));
+        QStringList offloads;
+        for (auto it = a.offloads.cbegin(); it != a.offloads.cend(); ++it)
+            if (it.value())
+                offloads.append(it.key());
+        const QString speed = a.linkSpeedBps > 0 ? nb::formatBitrate(double(a.linkSpeedBps)) : QStringLiteral("unknown");
+        std::printf("%-16s %-10s %-14s %6d %12s %-8s %s\n", local8(a.name).constData(),
+                    local8(nb::familyName(a.family)).constData(),
+                    local8(a.driver.isEmpty() ? QStringLiteral("-") : a.driver).constData(), a.mtu,
+                    local8(speed).constData(), local8(a.operState).constData(),
+                    local8(addrs.join(QStringLiteral(", "))).constData());
+        if (!offloads.isEmpty())
+            std::printf("%-16s offloads on: %s\n", "", local8(offloads.join(QLatin1Char(' '))).constData());
+    }
+}
+
 int listInterfaces(bool json)
 {
     const QList<nb::AdapterInfo> adapters = nb::platform::listAdapters();
@@ -45,23 +74,77 @@ int listInterfaces(bool json)
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    std::printf("%-16s %-10s %-14s %6s %12s %-8s %s\n", "NAME", "FAMILY", "DRIVER", "MTU", "SPEED", "STATE", "ADDRESSES");
-    for (const nb::AdapterInfo &a : adapters) {
-        QStringList addrs;
-        for (const nb::AdapterAddress &ad : a.addresses)
-            addrs.append(QStringLiteral("%1/%2").arg(ad.address.toString()).arg(ad.prefixLength));
-        QStringList offloads;
-        for (auto it = a.offloads.cbegin(); it != a.offloads.cend(); ++it)
-            if (it.value())
-                offloads.append(it.key());
-        const QString speed = a.linkSpeedBps > 0 ? nb::formatBitrate(double(a.linkSpeedBps)) : QStringLiteral("unknown");
-        std::printf("%-16s %-10s %-14s %6d %12s %-8s %s\n", a.name.toLocal8Bit().constData(),
-                    nb::familyName(a.family).toLocal8Bit().constData(),
-                    (a.driver.isEmpty() ? QStringLiteral("-") : a.driver).toLocal8Bit().constData(), a.mtu,
-                    speed.toLocal8Bit().constData(), a.operState.toLocal8Bit().constData(),
-                    addrs.join(QStringLiteral(", ")).toLocal8Bit().constData());
-        if (!offloads.isEmpty())
-            std::printf("%-16s offloads on: %s\n", "", offloads.join(QLatin1Char(' ')).toLocal8Bit().constData());
+    printAdapterTable(adapters);
+    return 0;
+}
+
+QString ipFamily(const nb::AdapterPair &p)
+{
+    return QHostAddress(p.localAddress).protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("ipv6")
+                                                                                     : QStringLiteral("ipv4");
+}
+
+// --interfaces -c HOST: the server's machine and adapters (the info query), then which
+// local adapter reaches which of them, as -B/-c arguments for the next test.
+int describeServer(const nb::CommandLine &cl)
+{
+    nb::ServerInfoQuery q;
+    q.host = cl.params.host;
+    q.port = cl.params.port;
+    q.bindAddress = cl.params.bindAddress;
+    q.family = cl.params.family;
+    q.timeoutSeconds = cl.params.connectTimeoutMs / 1000.0;
+    nb::HostEnvironment server;
+    QString error;
+    if (!nb::queryServerInfo(q, &server, &error)) {
+        if (cl.json) {
+            const QJsonObject o{{QStringLiteral("server"), q.host}, {QStringLiteral("port"), q.port},
+                                {QStringLiteral("error"), error}};
+            std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        }
+        return fail(error);
+    }
+    const QList<nb::AdapterPair> pairs = nb::suggestAdapterPairs(nb::platform::listAdapters(), server.adapters);
+    if (cl.json) {
+        QJsonArray arr;
+        for (const nb::AdapterPair &p : pairs) {
+            arr.append(QJsonObject{{QStringLiteral("label"), p.label()},
+                                   {QStringLiteral("ip_family"), ipFamily(p)},
+                                   {QStringLiteral("local_interface"), p.local.name},
+                                   {QStringLiteral("local_family"), nb::familyName(p.local.family)},
+                                   {QStringLiteral("local_address"), p.localAddress},
+                                   {QStringLiteral("remote_interface"), p.remote.name},
+                                   {QStringLiteral("remote_family"), nb::familyName(p.remote.family)},
+                                   {QStringLiteral("remote_address"), p.remoteAddress},
+                                   {QStringLiteral("prefix_length"), p.prefixLength}});
+        }
+        const QJsonObject o{{QStringLiteral("server"), q.host}, {QStringLiteral("port"), q.port},
+                            {QStringLiteral("host"), server.toJson()}, {QStringLiteral("pairs"), arr}};
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    auto orUnknown = [](const QString &s) { return s.isEmpty() ? QStringLiteral("unknown") : s; };
+    std::printf("Server %s port %u: %s, nicbench %s\n", local8(q.host).constData(), unsigned(q.port),
+                local8(orUnknown(server.hostName)).constData(), local8(orUnknown(server.nicbenchVersion)).constData());
+    std::printf("  OS:     %s\n  Kernel: %s\n", local8(orUnknown(server.os)).constData(),
+                local8(orUnknown(server.kernel)).constData());
+    QString cpu = orUnknown(server.cpuModel);
+    if (server.cpuCount > 0)
+        cpu += QStringLiteral(", %1 cores").arg(server.cpuCount);
+    if (server.cpuClockHz > 0)
+        cpu += QStringLiteral(", %1 GHz").arg(server.cpuClockHz / 1e9, 0, 'f', 2);
+    std::printf("  CPU:    %s\n\nServer adapters:\n", local8(cpu).constData());
+    printAdapterTable(server.adapters);
+    if (pairs.isEmpty()) {
+        std::printf("\nNo local adapter shares a subnet with the server's adapters.\n");
+        return 0;
+    }
+    std::printf("\nSuggested adapter pairs (local -> server), as test arguments:\n");
+    for (const nb::AdapterPair &p : pairs) {
+        std::printf("  %-36s -B %s -c %s   (%s -> %s, /%d)\n", local8(p.label()).constData(),
+                    local8(p.localAddress).constData(), local8(p.remoteAddress).constData(),
+                    local8(nb::familyName(p.local.family)).constData(),
+                    local8(nb::familyName(p.remote.family)).constData(), p.prefixLength);
     }
     return 0;
 }
@@ -97,7 +180,7 @@ int main(int argc, char **argv)
     case nb::CommandLine::Mode::None:
         return fail(QStringLiteral("give -s to serve or -c HOST to run a test (see --help)"));
     case nb::CommandLine::Mode::Interfaces:
-        return listInterfaces(cl.json);
+        return cl.params.host.isEmpty() ? listInterfaces(cl.json) : describeServer(cl);
     case nb::CommandLine::Mode::Server: {
         nb::ReportPrinter printer(style, cl.verbose, true);
         nb::Server server(cl.server, &printer);
