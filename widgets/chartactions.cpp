@@ -6,13 +6,20 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenu>
+#include <QMessageBox>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
 #include <QToolTip>
 
 #ifdef NICBENCH_HAVE_SVG
 #include <QSvgGenerator>
 #endif
 
+#include <algorithm>
 #include <map>
 
 namespace nb::ui {
@@ -47,23 +54,81 @@ QString ChartActions::imageFilters()
 
 bool ChartActions::saveImage(QCustomPlot *plot, const QString &path)
 {
-    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
-        return plot->savePdf(path);
-    if (path.endsWith(QStringLiteral(".jpg"), Qt::CaseInsensitive))
-        return plot->saveJpg(path, 0, 0, 2.0);
+    return saveImage(plot, path, nullptr);
+}
+
+bool ChartActions::saveImage(QCustomPlot *plot, const QString &path, QString *error, const QSize &size, double scale)
+{
+    const auto fail = [&](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    const QSize layout = size.isValid() && !size.isEmpty() ? size : plot->size();
+    if (layout.isEmpty())
+        return fail(tr("The chart has no size"));
+    const QString suffix = QFileInfo(path).suffix().toLower();
 #ifdef NICBENCH_HAVE_SVG
-    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(plot->size());
-        svg.setViewBox(QRect(QPoint(0, 0), plot->size()));
-        svg.setTitle(plot->objectName());
-        QCPPainter painter(&svg);
-        plot->toPainter(&painter, plot->width(), plot->height());
-        return painter.end();
-    }
+    const bool svg = suffix == QLatin1String("svg");
+#else
+    const bool svg = false;
+    if (suffix == QLatin1String("svg"))
+        return fail(tr("This build cannot write SVG (Qt Svg was not available)"));
 #endif
-    return plot->savePng(path, 0, 0, 2.0);
+    const bool pdf = suffix == QLatin1String("pdf");
+    const bool jpg = suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg");
+
+    // Everything is written into a QSaveFile and only renamed over `path` when complete, so
+    // a failure (full disk, painter error) never leaves a truncated image behind.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+
+    bool painted = false;
+    if (pdf) {
+        QPdfWriter writer(&file);
+        writer.setCreator(QStringLiteral("NicBench"));
+        writer.setTitle(plot->objectName());
+        // The page is exactly the chart, at the screen's resolution so text has the same
+        // size relative to the chart as on screen.
+        const int dpi = std::max(plot->logicalDpiX(), 1);
+        writer.setResolution(dpi);
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(layout) * 72.0 / dpi, QPageSize::Point, QString(),
+                                                   QPageSize::ExactMatch),
+                                         QPageLayout::Portrait, QMarginsF()));
+        QCPPainter painter;
+        if (painter.begin(&writer)) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            plot->toPainter(&painter, layout.width(), layout.height());
+            painted = painter.end();
+        }
+    } else if (svg) {
+#ifdef NICBENCH_HAVE_SVG
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(layout);
+        generator.setResolution(std::max(plot->logicalDpiX(), 1));
+        generator.setViewBox(QRect(QPoint(0, 0), layout));
+        generator.setTitle(plot->objectName());
+        QCPPainter painter;
+        if (painter.begin(&generator)) {
+            painter.setMode(QCPPainter::pmVectorized);
+            plot->toPainter(&painter, layout.width(), layout.height());
+            painted = painter.end();
+        }
+#endif
+    } else {
+        const QPixmap pixmap = plot->toPixmap(layout.width(), layout.height(), scale);
+        painted = !pixmap.isNull() && pixmap.save(&file, jpg ? "JPG" : "PNG");
+    }
+    if (!painted) {
+        file.cancelWriting();
+        return fail(tr("Could not draw the chart into %1").arg(path));
+    }
+    if (!file.commit())
+        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
 }
 
 QString ChartActions::graphsToCsv(const QCustomPlot *plot)
@@ -119,12 +184,18 @@ void ChartActions::saveWithDialog()
 {
     const QString path = QFileDialog::getSaveFileName(m_plot, tr("Save chart"), m_baseName + QStringLiteral(".png"),
                                                       imageFilters());
-    if (!path.isEmpty())
-        saveImage(m_plot, path);
+    QString error;
+    if (!path.isEmpty() && !saveImage(m_plot, path, &error))
+        QMessageBox::warning(m_plot, tr("Save chart"), error);
 }
 
 QString ChartActions::tooltipAt(const QPoint &pos) const
 {
+    if (m_tooltipProvider) {
+        const QString text = m_tooltipProvider(pos);
+        if (!text.isEmpty())
+            return text;
+    }
     QCPAxisRect *rect = m_plot->axisRectAt(pos);
     if (!rect || !rect->rect().contains(pos))
         return QString();

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QPoint>
+#include <QSize>
 #include <QString>
 
 #include <functional>
@@ -24,12 +25,19 @@ public:
     // Text for one value of one graph in the tooltip ("941 Mbit/s", "45%").
     using ValueFormatter = std::function<QString(const QCPGraph *graph, double value)>;
     using MenuExtender = std::function<void(QMenu *menu)>;
+    // Tooltip for charts whose values are not QCPGraph points (bars, boxes): the text for a
+    // widget position, or empty to fall back to the nearest graph points.
+    using TooltipProvider = std::function<QString(const QPoint &pos)>;
 
     // Installs itself on the plot (which becomes its parent). baseName names saved files.
     ChartActions(QCustomPlot *plot, const QString &baseName, CsvFunction csv = {});
 
     void setValueFormatter(ValueFormatter formatter) { m_formatter = std::move(formatter); }
     void setMenuExtender(MenuExtender extender) { m_extender = std::move(extender); }
+    void setTooltipProvider(TooltipProvider provider) { m_tooltipProvider = std::move(provider); }
+    // File name (without suffix) the save dialog proposes.
+    void setBaseName(const QString &baseName) { m_baseName = baseName; }
+    QString baseName() const { return m_baseName; }
     // Time label for a key ("12.5 s", "45 s ago").
     void setKeyFormatter(std::function<QString(double)> formatter) { m_keyFormatter = std::move(formatter); }
 
@@ -37,7 +45,13 @@ public:
     QString tooltipAt(const QPoint &pos) const;
     QString csv() const;
     // Saves by extension: .png (2x for HiDPI), .pdf, .svg (when built with Qt Svg), .jpg.
+    // Atomic (QSaveFile): on failure it returns false and leaves no partial file behind.
     static bool saveImage(QCustomPlot *plot, const QString &path);
+    // Same, with the reason of a failure, and the size in pixels the plot is laid out at
+    // (empty: the widget's size). Bitmaps are that size times `scale`; PDF and SVG are
+    // vector output of that size.
+    static bool saveImage(QCustomPlot *plot, const QString &path, QString *error, const QSize &size = QSize(),
+                          double scale = 2.0);
     // Every visible graph as CSV columns keyed by time (the default for csv()).
     static QString graphsToCsv(const QCustomPlot *plot);
     static QString imageFilters();
@@ -53,6 +67,7 @@ private:
     ValueFormatter m_formatter;
     MenuExtender m_extender;
     std::function<QString(double)> m_keyFormatter;
+    TooltipProvider m_tooltipProvider;
 };
 
 } // namespace nb::ui

@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <array>
 
 namespace nb::ui {
@@ -61,6 +62,32 @@ void placeLegendAbove(QCustomPlot *plot, int wrap)
     plot->legend->setMargins(QMargins(4, 2, 4, 2));
     plot->legend->setMinimumSize(0, 0);
     plot->legend->setBorderPen(Qt::NoPen);
+}
+
+void fitLegendToWidth(QCustomPlot *plot, int width)
+{
+    QCPLegend *legend = plot->legend;
+    int items = 0;
+    int widest = 0;
+    for (int i = 0; i < legend->elementCount(); ++i) {
+        if (QCPLayoutElement *item = legend->elementAt(i)) {
+            ++items;
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+        }
+    }
+    if (items == 0)
+        return;
+    const int available = width - legend->margins().left() - legend->margins().right() - 8;
+    const int columns = std::clamp((available + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()),
+                                   1, items);
+    if (columns != legend->wrap() || legend->columnCount() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
+    if (auto *row = qobject_cast<QCPLayoutGrid *>(legend->layout()); row && row->columnCount() == 2) {
+        row->setColumnStretchFactor(0, 0.001);
+        row->setColumnStretchFactor(1, 1);
+    }
 }
 
 void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette)

@@ -23,6 +23,11 @@ QPen receivePen(const QPalette &palette, qreal width = 2.0);
 // Moves the legend out of the plot area into a row above it, so it never hides curves.
 void placeLegendAbove(QCustomPlot *plot, int wrap = 6);
 
+// For a legend placed with placeLegendAbove(): as many columns as fit in `width` pixels
+// (the plot's viewport width, which exports change), packed to the left rather than
+// spread over the whole row. Call before each layout (beforeReplot, and draw for exports).
+void fitLegendToWidth(QCustomPlot *plot, int width);
+
 // Background, axes, grid, legend and text of a plot from the palette.
 void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette);
 

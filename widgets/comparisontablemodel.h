@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The comparison table as a Qt model: one row per metric and configuration (the rows of
+// nb::ComparisonTable) with columns Metric, Configuration, Runs, Mean, Median, Std dev,
+// 95% CI, vs baseline, Verdict. Display text uses units scaled for people; SortRole gives
+// raw numbers. The verdict cell is coloured (faster/slower/no significant difference) and
+// the baseline rows are bold.
+
+#include <comparison.h>
+#include <comparisontable.h>
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace nb::ui {
+
+class ComparisonTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { MetricColumn, ConfigurationColumn, RunsColumn, MeanColumn, MedianColumn, StddevColumn,
+                  CiColumn, DeltaColumn, VerdictColumn, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit ComparisonTableModel(QObject *parent = nullptr);
+    ~ComparisonTableModel() override;
+
+    void setComparison(const nb::Comparison &comparison);  // the overlay's merged comparison
+    void clear();
+    const nb::ComparisonTable *table() const { return m_table.get(); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::unique_ptr<nb::ComparisonTable> m_table;
+};
+
+} // namespace nb::ui
