@@ -4,6 +4,9 @@
 # throughput test (upload, bidirectional with per-stream lines, dark palette), during and
 # after a request/response test (light and dark), the adapter panel while a throughput
 # test fills the loopback graph, and an unreachable target. Every run starts from empty settings so the pictures are repeatable.
+# Then the Compare tab: a comparison of three loopback configurations (P=1, P=4, P=8)
+# written by nicbench-cli compare, light and dark, at 1280x720 and 1920x1080; two
+# snapshots overlaid; and a comparison running in the window (--compare SPEC).
 #
 # Usage: scripts/screenshots.sh OUTDIR [path/to/nicbench]
 #        (default binary: $NICBENCH, else build/bin/nicbench)
@@ -21,11 +24,16 @@ out=$(cd "$out" && pwd)
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 
 if [[ -z ${NICBENCH_IN_XVFB:-} ]]; then
-    exec env NICBENCH_IN_XVFB=1 xvfb-run -a -s "-screen 0 1280x720x24 -dpi 96" "$0" "$out" "$bin"
+    exec env NICBENCH_IN_XVFB=1 xvfb-run -a -s "-screen 0 1920x1080x24 -dpi 96" "$0" "$out" "$bin"
 fi
+cli=$(dirname "$bin")/nicbench-cli
+[[ -x $cli ]] || { echo "screenshots.sh: $cli is not built" >&2; exit 1; }
 
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+server=
+trap '[[ -n $server ]] && kill "$server" 2>/dev/null; rm -rf "$scratch"' EXIT
+compgen -G '/usr/lib/*/qt6/plugins/platformthemes/libqgtk3.so' >/dev/null ||
+    echo "screenshots.sh: the dark shots need Qt's GTK theme (apt install qt6-gtk-platformtheme); they will be light" >&2
 export XDG_CONFIG_HOME=$scratch/config XDG_RUNTIME_DIR=$scratch/run
 mkdir -p "$XDG_CONFIG_HOME/NicBench" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
@@ -33,9 +41,11 @@ chmod 700 "$XDG_RUNTIME_DIR"
 pid=
 # start [ARGS...]: a fresh window; $settings (INI text), when set, is its configuration.
 settings=
+# The window's size; the screen is larger, so shots are cropped to it.
+size=1280x720
 start() {
     printf '%s' "$settings" >"$XDG_CONFIG_HOME/NicBench/nicbench.conf"
-    "$bin" -geometry 1280x720+0+0 "$@" >"$scratch/nicbench.log" 2>&1 &
+    "$bin" -geometry "$size+0+0" "$@" >"$scratch/nicbench.log" 2>&1 &
     pid=$!
 }
 finish() {
@@ -43,7 +53,7 @@ finish() {
     wait "$pid" 2>/dev/null || true
 }
 shot() {
-    import -window root "$out/$1.png"
+    import -window root -crop "$size+0+0" +repage "$out/$1.png"
     echo "$out/$1.png"
 }
 
@@ -106,3 +116,63 @@ shot 12-dark-rr-mid
 sleep 5
 shot 13-dark-rr-after
 finish
+
+# The Compare tab. A snapshot of three loopback configurations, written by the CLI
+# against a CLI server on a spare port, so the window shows what a user would open.
+unset QT_QPA_PLATFORMTHEME GTK_THEME
+port=5299
+"$cli" -s -B 127.0.0.1 -p $port >"$scratch/server.log" 2>&1 &
+server=$!
+sleep 1
+target="-c 127.0.0.1 -p $port -t 3 -i 0.5"
+"$cli" compare -q --repeats 3 --pause 0.5 --title "Loopback: 1, 4 and 8 streams" \
+    --config "1 stream=$target -P 1" --config "4 streams=$target -P 4" \
+    --config "8 streams=$target -P 8" -o "$scratch/three.nicbench" >/dev/null
+"$cli" compare -q --repeats 2 --pause 0.5 --title "Loopback, 64 KiB buffers" \
+    --config "1 stream=$target -P 1 -l 64K" --config "4 streams=$target -P 4 -l 64K" \
+    --config "8 streams=$target -P 8 -l 64K" -o "$scratch/buffers.nicbench" >/dev/null
+
+start "$scratch/three.nicbench"
+sleep 3
+shot 14-compare
+finish
+
+start "$scratch/three.nicbench" "$scratch/buffers.nicbench"
+sleep 3
+shot 15-compare-overlay
+finish
+
+size=1920x1080
+start "$scratch/three.nicbench"
+sleep 3
+shot 16-compare-1920
+finish
+size=1280x720
+
+# A comparison running in the window (against the CLI server, whose port is known):
+# progress, charts redrawn after every run, the snapshot saved at the end.
+cat >"$scratch/spec.json" <<SPEC
+{"title": "1 stream vs 4", "repeats": 2, "pause": 0.5,
+ "configurations": [{"label": "1 stream", "args": "$target -P 1"},
+                    {"label": "4 streams", "args": "$target -P 4"}]}
+SPEC
+start --compare "$scratch/spec.json" --snapshot-out "$scratch/gui.nicbench" --quit-when-done
+sleep 11
+shot 17-compare-running
+wait "$pid" || echo "screenshots.sh: nicbench --compare exited with $?" >&2
+kill "$server" 2>/dev/null || true
+wait "$server" 2>/dev/null || true
+server=
+
+export QT_QPA_PLATFORMTHEME=gtk3 GTK_THEME=Adwaita:dark
+start "$scratch/three.nicbench"
+sleep 3
+shot 18-dark-compare
+finish
+size=1920x1080
+start "$scratch/three.nicbench" "$scratch/buffers.nicbench"
+sleep 3
+shot 19-dark-compare-overlay-1920
+finish
+size=1280x720
+

@@ -3,8 +3,6 @@
 // `nicbench-cli compare` (run a comparison headless, write a .nicbench snapshot) and
 // `nicbench-cli report` (print a snapshot's comparison table). docs/compare-spec.md.
 
-#include "comparison.h"
-
 #include <QString>
 #include <QStringList>
 
@@ -15,9 +13,6 @@ bool isComparisonSubcommand(const QString &firstArgument);
 // `args` without the program name, starting with the subcommand. Returns the exit code.
 int runComparisonSubcommand(const QStringList &args);
 
-// The spec file format, exposed for tests and the GUI's "run a spec" action.
-bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *error);
-// "LABEL=ARGS" as given to --config.
-bool configurationFromFlag(const QString &flag, Configuration *out, QString *error);
+// The spec format itself is engine/comparisonspec.h, shared with the GUI.
 
 } // namespace nb::cli

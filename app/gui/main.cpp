@@ -2,12 +2,20 @@
 // The NicBench window. With no arguments it opens with a built-in loopback server; with
 // --run and the CLI's test flags it starts that test at once (--quit-when-done exits
 // afterwards, with status 0 on success), for desktop shortcuts and scripted screenshots.
+// Snapshot files given as arguments open in the Compare tab (several overlay);
+// --compare SPEC runs a comparison spec there and --snapshot-out saves what it measured.
 
+#include "comparisonflags.h"
+#include "comparisonview.h"
 #include "mainwindow.h"
 #include "testflags.h"
 
+#include <comparisonspec.h>
+#include <snapshot.h>
+
 #include <QApplication>
 #include <QIcon>
+#include <messagebanner.h>
 #include <QTimer>
 
 #include <cstdio>
@@ -22,18 +30,52 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(QStringLiteral("nicbench"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/nicbench.svg")));
 
-    const nb::gui::GuiCommandLine cmd = nb::gui::parseGuiCommandLine(QApplication::arguments());
+    const nb::gui::ComparisonArguments compare = nb::gui::takeComparisonArguments(QApplication::arguments());
+    if (!compare.error.isEmpty()) {
+        std::fprintf(stderr, "nicbench: %s\n", qPrintable(compare.error));
+        return 2;
+    }
+    const nb::gui::GuiCommandLine cmd = nb::gui::parseGuiCommandLine(compare.rest);
     if (!cmd.error.isEmpty()) {
         std::fprintf(stderr, "nicbench: %s\n", qPrintable(cmd.error));
         return 2;
     }
     if (cmd.showHelp) {
         std::fputs(qPrintable(nb::gui::guiCommandLineHelp(QStringLiteral("nicbench"))), stdout);
+        std::fputs(qPrintable(nb::gui::comparisonArgumentsHelp()), stdout);
         return 0;
     }
     if (cmd.showVersion) {
         std::printf("nicbench %s\n", NICBENCH_VERSION);
         return 0;
+    }
+
+    // Files are checked before the window opens: a bad one is an error on stderr, exit 1.
+    QList<std::pair<QString, nb::Comparison>> snapshots;
+    for (const QString &path : compare.snapshots) {
+        nb::Comparison c;
+        QString error;
+        if (!nb::Snapshot::load(path, &c, &error)) {
+            std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));   // the error names the file
+            return 1;
+        }
+        snapshots.append({path, c});
+    }
+    nb::Comparison spec;
+    if (!compare.specPath.isEmpty()) {
+        QString error;
+        if (!nb::comparisonFromSpecFile(compare.specPath, &spec, &error)) {
+            std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
+            return 1;
+        }
+        if (const QString problem = spec.validate(); !problem.isEmpty()) {
+            std::fprintf(stderr, "nicbench: %s: %s\n", qPrintable(compare.specPath), qPrintable(problem));
+            return 1;
+        }
+    }
+    if (cmd.run && !compare.specPath.isEmpty()) {
+        std::fprintf(stderr, "nicbench: --run and --compare cannot be combined\n");
+        return 2;
     }
 
     nb::gui::MainWindow window;
@@ -46,6 +88,38 @@ int main(int argc, char *argv[])
         if (!cmd.hostGiven)
             params.host.clear();   // the built-in server
         QTimer::singleShot(0, &window, [&window, params] { window.runTest(params); });
+    }
+    nb::gui::ComparisonView *view = window.comparisonView();
+    if (!snapshots.isEmpty()) {
+        QStringList paths;
+        for (const auto &[path, c] : std::as_const(snapshots))
+            paths << path;
+        view->openSnapshots(paths);   // loads again: cheap, and names the sources alike
+        window.showCompareArea();
+    }
+    if (!compare.specPath.isEmpty()) {
+        QObject::connect(view, &nb::gui::ComparisonView::comparisonFinished, &app,
+                         [out = compare.snapshotOut, quit = compare.quitWhenDone](const nb::Comparison &done) {
+            int code = 0;
+            for (const nb::Run &r : done.runs)
+                code = r.ok() ? code : 2;
+            if (done.runs.size() != done.schedule().size())
+                code = 2;
+            QString error;
+            if (!out.isEmpty() && !nb::Snapshot::save(done, out, &error)) {
+                std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
+                code = 1;
+            }
+            if (quit)
+                QTimer::singleShot(1500, qApp, [code] { QCoreApplication::exit(code); });
+        });
+        QTimer::singleShot(0, &window, [&window, view, spec] {
+            window.showCompareArea();
+            if (!view->startComparison(spec)) {
+                std::fprintf(stderr, "nicbench: %s\n", qPrintable(view->banner()->text()));
+                QCoreApplication::exit(1);
+            }
+        });
     }
     if (cmd.quitWhenDone) {
         QObject::connect(&window, &nb::gui::MainWindow::testFinished, &app, [](const nb::TestResult &result) {

@@ -2,6 +2,9 @@
 #include "mainwindow.h"
 
 #include "builtinserver.h"
+#include "comparisoncontroller.h"
+#include "comparisondialog.h"
+#include "comparisonview.h"
 #include "testpanel.h"
 #include "testrunner.h"
 
@@ -90,6 +93,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_server(new BuiltinServer(this))
     , m_runner(new TestRunner(this))
     , m_monitor(new nb::ui::AdapterMonitor(this))
+    , m_compareController(new ComparisonController(this))
 {
     setWindowTitle(tr("NicBench"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -177,6 +181,9 @@ void MainWindow::createMenus()
     test->addAction(m_runAction);
     test->addAction(m_stopAction);
 
+    QMenu *compare = menuBar()->addMenu(tr("&Compare"));
+    m_compareView->populateMenu(compare);
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_streamsAction);
 
@@ -207,7 +214,23 @@ QWidget *MainWindow::createCentral()
     m_mainSplitter->setStretchFactor(1, 1);
     m_mainSplitter->setChildrenCollapsible(false);
     m_mainSplitter->setSizes({m_adapterList->sizeHint().width(), 1000});
-    return m_mainSplitter;
+
+    // Comparisons get the whole width: a grid of bar charts and a table need it more
+    // than the live adapter tiles do (docs/design.md, "The Compare tab").
+    m_compareView = new ComparisonView(m_compareController);
+    m_compareView->setStartGuard([this] {
+        return m_runner->isRunning() ? tr("A test is running: stop it or wait for it before starting a comparison.") : QString();
+    });
+    connect(m_compareView, &ComparisonView::newComparisonRequested, this, &MainWindow::newComparison);
+    connect(m_compareView, &ComparisonView::activated, this, &MainWindow::showCompareArea);
+    connect(m_compareView, &ComparisonView::runningChanged, this, [this] { setRunning(m_runner->isRunning()); });
+
+    m_areaTabs = new QTabWidget;
+    m_areaTabs->setObjectName(QStringLiteral("areaTabs"));
+    m_areaTabs->setDocumentMode(true);
+    m_areaTabs->addTab(m_mainSplitter, tr("Test"));
+    m_areaTabs->addTab(m_compareView, tr("Compare"));
+    return m_areaTabs;
 }
 
 QWidget *MainWindow::createTestArea()
@@ -343,6 +366,11 @@ void MainWindow::runFromPanel()
 {
     if (m_runner->isRunning())
         return;
+    if (m_compareController->isRunning()) {
+        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
+                              tr("A comparison is running (Compare tab): stop it or wait for it before starting a test."));
+        return;
+    }
     QList<nb::TestParams> plan;
     QString error;
     if (!m_panel->testPlan(&plan, &error)) {
@@ -372,6 +400,11 @@ void MainWindow::startPlan(const QList<nb::TestParams> &plan)
 {
     if (m_runner->isRunning() || plan.isEmpty()) {
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("A test is already running."));
+        return;
+    }
+    if (m_compareController->isRunning()) {
+        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
+                              tr("A comparison is running (Compare tab): stop it or wait for it before starting a test."));
         return;
     }
     m_plan = plan;
@@ -571,9 +604,61 @@ void MainWindow::writeJsonOutput() const
 
 void MainWindow::setRunning(bool running)
 {
-    m_runAction->setEnabled(!running);
+    const bool comparing = m_compareController->isRunning();
+    m_runAction->setEnabled(!running && !comparing);
     m_stopAction->setEnabled(running);
     m_panel->setEditingEnabled(!running);
+    // One measurement at a time: a comparison waits for the test and the reverse.
+    m_compareView->setTestRunning(running);
+}
+
+bool MainWindow::isComparing() const
+{
+    return m_compareController->isRunning();
+}
+
+ComparisonDialog *MainWindow::createComparisonDialog()
+{
+    auto *dialog = new ComparisonDialog(this);
+    nb::TestParams base;
+    QString error;
+    if (!m_panel->params(&base, &error)) {
+        base = nb::TestParams();
+        base.host = BuiltinServer::address();
+        base.port = m_server->port();
+    }
+    if (m_panel->isLoopbackSelected() || base.host.isEmpty()) {
+        base.host = BuiltinServer::address();
+        base.port = m_server->isListening() ? m_server->port() : base.port;
+    }
+    dialog->setBaseParams(base);
+    dialog->setAdapters(m_monitor->adapters());
+    dialog->setEndpoints({nb::MatrixEndpoint{base.bindAddress, base.host, std::nullopt, QString()}});
+    return dialog;
+}
+
+void MainWindow::newComparison()
+{
+    if (m_runner->isRunning()) {
+        m_compareView->banner()->showMessage(nb::ui::MessageBanner::Kind::Information,
+                                             tr("A test is running: stop it or wait for it before starting a comparison."));
+        return;
+    }
+    std::unique_ptr<ComparisonDialog> dialog(createComparisonDialog());
+    if (dialog->exec() == QDialog::Accepted) {
+        showCompareArea();
+        m_compareView->startComparison(dialog->comparison());
+    }
+}
+
+void MainWindow::showCompareArea()
+{
+    m_areaTabs->setCurrentWidget(m_compareView);
+}
+
+void MainWindow::showTestArea()
+{
+    m_areaTabs->setCurrentWidget(m_mainSplitter);
 }
 
 void MainWindow::copyResults()
@@ -601,6 +686,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(kStreamsKey, m_streamsAction->isChecked());
     // The runner's destructor waits for the engine; asking it to stop first keeps that short.
     m_runner->stop();
+    m_compareController->stop();
     m_plan.clear();
     m_monitor->stop();
     QMainWindow::closeEvent(event);

@@ -33,6 +33,9 @@ class StreamResultsModel;
 namespace nb::gui {
 
 class BuiltinServer;
+class ComparisonController;
+class ComparisonDialog;
+class ComparisonView;
 class TestPanel;
 class TestRunner;
 
@@ -64,6 +67,15 @@ public:
     nb::ui::MessageBanner *banner() const { return m_banner; }
     nb::ui::StreamResultsModel *streamModel() const { return m_streamModel; }
     TestPanel *testPanel() const { return m_panel; }
+    ComparisonView *comparisonView() const { return m_compareView; }
+    ComparisonController *comparisonController() const { return m_compareController; }
+    bool isComparing() const;
+    // The "New Comparison" dialog filled from the test panel (base parameters, the
+    // built-in server as the default endpoint) and the live adapters; not shown.
+    ComparisonDialog *createComparisonDialog();
+    // Brings the Compare tab (or the Test tab) to the front.
+    void showCompareArea();
+    void showTestArea();
     QAction *runAction() const { return m_runAction; }
     QAction *stopAction() const { return m_stopAction; }
 
@@ -92,6 +104,7 @@ private:
     void setRunning(bool running);
     void copyResults();
     void showAbout();
+    void newComparison();
 
     BuiltinServer *m_server;
     TestRunner *m_runner;
@@ -101,6 +114,9 @@ private:
     nb::ui::CpuChart *m_cpuChart = nullptr;
     nb::ui::RrChart *m_rrChart = nullptr;
     QTabWidget *m_chartTabs = nullptr;
+    QTabWidget *m_areaTabs = nullptr;   // "Test" | "Compare"
+    ComparisonController *m_compareController = nullptr;
+    ComparisonView *m_compareView = nullptr;
     QSplitter *m_adapterSplitter = nullptr;
     QSplitter *m_testSplitter = nullptr;
     TestPanel *m_panel = nullptr;

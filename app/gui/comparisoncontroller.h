@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Runs one comparison at a time (nb::ComparisonRunner) on a worker thread and hands what
+// it reports to the GUI thread as queued signals carrying value types. Keeps the
+// comparison as it fills up, so the view can redraw after every finished run. Every job
+// has an id: reports of a job that was abandoned are dropped.
+
+#include <comparison.h>
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QThread;
+
+namespace nb {
+class ComparisonRunner;
+}
+
+namespace nb::gui {
+
+class ComparisonController : public QObject {
+    Q_OBJECT
+public:
+    explicit ComparisonController(QObject *parent = nullptr);
+    // Stops a running comparison and waits for its thread (at most one run's stop time).
+    ~ComparisonController() override;
+
+    // Starts the comparison; false (with *error) when one is running or it is invalid.
+    bool start(const nb::Comparison &comparison, QString *error = nullptr);
+    // Ends after the current run, which keeps what it measured; finished() follows.
+    void stop();
+    bool isRunning() const { return m_running; }
+    bool stopRequested() const { return m_stopRequested; }
+
+    // The comparison being run, with the runs finished so far (the whole result once
+    // finished() has been emitted).
+    const nb::Comparison &current() const { return m_current; }
+    int totalRuns() const { return m_total; }
+    int finishedRuns() const { return int(m_current.runs.size()); }
+
+Q_SIGNALS:
+    void runStarted(const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex, int total);
+    void runFinished(const nb::Run &run, int total);
+    void interval(int orderIndex, const nb::IntervalReport &report);
+    void message(const QString &text);
+    // "Run 4 of 9: E1000E, round 2"; done counts finished runs.
+    void progress(int done, int total, const QString &text);
+    void finished(const nb::Comparison &comparison);
+
+private:
+    class Listener;
+    void onRunStarted(quint64 job, const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex,
+                      int total);
+    void onRunFinished(quint64 job, const nb::Run &run, int total);
+    void onInterval(quint64 job, int orderIndex, const nb::IntervalReport &report);
+    void onMessage(quint64 job, const QString &text);
+    void onReturned(quint64 job, const nb::Comparison &result);
+    void joinWorker();
+
+    quint64 m_job = 0;
+    bool m_running = false;
+    bool m_stopRequested = false;
+    int m_total = 0;
+    nb::Comparison m_current;
+    std::shared_ptr<Listener> m_listener;
+    std::shared_ptr<nb::ComparisonRunner> m_runner;
+    std::unique_ptr<QThread> m_thread;
+};
+
+} // namespace nb::gui

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The Compare tab: the comparison just run and/or opened snapshots (several overlay in
+// the same charts), a bar chart per metric that has data, throughput over time, latency
+// distributions, the comparison table, verdicts, both machines' environment and the
+// warnings; progress while a comparison runs, charts redrawn after every finished run.
+// Every action that asks for a file has a non-interactive twin (openSnapshots,
+// saveSnapshot, export...) that tests and the command line call; errors go to the
+// view's banner, never to a modal box.
+
+#include <comparisonoverlay.h>
+#include <comparisonstatistics.h>
+
+#include <QList>
+#include <QWidget>
+
+#include <functional>
+
+class QAction;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+class QToolBar;
+
+namespace nb::ui {
+class ComparisonBarChart;
+class ComparisonTableModel;
+class ComparisonTimelineChart;
+class LatencyDistributionChart;
+class MessageBanner;
+}
+
+namespace nb::gui {
+
+class ComparisonController;
+
+class ComparisonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparisonView(ComparisonController *controller, QWidget *parent = nullptr);
+    ~ComparisonView() override;
+
+    // Returns why a comparison may not start now (a single test runs), or "".
+    void setStartGuard(std::function<QString()> guard) { m_startGuard = std::move(guard); }
+    // A single test runs: New Comparison and Re-run are disabled meanwhile.
+    void setTestRunning(bool running);
+    // Starts a comparison; its results become the first source. False (with a banner)
+    // when it cannot start.
+    bool startComparison(const nb::Comparison &comparison);
+
+    // Sources. Loading errors show in the banner and return false; what loaded stays.
+    bool openSnapshots(const QStringList &paths);       // replaces the sources
+    bool addSnapshot(const QString &path);              // overlays one more
+    void addSource(const QString &name, const nb::Comparison &comparison);
+    void removeSource(int index);
+    void clearSources();
+    int sourceCount() const { return int(m_sources.size()); }
+    QStringList sourceNames() const;
+    // The source Save and Re-run act on: the selected one, else the first.
+    int currentSource() const;
+    nb::Comparison sourceComparison(int index) const;
+
+    bool saveSnapshot(const QString &path, int source = -1);
+    bool rerunConfigurations(int source = -1);
+    // Writes every visible chart as <dir>/<name>.png, .svg and .pdf; returns the files.
+    QStringList exportCharts(const QString &directory);
+    bool exportTableCsv(const QString &path);
+    bool exportTableMarkdown(const QString &path);
+    bool exportPdfReport(const QString &path);
+
+    void setBaseline(int mergedIndex);
+    const nb::ComparisonOverlay &overlay() const { return m_overlay; }
+    const nb::ComparisonStatistics &statistics() const { return m_stats; }
+
+    // For tests and screenshots.
+    nb::ui::ComparisonBarChart *barChart(nb::Metric metric) const;
+    QList<nb::ui::ComparisonBarChart *> visibleBarCharts() const;
+    nb::ui::ComparisonTimelineChart *timelineChart() const { return m_timeline; }
+    nb::ui::LatencyDistributionChart *latencyChart() const { return m_latency; }
+    nb::ui::ComparisonTableModel *tableModel() const { return m_tableModel; }
+    QTableView *tableView() const { return m_table; }
+    nb::ui::MessageBanner *banner() const { return m_banner; }
+    QStringList verdicts() const { return m_verdicts; }
+    QString progressText() const;
+    bool isLatencyVisible() const;
+
+    // The Compare menu's actions, in menu order (nullptr: a separator).
+    void populateMenu(QMenu *menu) const;
+    QAction *newAction() const { return m_newAction; }
+    QAction *openAction() const { return m_openAction; }
+    QAction *saveAction() const { return m_saveAction; }
+    QAction *stopAction() const { return m_stopAction; }
+
+Q_SIGNALS:
+    void newComparisonRequested();
+    // Something worth looking at arrived (a snapshot opened, a comparison started).
+    void activated();
+    void runningChanged(bool running);
+    void comparisonFinished(const nb::Comparison &comparison);
+
+private:
+    void createActions();
+    QWidget *createSidePanel();
+    QWidget *createMainArea();
+    void refresh();
+    void layoutBarCharts();
+    void updateActions();
+    void updateDetails();
+    void onRunFinished();
+    void onFinished(const nb::Comparison &comparison);
+    bool loadInto(const QString &path, nb::ComparisonSource *out);
+    void showError(const QString &text);
+    void openWithDialog(bool add);
+    void saveWithDialog();
+    void exportChartsWithDialog();
+    void exportTableWithDialog(bool markdown);
+    void exportReportWithDialog();
+
+    ComparisonController *m_controller;
+    std::function<QString()> m_startGuard;
+    bool m_testRunning = false;
+    QList<nb::ComparisonSource> m_sources;
+    int m_liveSource = -1;          // the source the controller is filling, -1 when none
+    QString m_baselineLabel;        // kept across refreshes
+    nb::ComparisonOverlay m_overlay;
+    nb::ComparisonStatistics m_stats;
+    QStringList m_verdicts;
+
+    nb::ui::MessageBanner *m_banner = nullptr;
+    QToolBar *m_toolbar = nullptr;
+    QLabel *m_progressLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QListWidget *m_sourceList = nullptr;
+    QComboBox *m_baseline = nullptr;
+    QLabel *m_verdictLabel = nullptr;
+    QTextBrowser *m_details = nullptr;
+    QLabel *m_placeholder = nullptr;
+    QWidget *m_chartGrid = nullptr;
+    QWidget *m_chartArea = nullptr;
+    QGridLayout *m_chartLayout = nullptr;
+    QList<nb::ui::ComparisonBarChart *> m_barCharts;
+    QTabWidget *m_bottomTabs = nullptr;
+    nb::ui::ComparisonTimelineChart *m_timeline = nullptr;
+    nb::ui::LatencyDistributionChart *m_latency = nullptr;
+    QWidget *m_latencyPage = nullptr;
+    QComboBox *m_latencyMode = nullptr;
+    nb::ui::ComparisonTableModel *m_tableModel = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+    QSplitter *m_splitter = nullptr;
+
+    QAction *m_newAction = nullptr;
+    QAction *m_openAction = nullptr;
+    QAction *m_addAction = nullptr;
+    QAction *m_saveAction = nullptr;
+    QAction *m_rerunAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_exportChartsAction = nullptr;
+    QAction *m_exportCsvAction = nullptr;
+    QAction *m_exportMarkdownAction = nullptr;
+    QAction *m_exportReportAction = nullptr;
+    QMenu *m_exportMenu = nullptr;
+};
+
+} // namespace nb::gui

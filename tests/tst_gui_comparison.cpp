@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Compare tab on the offscreen platform: a comparison built with the dialog's API and
+// run by the window's controller against its built-in server, snapshots written by
+// nicbench-cli opened and overlaid, every export, a corrupt snapshot, the dialog asking
+// a server for its adapters, and the window's comparison command line.
+
+#include <comparisoncharts.h>
+#include <comparisoncontroller.h>
+#include <comparisondialog.h>
+#include <comparisonflags.h>
+#include <comparisontablemodel.h>
+#include <comparisonview.h>
+#include <mainwindow.h>
+#include <messagebanner.h>
+#include <server.h>
+#include <snapshot.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <memory>
+#include <thread>
+
+using nb::gui::ComparisonView;
+using nb::gui::MainWindow;
+
+namespace {
+
+const QString kCli = QStringLiteral(NICBENCH_CLI_PATH);
+const QString kLoopback = QStringLiteral("127.0.0.1");
+
+// An engine server on an ephemeral loopback port, on its own thread.
+class ServerThread {
+public:
+    ServerThread()
+    {
+        nb::ServerOptions o;
+        o.port = 0;
+        o.bindAddress = kLoopback;
+        o.idleTimeoutSecs = 10;
+        m_server = std::make_unique<nb::Server>(o);
+    }
+    ~ServerThread()
+    {
+        m_server->stop();
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    bool start(QString *error)
+    {
+        if (!m_server->listen(error))
+            return false;
+        m_thread = std::thread([this] { m_server->serve(); });
+        return true;
+    }
+    quint16 port() const { return m_server->port(); }
+
+private:
+    std::unique_ptr<nb::Server> m_server;
+    std::thread m_thread;
+};
+
+// Minimal CSV reader (quoted fields with doubled quotes), enough for our own output.
+QList<QStringList> parseCsv(const QString &text, QString *error)
+{
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"') && field.isEmpty()) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            row << field;
+            field.clear();
+        } else if (c == QLatin1Char('\n')) {
+            row << field;
+            rows << row;
+            row.clear();
+            field.clear();
+        } else if (c != QLatin1Char('\r')) {
+            field += c;
+        }
+    }
+    if (quoted)
+        *error = QStringLiteral("unterminated quote");
+    if (!field.isEmpty() || !row.isEmpty())
+        rows << (row << field);
+    return rows;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestGuiComparison : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_cliSnapshot;   // written once by nicbench-cli compare
+
+    // P1 and P4 (throughput) and RR against an in-test server, 2 repeats of 1 s.
+    QString cliSnapshot()
+    {
+        if (!m_cliSnapshot.isEmpty())
+            return m_cliSnapshot;
+        ServerThread server;
+        QString error;
+        if (!server.start(&error)) {
+            qWarning("server: %s", qPrintable(error));
+            return {};
+        }
+        const QString target = QStringLiteral("-c 127.0.0.1 -p %1 -t 1 -i 0.5").arg(server.port());
+        const QString out = m_dir.filePath(QStringLiteral("cli.nicbench"));
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kCli, {QStringLiteral("compare"), QStringLiteral("--repeats"), QStringLiteral("2"), QStringLiteral("--pause"),
+                       QStringLiteral("0"), QStringLiteral("--title"), QStringLiteral("from the CLI"),
+                       QStringLiteral("--config"), QStringLiteral("P1=%1 -P 1").arg(target),
+                       QStringLiteral("--config"), QStringLiteral("P4=%1 -P 4").arg(target),
+                       QStringLiteral("--config"), QStringLiteral("RR=%1 --rr").arg(target),
+                       QStringLiteral("-o"), out});
+        if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+            qWarning("nicbench-cli compare: exit %d\n%s", p.exitCode(), p.readAll().constData());
+            p.kill();
+            return {};
+        }
+        m_cliSnapshot = out;
+        return out;
+    }
+
+    static void waitExposed(MainWindow &w)
+    {
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("NicBenchTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_comparison"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    // (a) Dialog -> controller -> view against the built-in server, then a snapshot.
+    void endToEndThroughTheDialog()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        waitExposed(w);
+        std::unique_ptr<nb::gui::ComparisonDialog> dialog(w.createComparisonDialog());
+        QCOMPARE(dialog->endpointRowCount(), 1);   // the built-in server
+        dialog->setStreamsText(QStringLiteral("1, 4"));
+        dialog->setKinds(true, false);
+        dialog->setDuration(1);
+        dialog->setRepeats(2);
+        dialog->setPauseSeconds(0);
+        dialog->setOrder(nb::OrderPolicy::Interleaved);
+        dialog->setConfigurationLabel(1, QStringLiteral("four streams"));
+        QVERIFY2(dialog->validationError().isEmpty(), qPrintable(dialog->validationError()));
+        const nb::Comparison planned = dialog->comparison();
+        QCOMPARE(planned.configurations.size(), 2);
+        QCOMPARE(planned.configurations[0].params.streams, 1);
+        QCOMPARE(planned.configurations[1].params.streams, 4);
+        QCOMPARE(planned.configurations[1].label, QStringLiteral("four streams"));
+        QVERIFY2(planned.configurations[0].label.endsWith(QStringLiteral("P=1")), qPrintable(planned.configurations[0].label));
+        QCOMPARE(planned.configurations[0].params.port, w.builtinServerPort());
+        QCOMPARE(planned.configurations[0].params.duration, 1.0);
+        QCOMPARE(planned.repeats, 2);
+        QCOMPARE(planned.pauseSeconds, 0.0);
+
+        ComparisonView *view = w.comparisonView();
+        QSignalSpy finished(view, &ComparisonView::comparisonFinished);
+        // Connected after the view: sees the charts as the view left them after each run.
+        QList<int> barsAfterRun;
+        connect(w.comparisonController(), &nb::gui::ComparisonController::runFinished, this,
+                [&barsAfterRun, view] { barsAfterRun << view->barChart(nb::Metric::Throughput)->barCount(); });
+        QVERIFY(view->startComparison(planned));
+        QVERIFY(w.isComparing());
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(view->stopAction()->isEnabled());
+        // One measurement at a time: a test is refused while the comparison runs.
+        w.runTest(nb::TestParams());
+        QVERIFY(!w.isTestRunning());
+        QVERIFY2(w.banner()->text().contains(QStringLiteral("comparison")), qPrintable(w.banner()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(view->progressText().startsWith(QStringLiteral("Run ")), 15000);
+        QVERIFY2(view->progressText().contains(QStringLiteral(" of 4: ")), qPrintable(view->progressText()));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(barsAfterRun, (QList<int>{1, 2, 2, 2}));   // redrawn after every run
+        QVERIFY(!w.isComparing());
+        QVERIFY(w.runAction()->isEnabled());
+        const nb::Comparison done = w.comparisonController()->current();
+        QCOMPARE(done.runs.size(), 4);
+        const QList<std::pair<int, int>> expected{{0, 0}, {1, 0}, {0, 1}, {1, 1}};   // interleaved
+        for (int i = 0; i < 4; ++i) {
+            const nb::Run &r = done.runs[i];
+            QVERIFY2(r.ok(), qPrintable(r.result.error));
+            QCOMPARE(r.orderIndex, i);
+            QCOMPARE((std::pair{r.configIndex, r.repeatIndex}), expected[i]);
+        }
+
+        auto *bars = view->barChart(nb::Metric::Throughput);
+        QVERIFY(bars);
+        QCOMPARE(bars->barCount(), 2);
+        QVERIFY(view->visibleBarCharts().contains(bars));
+        QVERIFY(!view->visibleBarCharts().contains(view->barChart(nb::Metric::TransactionsPerSecond)));
+        for (int c = 0; c < 2; ++c) {
+            const nb::MetricStatistics *s = view->statistics().find(c, nb::Metric::Throughput);
+            QVERIFY(s);
+            QVERIFY2(s->summary.mean > 0, qPrintable(QString::number(s->summary.mean)));
+        }
+        QVERIFY(view->tableModel()->rowCount() >= 2);
+        QVERIFY(!view->isLatencyVisible());   // no request/response runs
+        QVERIFY2(!view->verdicts().isEmpty(), qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+        QVERIFY2(view->verdicts().constFirst().contains(QStringLiteral("four streams")), qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+
+        const QString path = m_dir.filePath(QStringLiteral("gui.nicbench"));
+        QVERIFY(view->saveSnapshot(path));
+        nb::Comparison loaded;
+        QString error;
+        QVERIFY2(nb::Snapshot::load(path, &loaded, &error), qPrintable(error));
+        QCOMPARE(loaded.runs.size(), done.runs.size());
+        QCOMPARE(loaded.configurations.size(), 2);
+        for (int i = 0; i < loaded.runs.size(); ++i) {
+            QCOMPARE(loaded.runs[i].configIndex, done.runs[i].configIndex);
+            QCOMPARE(loaded.runs[i].repeatIndex, done.runs[i].repeatIndex);
+            QCOMPARE(nb::metricValue(loaded.runs[i].result, nb::Metric::Throughput),
+                     nb::metricValue(done.runs[i].result, nb::Metric::Throughput));
+        }
+    }
+
+    // A comparison is refused while a single test runs.
+    void refusedWhileTestRuns()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        waitExposed(w);
+        nb::TestParams p;
+        p.duration = 3;
+        w.runTest(p);
+        QVERIFY(w.isTestRunning());
+        std::unique_ptr<nb::gui::ComparisonDialog> dialog(w.createComparisonDialog());
+        dialog->setDuration(1);
+        QVERIFY(!w.comparisonView()->startComparison(dialog->comparison()));
+        QVERIFY(!w.isComparing());
+        QCOMPARE(w.comparisonView()->banner()->kind(), nb::ui::MessageBanner::Kind::Error);
+        QVERIFY(!w.comparisonView()->newAction()->isEnabled());
+        QSignalSpy done(&w, &MainWindow::testFinished);
+        w.stopAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QVERIFY(w.comparisonView()->newAction()->isEnabled());
+    }
+
+    // (b) What the CLI wrote, and two snapshots overlaid.
+    void opensCliSnapshotAndOverlays()
+    {
+        const QString path = cliSnapshot();
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        QVERIFY(view->openSnapshots({path}));
+        QCOMPARE(view->sourceCount(), 1);
+        QCOMPARE(view->overlay().merged.configurations.size(), 3);
+        auto *bars = view->barChart(nb::Metric::Throughput);
+        QCOMPARE(bars->barCount(), 2);   // RR has no throughput
+        QVERIFY(bars->categoryLabels().contains(QStringLiteral("P1")));
+        QVERIFY(bars->categoryLabels().contains(QStringLiteral("P4")));
+        QVERIFY(view->barChart(nb::Metric::TransactionsPerSecond)->hasData());
+        QVERIFY(view->barChart(nb::Metric::LatencyP99)->hasData());
+        QVERIFY(view->isLatencyVisible());
+        QVERIFY(view->latencyChart()->seriesCount() >= 1);
+        QVERIFY(view->timelineChart()->curveCount() >= 4);
+        QVERIFY(view->tableModel()->rowCount() >= 3);
+
+        const QString copy = m_dir.filePath(QStringLiteral("after-tuning.nicbench"));
+        QFile::remove(copy);
+        QVERIFY(QFile::copy(path, copy));
+        QVERIFY(view->addSnapshot(copy));
+        QCOMPARE(view->sourceCount(), 2);
+        QCOMPARE(view->overlay().sourceCount(), 2);
+        QCOMPARE(bars->barCount(), 4);   // two bars in each of the P1 and P4 groups
+        const nb::ComparisonOverlay &o = view->overlay();
+        const int p1 = int(o.groupLabels.indexOf(QStringLiteral("P1")));
+        const int p4 = int(o.groupLabels.indexOf(QStringLiteral("P4")));
+        QVERIFY(p1 >= 0 && p4 >= 0);
+        for (int source = 0; source < 2; ++source) {
+            QVERIFY(o.configurationFor(p1, source) >= 0);
+            QVERIFY(o.configurationFor(p4, source) >= 0);
+        }
+        view->removeSource(1);
+        QCOMPARE(view->sourceCount(), 1);
+        QCOMPARE(bars->barCount(), 2);
+
+        // Another baseline: the verdicts follow.
+        QVERIFY(view->verdicts().constFirst().contains(QStringLiteral("than P1")));
+        view->setBaseline(1);
+        QCOMPARE(view->statistics().baselineIndex, 1);
+        QVERIFY2(view->verdicts().constFirst().contains(QStringLiteral("P4")), qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+        QVERIFY(!view->verdicts().constFirst().contains(QStringLiteral("than P1")));
+
+        // The latency chart's Box/CDF switch.
+        auto *mode = view->findChild<QComboBox *>(QStringLiteral("latencyModeCombo"));
+        QVERIFY(mode);
+        mode->setCurrentIndex(1);
+        QCOMPARE(view->latencyChart()->mode(), nb::ui::LatencyDistributionChart::Mode::Cdf);
+        QVERIFY(view->latencyChart()->seriesCount() >= 1);
+        QVERIFY(view->tableView()->isSortingEnabled());
+    }
+
+    // Stop ends after the current run and keeps what was measured.
+    void stopKeepsFinishedRuns()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        waitExposed(w);
+        std::unique_ptr<nb::gui::ComparisonDialog> dialog(w.createComparisonDialog());
+        dialog->setStreamsText(QStringLiteral("1, 2"));
+        dialog->setDuration(1);
+        dialog->setRepeats(3);
+        dialog->setPauseSeconds(0);
+        ComparisonView *view = w.comparisonView();
+        QSignalSpy finished(view, &ComparisonView::comparisonFinished);
+        QSignalSpy runs(w.comparisonController(), &nb::gui::ComparisonController::runFinished);
+        QVERIFY(view->startComparison(dialog->comparison()));
+        QTRY_VERIFY_WITH_TIMEOUT(runs.count() >= 1, 60000);
+        view->stopAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const auto done = finished.constFirst().constFirst().value<nb::Comparison>();
+        QVERIFY2(done.runs.size() >= 1 && done.runs.size() < 6, qPrintable(QString::number(done.runs.size())));
+        QVERIFY(!done.finishedAt.isValid());
+        QVERIFY2(view->progressText().startsWith(QStringLiteral("Stopped")), qPrintable(view->progressText()));
+        QCOMPARE(view->sourceCount(), 1);
+        QVERIFY(w.runAction()->isEnabled());
+        // Re-run starts the same configurations again, overlaid on the stopped one.
+        QVERIFY(view->rerunConfigurations());
+        QCOMPARE(view->sourceCount(), 2);
+        view->stopAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+    }
+
+    // (c) Charts, tables and the one-page report.
+    void exportsValidFiles()
+    {
+        const QString path = cliSnapshot();
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        QVERIFY(view->openSnapshots({path}));
+
+        const QString dir = m_dir.filePath(QStringLiteral("charts"));
+        const QStringList files = view->exportCharts(dir);
+        QVERIFY2(files.size() >= 3 * 3, qPrintable(files.join(QLatin1Char(' '))));
+        QVERIFY(files.contains(dir + QStringLiteral("/throughput_bps.png")));
+        QVERIFY(files.contains(dir + QStringLiteral("/latency_distribution.svg")));
+        for (const QString &f : files) {
+            const QByteArray bytes = readAll(f);
+            QVERIFY2(!bytes.isEmpty(), qPrintable(f));
+            if (f.endsWith(QStringLiteral(".png"))) {
+                QImage image;
+                QVERIFY2(image.loadFromData(bytes, "PNG"), qPrintable(f));
+                QVERIFY(image.width() >= 400 && image.height() >= 200);
+            } else if (f.endsWith(QStringLiteral(".svg"))) {
+                QXmlStreamReader xml(bytes);
+                bool sawSvg = false;
+                while (!xml.atEnd()) {
+                    if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("svg"))
+                        sawSvg = true;
+                }
+                QVERIFY2(!xml.hasError(), qPrintable(f + QStringLiteral(": ") + xml.errorString()));
+                QVERIFY2(sawSvg, qPrintable(f));
+            } else {
+                QVERIFY2(bytes.startsWith("%PDF"), qPrintable(f));
+            }
+        }
+
+        const QString csvPath = m_dir.filePath(QStringLiteral("table.csv"));
+        QVERIFY(view->exportTableCsv(csvPath));
+        QString error;
+        const QList<QStringList> rows = parseCsv(QString::fromUtf8(readAll(csvPath)), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(rows.size() >= 1 + 3);
+        QCOMPARE(rows.constFirst().constFirst(), QStringLiteral("metric"));
+        QCOMPARE(rows.constFirst().count(QStringLiteral("metric")), 1);   // one header
+        for (const QStringList &row : rows)
+            QCOMPARE(row.size(), rows.constFirst().size());
+        QCOMPARE(rows.size() - 1, view->tableModel()->rowCount());
+
+        const QString mdPath = m_dir.filePath(QStringLiteral("table.md"));
+        QVERIFY(view->exportTableMarkdown(mdPath));
+        const QString md = QString::fromUtf8(readAll(mdPath));
+        QVERIFY2(md.contains(QRegularExpression(QStringLiteral("^\\|.*\\|$"), QRegularExpression::MultilineOption)), qPrintable(md));
+        QVERIFY2(md.contains(QRegularExpression(QStringLiteral("^\\|[\\s:|-]*---"), QRegularExpression::MultilineOption)), qPrintable(md));
+
+        const QString pdfPath = m_dir.filePath(QStringLiteral("report.pdf"));
+        QVERIFY(view->exportPdfReport(pdfPath));
+        const QByteArray pdf = readAll(pdfPath);
+        QVERIFY(pdf.startsWith("%PDF"));
+        const QRegularExpression page(QStringLiteral("/Type\\s*/Page(?![s\\w])"));
+        int pages = 0;
+        for (auto it = page.globalMatch(QString::fromLatin1(pdf)); it.hasNext(); it.next())
+            ++pages;
+        QCOMPARE(pages, 1);
+
+        // NICBENCH_KEEP_EXPORTS=DIR keeps the files for a look (screenshots, reviews).
+        if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_EXPORTS"); !keep.isEmpty()) {
+            QDir().mkpath(keep);
+            for (const QString &f : files + QStringList{csvPath, mdPath, pdfPath}) {
+                QFile::remove(keep + QLatin1Char('/') + QFileInfo(f).fileName());
+                QFile::copy(f, keep + QLatin1Char('/') + QFileInfo(f).fileName());
+            }
+        }
+
+        // An overlay still fits on one page.
+        const QString copy = m_dir.filePath(QStringLiteral("overlay.nicbench"));
+        QFile::remove(copy);
+        QVERIFY(QFile::copy(path, copy));
+        QVERIFY(view->addSnapshot(copy));
+        QVERIFY(view->exportPdfReport(pdfPath));
+        pages = 0;
+        for (auto it = page.globalMatch(QString::fromLatin1(readAll(pdfPath))); it.hasNext(); it.next())
+            ++pages;
+        QCOMPARE(pages, 1);
+    }
+
+    // (d) A corrupt snapshot: an error in the banner, the window goes on.
+    void corruptSnapshotShowsError()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        const QString bad = m_dir.filePath(QStringLiteral("corrupt.nicbench"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"format\": \"nicbench-snapshot\", \"version\": 1, \"configurations\": [");
+        }
+        QVERIFY(!view->openSnapshots({bad}));
+        QCOMPARE(view->sourceCount(), 0);
+        QCOMPARE(view->banner()->kind(), nb::ui::MessageBanner::Kind::Error);
+        QVERIFY2(view->banner()->text().contains(QStringLiteral("corrupt.nicbench")), qPrintable(view->banner()->text()));
+        QVERIFY(!view->addSnapshot(m_dir.filePath(QStringLiteral("missing.nicbench"))));
+        QVERIFY(!view->saveSnapshot(m_dir.filePath(QStringLiteral("nothing.nicbench"))));
+        QVERIFY(view->exportCharts(m_dir.filePath(QStringLiteral("none"))).isEmpty());
+        QVERIFY(!view->exportPdfReport(m_dir.filePath(QStringLiteral("none.pdf"))));
+        // Still usable: a test runs, and a good snapshot opens.
+        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(view->newAction()->isEnabled());
+        const QString good = cliSnapshot();
+        QVERIFY(!good.isEmpty());
+        QVERIFY(view->openSnapshots({good}));
+        QCOMPARE(view->sourceCount(), 1);
+        // Saving into a folder that does not exist fails with a message, not a crash.
+        QVERIFY(!view->saveSnapshot(m_dir.filePath(QStringLiteral("no/such/dir/x.nicbench"))));
+        QCOMPARE(view->banner()->kind(), nb::ui::MessageBanner::Kind::Error);
+    }
+
+    // (e) The dialog asks the built-in server for its adapters.
+    void dialogAsksServerForAdapters()
+    {
+        MainWindow w;
+        QVERIFY(w.startBuiltinServer());
+        waitExposed(w);
+        std::unique_ptr<nb::gui::ComparisonDialog> dialog(w.createComparisonDialog());
+        QSignalSpy answered(dialog.get(), &nb::gui::ComparisonDialog::serverAnswered);
+        const int rowsBefore = dialog->endpointRowCount();
+        dialog->askServer();
+        QVERIFY(dialog->isAskingServer());
+        QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 15000);
+        QVERIFY2(answered.constFirst().constFirst().toBool(), qPrintable(answered.constFirst().at(1).toString()));
+        QVERIFY2(!dialog->suggestions().isEmpty(), qPrintable(dialog->serverStatus()));
+        // Suggestions are offered as rows, unticked, unless the row exists already.
+        QVERIFY(dialog->endpointRowCount() >= rowsBefore);
+        QCOMPARE(dialog->endpoints().size(), 1);
+        if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_EXPORTS"); !keep.isEmpty()) {
+            dialog->setStreamsText(QStringLiteral("1, 4, 8"));
+            dialog->resize(1100, 620);
+            dialog->show();
+            QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+            QDir().mkpath(keep);
+            dialog->grab().save(keep + QStringLiteral("/dialog.png"));
+        }
+
+        // A port where nothing listens: a message, no rows.
+        std::unique_ptr<nb::gui::ComparisonDialog> other(w.createComparisonDialog());
+        other->setPort(9);
+        QSignalSpy failed(other.get(), &nb::gui::ComparisonDialog::serverAnswered);
+        other->askServer();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 15000);
+        QVERIFY(!failed.constFirst().constFirst().toBool());
+        QCOMPARE(other->endpointRowCount(), 1);
+    }
+
+    void dialogValidates()
+    {
+        nb::gui::ComparisonDialog dialog;
+        QVERIFY(dialog.validationError().isEmpty());
+        dialog.setStreamsText(QStringLiteral("1, x"));
+        QVERIFY(dialog.validationError().contains(QStringLiteral("\"x\"")));
+        dialog.setStreamsText(QStringLiteral("1, 999"));
+        QVERIFY(!dialog.validationError().isEmpty());
+        dialog.setStreamsText(QStringLiteral("1 4 16"));
+        QVERIFY(dialog.validationError().isEmpty());
+        QCOMPARE(dialog.configurations().size(), 3);
+        dialog.setKinds(true, true);
+        QCOMPARE(dialog.configurations().size(), 6);
+        QVERIFY(dialog.configurations().last().params.isRequestResponse());
+        dialog.setKinds(false, false);
+        QVERIFY(!dialog.validationError().isEmpty());
+        dialog.setKinds(true, false);
+        dialog.setConfigurationLabel(1, dialog.configurations().at(0).label);
+        QVERIFY2(dialog.validationError().contains(QStringLiteral("rename")), qPrintable(dialog.validationError()));
+        dialog.setConfigurationLabel(1, QString());   // back to the default
+        QVERIFY(dialog.validationError().isEmpty());
+        dialog.setEndpointEnabled(0, false);
+        QVERIFY(!dialog.validationError().isEmpty());
+        QVERIFY(dialog.configurations().isEmpty());
+        dialog.setEndpointEnabled(0, true);
+        dialog.setBaselineIndex(2);
+        QCOMPARE(dialog.comparison().baselineIndex, 2);
+    }
+
+    void commandLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("snapshots");
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<bool>("quit");
+        QTest::addColumn<QStringList>("rest");
+        QTest::addColumn<bool>("error");
+        const QString prog = QStringLiteral("nicbench");
+        QTest::newRow("nothing") << QStringList{prog} << QStringList{} << QString() << false << QStringList{prog} << false;
+        QTest::newRow("two snapshots") << QStringList{prog, QStringLiteral("a.nicbench"), QStringLiteral("b.nicbench.gz")}
+                                       << QStringList{QStringLiteral("a.nicbench"), QStringLiteral("b.nicbench.gz")}
+                                       << QString() << false << QStringList{prog} << false;
+        QTest::newRow("compare") << QStringList{prog, QStringLiteral("--compare"), QStringLiteral("s.json"),
+                                                QStringLiteral("--snapshot-out"), QStringLiteral("o.nicbench"),
+                                                QStringLiteral("--quit-when-done")}
+                                 << QStringList{} << QStringLiteral("s.json") << true << QStringList{prog} << false;
+        QTest::newRow("run keeps quit") << QStringList{prog, QStringLiteral("--run"), QStringLiteral("--quit-when-done")}
+                                        << QStringList{} << QString() << false
+                                        << QStringList{prog, QStringLiteral("--run"), QStringLiteral("--quit-when-done")} << false;
+        QTest::newRow("json-out value") << QStringList{prog, QStringLiteral("--json-out"), QStringLiteral("x.nicbench")}
+                                        << QStringList{} << QString() << false
+                                        << QStringList{prog, QStringLiteral("--json-out"), QStringLiteral("x.nicbench")} << false;
+        QTest::newRow("compare needs value") << QStringList{prog, QStringLiteral("--compare")} << QStringList{} << QString()
+                                             << false << QStringList{prog} << true;
+        QTest::newRow("out without compare") << QStringList{prog, QStringLiteral("--snapshot-out"), QStringLiteral("o.nicbench")}
+                                             << QStringList{} << QString() << false << QStringList{prog} << true;
+    }
+
+    void commandLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, snapshots);
+        QFETCH(QString, spec);
+        QFETCH(bool, quit);
+        QFETCH(QStringList, rest);
+        QFETCH(bool, error);
+        const nb::gui::ComparisonArguments a = nb::gui::takeComparisonArguments(args);
+        QCOMPARE(!a.error.isEmpty(), error);
+        if (error)
+            return;
+        QCOMPARE(a.snapshots, snapshots);
+        QCOMPARE(a.specPath, spec);
+        QCOMPARE(a.quitWhenDone, quit);
+        QCOMPARE(a.rest, rest);
+    }
+};
+
+QTEST_MAIN(TestGuiComparison)
+#include "tst_gui_comparison.moc"
