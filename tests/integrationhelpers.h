@@ -2,7 +2,11 @@
 #pragma once
 // Helpers for the loopback and interoperability tests: free ports, child processes
 // that are always reaped, and waiting for a listener without connecting to it (a probe
-// connection would use up a one-off iperf3 server).
+// connection would use up a one-off iperf3 server); our server on a thread of its own,
+// servers as child processes, and one-shot runs of nicbench-cli.
+
+#include "server.h"
+#include "testparams.h"
 
 #include <QByteArray>
 #include <QDeadlineTimer>
@@ -20,8 +24,11 @@
 #include <unistd.h>
 
 #include <memory>
+#include <thread>
 
 namespace nbtest {
+
+inline const QString kLoopback = QStringLiteral("127.0.0.1");
 
 // A port that was free a moment ago: bind to port 0, read it, close. No connection is
 // made, so nothing lingers in TIME_WAIT.
@@ -150,5 +157,109 @@ private:
     QString m_program;
     QByteArray m_out, m_err;
 };
+
+// A client test against a server on loopback: `seconds` long, a report every `interval` s.
+inline nb::TestParams loopbackTestParams(quint16 port, double seconds, double interval)
+{
+    nb::TestParams p;
+    p.host = kLoopback;
+    p.port = port;
+    p.duration = seconds;
+    p.interval = interval;
+    return p;
+}
+
+// Our server (the engine's) on an ephemeral port, serving on its own thread; stopped and
+// joined however the test ends. The listener, when given, must outlive this object.
+class ServerThread {
+public:
+    explicit ServerThread(const QString &bindAddress = kLoopback, nb::TestListener *listener = nullptr)
+    {
+        nb::ServerOptions o;
+        o.port = 0;
+        o.bindAddress = bindAddress;
+        o.idleTimeoutSecs = 10;
+        m_server = std::make_unique<nb::Server>(o, listener);
+    }
+    ServerThread(const ServerThread &) = delete;
+    ServerThread &operator=(const ServerThread &) = delete;
+    ~ServerThread()
+    {
+        m_server->stop();
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    bool start(QString *error)
+    {
+        if (!m_server->listen(error))
+            return false;
+        m_thread = std::thread([this] { m_server->serve(); });
+        return true;
+    }
+    quint16 port() const { return m_server->port(); }
+    int testsServed() const { return m_server->testsServed(); }
+
+private:
+    std::unique_ptr<nb::Server> m_server;
+    std::thread m_thread;
+};
+
+// A server as a child process (nicbench-cli -s, iperf3 -s) on a free port, given as
+// "-p PORT" after the arguments; ready once it prints "Server listening". Killed and
+// reaped however the test ends.
+class ServerProcess {
+public:
+    // Empty on success, else why it could not start.
+    QString start(const QString &program, const QStringList &args)
+    {
+        m_port = freePort();
+        if (m_port == 0)
+            return QStringLiteral("no free port");
+        m_child.process()->setProcessChannelMode(QProcess::MergedChannels);
+        m_child.start(program, QStringList(args) << QStringLiteral("-p") << QString::number(m_port));
+        if (!m_child.waitStarted(5000))
+            return QStringLiteral("%1 did not start: %2").arg(program, m_child.process()->errorString());
+        if (!m_child.waitForOutput("Server listening", 5000))
+            return QStringLiteral("%1 is not listening: %2").arg(program, output());
+        return {};
+    }
+    quint16 port() const { return m_port; }
+    // Everything it printed so far, stdout and stderr.
+    QString output() { return QString::fromUtf8(m_child.out()); }
+
+private:
+    Child m_child;
+    quint16 m_port = 0;
+};
+
+// One run of nicbench-cli to its end (killed after the timeout).
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out, err;
+    bool finished = false;
+    QString describe(const QStringList &args) const
+    {
+        return QStringLiteral("nicbench-cli %1 -> %2\nstdout:\n%3\nstderr:\n%4")
+            .arg(args.join(QLatin1Char(' ')))
+            .arg(exitCode)
+            .arg(QString::fromUtf8(out.right(3000)), QString::fromUtf8(err.right(3000)));
+    }
+};
+
+inline CliRun runCli(const QStringList &args, int timeoutMs)
+{
+    CliRun r;
+    QProcess p;
+    p.start(cliPath(), args);
+    r.finished = p.waitForFinished(timeoutMs);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(3000);
+    }
+    r.exitCode = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
 
 } // namespace nbtest

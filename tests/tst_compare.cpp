@@ -6,58 +6,27 @@
 #include "comparisonmatrix.h"
 #include "comparisonrunner.h"
 #include "comparisonstatistics.h"
-#include "server.h"
+#include "integrationhelpers.h"
 #include "snapshot.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <memory>
 #include <mutex>
 #include <thread>
 
 using namespace nb;
+using nbtest::CliRun;
+using nbtest::freePort;
+using nbtest::kLoopback;
+using nbtest::runCli;
+using nbtest::ServerThread;
 
 namespace {
-
-const QString kCli = QStringLiteral(NICBENCH_CLI_PATH);
-const QString kLoopback = QStringLiteral("127.0.0.1");
-
-class ServerThread {
-public:
-    ServerThread()
-    {
-        ServerOptions o;
-        o.port = 0;
-        o.bindAddress = kLoopback;
-        o.idleTimeoutSecs = 10;
-        m_server = std::make_unique<Server>(o);
-    }
-    ~ServerThread()
-    {
-        m_server->stop();
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-    bool start(QString *error)
-    {
-        if (!m_server->listen(error))
-            return false;
-        m_thread = std::thread([this] { m_server->serve(); });
-        return true;
-    }
-    quint16 port() const { return m_server->port(); }
-
-private:
-    std::unique_ptr<Server> m_server;
-    std::thread m_thread;
-};
 
 // Records what the runner reports, from the runner's thread.
 class Recorder : public ComparisonListener {
@@ -85,89 +54,21 @@ public:
     QMap<int, int> intervalsByRun;
 };
 
-quint16 freePort()
-{
-    QTcpServer s;
-    return s.listen(QHostAddress::LocalHost, 0) ? s.serverPort() : 0;
-}
-
 TestParams loopbackParams(quint16 port, int streams, double seconds)
 {
-    TestParams p;
-    p.host = kLoopback;
-    p.port = port;
+    TestParams p = nbtest::loopbackTestParams(port, seconds, 0.5);
     p.streams = streams;
-    p.duration = seconds;
-    p.interval = 0.5;
     return p;
 }
 
 // nicbench-cli -s as a child process, killed however the test ends.
-class CliServer {
+class CliServer : public nbtest::ServerProcess {
 public:
-    ~CliServer()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(3000);
-        }
-    }
     QString start()
     {
-        m_port = freePort();
-        if (!m_port)
-            return QStringLiteral("no free port");
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start(kCli, {QStringLiteral("-s"), QStringLiteral("-B"), kLoopback, QStringLiteral("-p"),
-                               QString::number(m_port)});
-        if (!m_process.waitForStarted(5000))
-            return m_process.errorString();
-        QByteArray out;
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < 5000 && m_process.state() != QProcess::NotRunning) {
-            m_process.waitForReadyRead(100);
-            out += m_process.readAll();
-            if (out.contains("Server listening"))
-                return {};
-        }
-        return QStringLiteral("server did not start: %1").arg(QString::fromUtf8(out));
-    }
-    quint16 port() const { return m_port; }
-
-private:
-    QProcess m_process;
-    quint16 m_port = 0;
-};
-
-struct CliRun {
-    int exitCode = -1;
-    QByteArray out, err;
-    bool finished = false;
-    QString describe(const QStringList &args) const
-    {
-        return QStringLiteral("nicbench-cli %1 -> %2\nstdout:\n%3\nstderr:\n%4")
-            .arg(args.join(QLatin1Char(' ')))
-            .arg(exitCode)
-            .arg(QString::fromUtf8(out.right(3000)), QString::fromUtf8(err.right(3000)));
+        return ServerProcess::start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-B"), kLoopback});
     }
 };
-
-CliRun runCli(const QStringList &args, int timeoutMs)
-{
-    CliRun r;
-    QProcess p;
-    p.start(kCli, args);
-    r.finished = p.waitForFinished(timeoutMs);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished(3000);
-    }
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 // Minimal CSV reader (quoted fields with doubled quotes), enough for our own output.
 QList<QStringList> parseCsv(const QString &text, QString *error)

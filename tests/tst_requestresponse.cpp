@@ -3,7 +3,7 @@
 // in process), the refusal path against a stock iperf3 server, CPU figures in the CLI's -J
 // document, and the adapter that carried a test, including the wrong-path warning (a veth
 // pair whose addresses the kernel routes through lo; root only).
-#include "server.h"
+#include "integrationhelpers.h"
 #include "testlistener.h"
 #include "throughputclient.h"
 
@@ -13,22 +13,17 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
 
 #include <unistd.h>
 
-#include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 using namespace nb;
+using nbtest::kLoopback;
 
 namespace {
-
-const QString kCli = QStringLiteral(NICBENCH_CLI_PATH);
-const QString kLocalhost = QStringLiteral("127.0.0.1");
 
 // Keeps the server's final result; called on the server's thread.
 class ServerResults : public TestListener {
@@ -54,48 +49,24 @@ private:
     QList<TestResult> m_results;
 };
 
-// Our server on its own thread, stopped and joined however the test ends.
+// Our server on its own thread, stopped and joined however the test ends, and what it
+// reported (declared first, so it outlives the server).
 class InProcessServer {
 public:
-    explicit InProcessServer(const QString &bindAddress = kLocalhost)
-    {
-        ServerOptions o;
-        o.port = 0;
-        o.bindAddress = bindAddress;
-        o.idleTimeoutSecs = 10;
-        m_server = std::make_unique<Server>(o, &results);
-    }
-    ~InProcessServer()
-    {
-        m_server->stop();
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-    bool start(QString *error)
-    {
-        if (!m_server->listen(error))
-            return false;
-        m_thread = std::thread([this] { m_server->serve(); });
-        return true;
-    }
-    quint16 port() const { return m_server->port(); }
-    int testsServed() const { return m_server->testsServed(); }
+    explicit InProcessServer(const QString &bindAddress = kLoopback) : m_server(bindAddress, &results) {}
+    bool start(QString *error) { return m_server.start(error); }
+    quint16 port() const { return m_server.port(); }
 
     ServerResults results;
 
 private:
-    std::unique_ptr<Server> m_server;
-    std::thread m_thread;
+    nbtest::ServerThread m_server;
 };
 
 TestParams rrParams(quint16 port, TestKind kind, double seconds)
 {
-    TestParams p;
-    p.host = kLocalhost;
-    p.port = port;
+    TestParams p = nbtest::loopbackTestParams(port, seconds, 0.2);
     p.kind = kind;
-    p.duration = seconds;
-    p.interval = 0.2;
     return p;
 }
 
@@ -111,26 +82,16 @@ bool latencyOrdered(const LatencySummary &l, QString *why)
 
 // Runs nicbench-cli with -J and returns the document; the process's output goes into the
 // failure message when it is not a JSON object.
-std::optional<QJsonObject> runCliJson(const QStringList &args, int timeoutMs, QString *diagnostics,
-                                      int *exitCode = nullptr)
+std::optional<QJsonObject> runCliJson(const QStringList &args, int timeoutMs, QString *diagnostics)
 {
-    QProcess p;
-    p.start(kCli, args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(2000);
+    const nbtest::CliRun run = nbtest::runCli(args, timeoutMs);
+    if (!run.finished) {
         *diagnostics = QStringLiteral("nicbench-cli %1 did not finish in time").arg(args.join(QLatin1Char(' ')));
         return std::nullopt;
     }
-    if (exitCode)
-        *exitCode = p.exitCode();
-    const QByteArray out = p.readAllStandardOutput();
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(out, &pe);
-    *diagnostics = QStringLiteral("nicbench-cli %1 exited %2\nstdout: %3\nstderr: %4")
-                       .arg(args.join(QLatin1Char(' ')))
-                       .arg(p.exitCode())
-                       .arg(QString::fromUtf8(out.left(2000)), QString::fromUtf8(p.readAllStandardError()));
+    const QJsonDocument doc = QJsonDocument::fromJson(run.out, &pe);
+    *diagnostics = run.describe(args);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
         return std::nullopt;
     return doc.object();
@@ -149,58 +110,13 @@ QByteArray compact(const QJsonObject &o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-quint16 freePort()
-{
-    QTcpServer s;
-    if (!s.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return s.serverPort();
-}
-
 // A stock iperf3 server on a free port, killed however the test ends.
-class StockIperf3 {
+class StockIperf3 : public nbtest::ServerProcess {
 public:
-    ~StockIperf3()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(3000);
-        }
-    }
-    // Empty on success, else why it could not start.
     QString start()
     {
-        m_port = freePort();
-        if (m_port == 0)
-            return QStringLiteral("no free port");
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(m_port),
-                                                   QStringLiteral("--forceflush")});
-        if (!m_process.waitForStarted(5000))
-            return QStringLiteral("iperf3 -s did not start: %1").arg(m_process.errorString());
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < 5000) {
-            m_output += m_process.readAll();
-            if (m_output.contains("Server listening"))
-                return {};
-            if (m_process.state() == QProcess::NotRunning)
-                break;
-            m_process.waitForReadyRead(100);
-        }
-        return QStringLiteral("iperf3 -s is not listening: %1").arg(QString::fromUtf8(m_output));
+        return ServerProcess::start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("--forceflush")});
     }
-    quint16 port() const { return m_port; }
-    QString output()
-    {
-        m_output += m_process.readAll();
-        return QString::fromUtf8(m_output);
-    }
-
-private:
-    QProcess m_process;
-    quint16 m_port = 0;
-    QByteArray m_output;
 };
 
 // A veth pair with unique names in the root namespace, both ends carrying an address of one
@@ -395,8 +311,8 @@ void TestRequestResponse::refusedByStockIperf3()
     QProcess cli;
     QElapsedTimer timer;
     timer.start();
-    cli.start(kCli, {QStringLiteral("-c"), kLocalhost, QStringLiteral("-p"), port, QStringLiteral("--rr"),
-                     QStringLiteral("-t"), QStringLiteral("2")});
+    cli.start(nbtest::cliPath(), {QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port,
+                                  QStringLiteral("--rr"), QStringLiteral("-t"), QStringLiteral("2")});
     QVERIFY(cli.waitForFinished(10000));
     const qint64 elapsed = timer.elapsed();
     const QString stderrText = QString::fromUtf8(cli.readAllStandardError());
@@ -408,14 +324,14 @@ void TestRequestResponse::refusedByStockIperf3()
     // The stock server was left clean: a stock client runs a normal test right away ...
     QProcess iperf;
     iperf.setProcessChannelMode(QProcess::MergedChannels);
-    iperf.start(QStringLiteral("iperf3"), {QStringLiteral("-c"), kLocalhost, QStringLiteral("-p"), port,
+    iperf.start(QStringLiteral("iperf3"), {QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port,
                                            QStringLiteral("-t"), QStringLiteral("1")});
     QVERIFY(iperf.waitForFinished(15000));
     QVERIFY2(iperf.exitCode() == 0, qPrintable(QString::fromUtf8(iperf.readAll()) + stock.output()));
 
     // ... and so does a NicBench stream test, whose remote CPU is iperf3's process-only figure.
     QString diag;
-    const auto doc = runCliJson({QStringLiteral("-c"), kLocalhost, QStringLiteral("-p"), port, QStringLiteral("-t"),
+    const auto doc = runCliJson({QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port, QStringLiteral("-t"),
                                  QStringLiteral("1"), QStringLiteral("-J")},
                                 15000, &diag);
     QVERIFY2(doc, qPrintable(diag));
@@ -439,7 +355,7 @@ void TestRequestResponse::cpuFiguresInJson()
 
     // Stream test: CPU per KB.
     QString diag;
-    auto doc = runCliJson({QStringLiteral("-c"), kLocalhost, QStringLiteral("-p"), port, QStringLiteral("-t"),
+    auto doc = runCliJson({QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port, QStringLiteral("-t"),
                            QStringLiteral("1"), QStringLiteral("-i"), QStringLiteral("0.5"), QStringLiteral("-J")},
                           15000, &diag);
     QVERIFY2(doc, qPrintable(diag));
@@ -465,7 +381,7 @@ void TestRequestResponse::cpuFiguresInJson()
         QVERIFY(i.toObject().value(QStringLiteral("cpu")).isObject());
 
     // RR test: CPU per transaction, and the RR figures where the docs put them.
-    doc = runCliJson({QStringLiteral("-c"), kLocalhost, QStringLiteral("-p"), port, QStringLiteral("--rr"),
+    doc = runCliJson({QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port, QStringLiteral("--rr"),
                       QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-i"), QStringLiteral("0.5"),
                       QStringLiteral("-J")},
                      15000, &diag);
@@ -505,7 +421,7 @@ void TestRequestResponse::loopbackAdapter()
     QString err;
     QVERIFY2(server.start(&err), qPrintable(err));
     TestParams p;
-    p.host = kLocalhost;
+    p.host = kLoopback;
     p.port = server.port();
     p.duration = 1;
     ThroughputClient client(p);

@@ -3,6 +3,8 @@
 
 #include <qcustomplot.h>
 
+#include <QVBoxLayout>
+
 #include <algorithm>
 #include <array>
 
@@ -116,6 +118,39 @@ void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette)
         plot->legend->setBorderPen(QPen(grid, 1));
         plot->legend->setTextColor(text);
     }
+}
+
+LiveChartParts setUpLiveChart(QWidget *host, QCustomPlot *plot, const LiveChartSetup &setup)
+{
+    auto *layout = new QVBoxLayout(host);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot);
+    host->setMinimumHeight(160);
+    plot->setObjectName(setup.objectName);
+    plot->legend->setIconSize(setup.legendIconSize);
+    placeLegendAbove(plot);
+
+    LiveChartParts parts;
+    QCPAxisRect *rect = setup.placeholderRect ? setup.placeholderRect : plot->axisRect();
+    parts.placeholder = new QCPItemText(plot);
+    parts.placeholder->setClipToAxisRect(true);
+    parts.placeholder->setClipAxisRect(rect);
+    parts.placeholder->position->setAxisRect(rect);
+    parts.placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+    parts.placeholder->position->setCoords(setup.placeholderAt);
+    parts.placeholder->setPositionAlignment(Qt::AlignCenter);
+
+    parts.actions = new ChartActions(plot, setup.exportName, setup.csv);
+    parts.actions->setValueFormatter(setup.formatValue);
+    return parts;
+}
+
+void applyLiveChartPalette(QCustomPlot *plot, QCPItemText *placeholder, const QPalette &palette)
+{
+    applyPaletteToPlot(plot, palette);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setBrush(Qt::NoBrush);
+    placeholder->setColor(palette.color(QPalette::PlaceholderText));
 }
 
 } // namespace nb::ui

@@ -8,7 +8,6 @@
 #include <qcustomplot.h>
 
 #include <QMenu>
-#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -33,40 +32,28 @@ LiveTestChart::LiveTestChart(QWidget *parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumHeight(160);
-
-    m_plot->setObjectName(QStringLiteral("liveTestPlot"));
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->addLayer(QStringLiteral("streams"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limAbove);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_plot->xAxis->setLabel(tr("Time (s)"));
     m_plot->xAxis->setRange(0, 10);
     m_plot->yAxis->setRange(0, 1);
-    // The legend sits in a row above the plot, so it never hides the curves.
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setIconSize(32, 12);
-    // The spacer keeps an empty legend from narrowing the whole column to its width.
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    auto *legendRow = new QCPLayoutGrid;
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, legendRow);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    legendRow->addElement(0, 0, m_plot->legend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(m_plot));
-    legendRow->setColumnStretchFactor(1, 0.001);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setWrap(6);
-    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
-    m_plot->legend->setMinimumSize(0, 0);
 
-    m_placeholder = new QCPItemText(m_plot);
-    m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_placeholder->position->setCoords(0.5, 0.45);
-    m_placeholder->setPositionAlignment(Qt::AlignCenter);
-    m_placeholder->setClipToAxisRect(true);
+    LiveChartSetup setup;
+    setup.objectName = QStringLiteral("liveTestPlot");
+    setup.legendIconSize = QSize(32, 12);
+    setup.placeholderAt = QPointF(0.5, 0.45);
+    setup.exportName = QStringLiteral("throughput");
+    setup.csv = [this] { return toCsv(); };
+    setup.formatValue = [](const QCPGraph *, double value) { return formatRate(value); };
+    const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
+    parts.actions->setMenuExtender([this](QMenu *menu) {
+        QAction *streams = menu->addAction(tr("Show each stream"));
+        streams->setCheckable(true);
+        streams->setChecked(m_showStreams);
+        connect(streams, &QAction::toggled, this, &LiveTestChart::setShowStreams);
+    });
+    m_placeholder = parts.placeholder;
     setPlaceholderText(tr("Click Run to measure throughput"));
     m_unit = rateUnitFor(1);
     updateAxes();
@@ -74,15 +61,6 @@ LiveTestChart::LiveTestChart(QWidget *parent)
 
     m_replotTimer.setInterval(kReplotIntervalMs);
     connect(&m_replotTimer, &QTimer::timeout, this, &LiveTestChart::replotNow);
-
-    auto *actions = new ChartActions(m_plot, QStringLiteral("throughput"), [this] { return toCsv(); });
-    actions->setValueFormatter([](const QCPGraph *, double value) { return formatRate(value); });
-    actions->setMenuExtender([this](QMenu *menu) {
-        QAction *streams = menu->addAction(tr("Show each stream"));
-        streams->setCheckable(true);
-        streams->setChecked(m_showStreams);
-        connect(streams, &QAction::toggled, this, &LiveTestChart::setShowStreams);
-    });
 }
 
 LiveTestChart::~LiveTestChart() = default;
@@ -298,10 +276,7 @@ void LiveTestChart::applyPalette()
 {
     if (!m_placeholder)
         return;   // still constructing
-    applyPaletteToPlot(m_plot, palette());
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setBrush(Qt::NoBrush);
-    m_placeholder->setColor(palette().color(QPalette::PlaceholderText));
+    applyLiveChartPalette(m_plot, m_placeholder, palette());
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.2);
     m_placeholder->setFont(f);

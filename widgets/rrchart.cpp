@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rrchart.h"
 
-#include "chartactions.h"
 #include "chartstyle.h"
 #include "ratescale.h"
 #include "rrformat.h"
 
 #include <qcustomplot.h>
-
-#include <QVBoxLayout>
 
 namespace nb::ui {
 
@@ -33,12 +30,6 @@ RrChart::RrChart(QWidget *parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumHeight(160);
-    m_plot->setObjectName(QStringLiteral("rrPlot"));
-
     // Top: the default axis rect (transactions/s); bottom: a second rect (latency).
     m_rateRect = m_plot->axisRect();
     m_latencyRect = new QCPAxisRect(m_plot);
@@ -70,20 +61,16 @@ RrChart::RrChart(QWidget *parent)
     m_p90.graph->setName(tr("p90"));
     m_p99.graph = m_plot->addGraph(lx, ly);
     m_p99.graph->setName(tr("p99"));
-    m_plot->legend->setIconSize(24, 10);
-    placeLegendAbove(m_plot);
 
-    m_placeholder = new QCPItemText(m_plot);
-    m_placeholder->setClipAxisRect(m_rateRect);
-    m_placeholder->position->setAxisRect(m_rateRect);
-    m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_placeholder->position->setCoords(0.5, 0.5);
-    m_placeholder->setPositionAlignment(Qt::AlignCenter);
-
-    auto *actions = new ChartActions(m_plot, QStringLiteral("request-response"));
-    actions->setValueFormatter([this](const QCPGraph *g, double value) {
+    LiveChartSetup setup;
+    setup.objectName = QStringLiteral("rrPlot");
+    setup.legendIconSize = QSize(24, 10);
+    setup.placeholderRect = m_rateRect;
+    setup.exportName = QStringLiteral("request-response");
+    setup.formatValue = [this](const QCPGraph *g, double value) {
         return g == m_rate.graph ? formatTransactionsPerSecond(value) : formatLatencyUs(value);
-    });
+    };
+    m_placeholder = setUpLiveChart(this, m_plot, setup).placeholder;
     applyPalette();
     startTest(10);
     setPlaceholderText(tr("Transactions and latency of a request/response test appear here"));
@@ -154,7 +141,7 @@ void RrChart::changeEvent(QEvent *event)
 void RrChart::applyPalette()
 {
     const QPalette pal = palette();
-    applyPaletteToPlot(m_plot, pal);
+    applyLiveChartPalette(m_plot, m_placeholder, pal);
     // applyPaletteToPlot styles the default rect; the latency rect gets the same.
     const QList<QCPAxis *> src = m_rateRect->axes();
     const QList<QCPAxis *> dst = m_latencyRect->axes();
@@ -168,13 +155,10 @@ void RrChart::applyPalette()
         dst[i]->grid()->setSubGridPen(src[i]->grid()->subGridPen());
         dst[i]->grid()->setZeroLinePen(src[i]->grid()->zeroLinePen());
     }
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setBrush(Qt::NoBrush);
     m_rate.graph->setPen(QPen(seriesColor(pal, 0), 2.0));
     m_p50.graph->setPen(QPen(sendColor(pal), 2.0, Qt::SolidLine));
     m_p90.graph->setPen(QPen(receiveColor(pal), 1.6, Qt::DashLine));
     m_p99.graph->setPen(QPen(seriesColor(pal, 1), 1.6, Qt::DotLine));
-    m_placeholder->setColor(pal.color(QPalette::PlaceholderText));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
