@@ -76,8 +76,12 @@ bool isLoopbackAddress(const AdapterAddress &a)
 
 QString AdapterPair::label() const
 {
+    // Like the matrix builder's "<family> <name>", so a pair reads "e1000 eth1 -> ens192".
     const bool v6 = QHostAddress(localAddress).protocol() == QAbstractSocket::IPv6Protocol;
-    return QStringLiteral("%1 %2 -> %3").arg(v6 ? QStringLiteral("IPv6") : QStringLiteral("IPv4"), local.name, remote.name);
+    QString text = QStringLiteral("%1 %2 -> %3").arg(familyName(local.family), local.name, remote.name);
+    if (v6)
+        text += QStringLiteral(" (IPv6)");
+    return text;
 }
 
 QList<AdapterPair> suggestAdapterPairs(const QList<AdapterInfo> &local, const QList<AdapterInfo> &remote)

@@ -17,7 +17,7 @@ struct AdapterPair {
     QString localAddress;   // the -B address
     QString remoteAddress;  // the -c target
     int prefixLength = 0;   // of the shared subnet
-    QString label() const;  // "<family> <local name> -> <remote name>", family "IPv4" or "IPv6"
+    QString label() const;  // "<local family> <local name> -> <remote name>", " (IPv6)" appended for IPv6
 };
 
 // Pairs ordered by local adapter order, then remote adapter order (then by the order of

@@ -72,7 +72,7 @@ void TestAdapterPairs::suggestions_data()
 
     QTest::newRow("same /24") << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
                               << AdapterList{lo(), nic(s("ens192"), {s("192.168.1.20/24")}, kMacB)}
-                              << QStringList{s("IPv4 eth0 -> ens192: 192.168.1.10 -> 192.168.1.20 /24")};
+                              << QStringList{s("virtio eth0 -> ens192: 192.168.1.10 -> 192.168.1.20 /24")};
     // Another machine that shares no subnet gets no 127.0.0.1 suggestion either: that
     // would test the local machine.
     QTest::newRow("different subnets") << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
@@ -81,21 +81,21 @@ void TestAdapterPairs::suggestions_data()
     QTest::newRow("prefix mismatch, local shorter")
         << AdapterList{nic(s("eth0"), {s("10.1.2.3/16")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("10.1.9.9/24")}, kMacB)}
-        << QStringList{s("IPv4 eth0 -> ens192: 10.1.2.3 -> 10.1.9.9 /16")};
+        << QStringList{s("virtio eth0 -> ens192: 10.1.2.3 -> 10.1.9.9 /16")};
     QTest::newRow("prefix mismatch, remote shorter")
         << AdapterList{nic(s("eth0"), {s("10.1.2.3/24")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("10.1.9.9/16")}, kMacB)}
-        << QStringList{s("IPv4 eth0 -> ens192: 10.1.2.3 -> 10.1.9.9 /16")};
+        << QStringList{s("virtio eth0 -> ens192: 10.1.2.3 -> 10.1.9.9 /16")};
     QTest::newRow("prefix mismatch, apart under the shorter")
         << AdapterList{nic(s("eth0"), {s("10.1.2.3/24")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("10.2.0.1/16")}, kMacB)} << QStringList{};
     QTest::newRow("prefix not on a byte boundary")
         << AdapterList{nic(s("eth0"), {s("10.0.0.9/29")}, kMacA)}
         << AdapterList{nic(s("ens1"), {s("10.0.0.14/29")}, kMacB), nic(s("ens2"), {s("10.0.0.17/29")}, kMacC)}
-        << QStringList{s("IPv4 eth0 -> ens1: 10.0.0.9 -> 10.0.0.14 /29")};
+        << QStringList{s("virtio eth0 -> ens1: 10.0.0.9 -> 10.0.0.14 /29")};
     QTest::newRow("IPv6 global") << AdapterList{nic(s("eth0"), {s("fd00:1::10/64")}, kMacA)}
                                  << AdapterList{nic(s("ens192"), {s("fd00:1::20/64")}, kMacB)}
-                                 << QStringList{s("IPv6 eth0 -> ens192: fd00:1::10 -> fd00:1::20 /64")};
+                                 << QStringList{s("virtio eth0 -> ens192 (IPv6): fd00:1::10 -> fd00:1::20 /64")};
     QTest::newRow("IPv6 different /64") << AdapterList{nic(s("eth0"), {s("2001:db8:1::1/64")}, kMacA)}
                                         << AdapterList{nic(s("ens192"), {s("2001:db8:2::1/64")}, kMacB)}
                                         << QStringList{};
@@ -105,7 +105,7 @@ void TestAdapterPairs::suggestions_data()
     QTest::newRow("IPv6 link-local skipped, global kept")
         << AdapterList{nic(s("eth0"), {s("fe80::1/64"), s("fd00:1::10/64")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("fd00:1::20/64"), s("fe80::2/64")}, kMacB)}
-        << QStringList{s("IPv6 eth0 -> ens192: fd00:1::10 -> fd00:1::20 /64")};
+        << QStringList{s("virtio eth0 -> ens192 (IPv6): fd00:1::10 -> fd00:1::20 /64")};
     QTest::newRow("IPv4 does not pair with IPv6")
         << AdapterList{nic(s("eth0"), {s("10.0.0.1/8")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("::ffff:10.0.0.2/104")}, kMacB)} << QStringList{};
@@ -113,7 +113,7 @@ void TestAdapterPairs::suggestions_data()
         << AdapterList{nic(s("eth0"), {s("192.168.1.10/24")}, kMacA, s("down")),
                        nic(s("eth1"), {s("192.168.1.11/24")}, kMacC)}
         << AdapterList{nic(s("ens192"), {s("192.168.1.20/24")}, kMacB)}
-        << QStringList{s("IPv4 eth1 -> ens192: 192.168.1.11 -> 192.168.1.20 /24")};
+        << QStringList{s("virtio eth1 -> ens192: 192.168.1.11 -> 192.168.1.20 /24")};
     QTest::newRow("remote interface down skipped")
         << AdapterList{nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("192.168.1.20/24")}, kMacB, s("lowerlayerdown"))} << QStringList{};
@@ -125,18 +125,18 @@ void TestAdapterPairs::suggestions_data()
                                              << AdapterList{nic(s("enp0s3"), {s("10.0.2.15/24")}, kMacB)}
                                              << QStringList{};
     QTest::newRow("loopback fallback, lo only") << AdapterList{lo()} << AdapterList{lo()}
-                                                << QStringList{s("IPv4 lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"),
-                                                               s("IPv6 lo -> lo: ::1 -> ::1 /128")};
+                                                << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"),
+                                                               s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
     // Asking this machine's own server: eth0 would pair with itself, which the kernel
     // carries through lo; lo is the honest suggestion.
     QTest::newRow("loopback fallback, same machine")
         << AdapterList{lo(), nic(s("eth0"), {s("192.0.2.2/24"), s("fd00::2/64")}, kMacA)}
         << AdapterList{lo(), nic(s("eth0"), {s("192.0.2.2/24"), s("fd00::2/64")}, kMacA)}
-        << QStringList{s("IPv4 lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"), s("IPv6 lo -> lo: ::1 -> ::1 /128")};
+        << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"), s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
     QTest::newRow("no loopback fallback when something matched")
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")})}
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.20/24")})}
-        << QStringList{s("IPv4 eth0 -> eth0: 192.168.1.10 -> 192.168.1.20 /24")};
+        << QStringList{s("virtio eth0 -> eth0: 192.168.1.10 -> 192.168.1.20 /24")};
     QTest::newRow("no loopback fallback for another machine")
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
         << AdapterList{lo(), nic(s("eth0"), {s("172.16.0.1/24")}, kMacB)} << QStringList{};
@@ -154,10 +154,10 @@ void TestAdapterPairs::suggestions_data()
                        nic(s("eth1"), {s("10.0.1.1/24"), s("fd00:1::1/64")}, kMacC)}
         << AdapterList{nic(s("ens1"), {s("fd00:1::2/64"), s("10.0.1.2/24")}, kMacB), lo(),
                        nic(s("ens0"), {s("10.0.0.2/24"), s("10.0.1.3/24")})}
-        << QStringList{s("IPv4 eth0 -> ens0: 10.0.0.1 -> 10.0.0.2 /24"),
-                       s("IPv4 eth1 -> ens1: 10.0.1.1 -> 10.0.1.2 /24"),
-                       s("IPv6 eth1 -> ens1: fd00:1::1 -> fd00:1::2 /64"),
-                       s("IPv4 eth1 -> ens0: 10.0.1.1 -> 10.0.1.3 /24")};
+        << QStringList{s("virtio eth0 -> ens0: 10.0.0.1 -> 10.0.0.2 /24"),
+                       s("virtio eth1 -> ens1: 10.0.1.1 -> 10.0.1.2 /24"),
+                       s("virtio eth1 -> ens1 (IPv6): fd00:1::1 -> fd00:1::2 /64"),
+                       s("virtio eth1 -> ens0: 10.0.1.1 -> 10.0.1.3 /24")};
 }
 
 void TestAdapterPairs::suggestions()
@@ -189,8 +189,8 @@ void TestAdapterPairs::label_data()
 {
     QTest::addColumn<QString>("localAddress");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("IPv4") << QStringLiteral("10.0.0.1") << QStringLiteral("IPv4 eth0 -> ens192");
-    QTest::newRow("IPv6") << QStringLiteral("fd00::1") << QStringLiteral("IPv6 eth0 -> ens192");
+    QTest::newRow("IPv4") << QStringLiteral("10.0.0.1") << QStringLiteral("e1000 eth0 -> ens192");
+    QTest::newRow("IPv6") << QStringLiteral("fd00::1") << QStringLiteral("e1000 eth0 -> ens192 (IPv6)");
 }
 
 void TestAdapterPairs::label()
@@ -199,6 +199,7 @@ void TestAdapterPairs::label()
     QFETCH(QString, expected);
     AdapterPair p;
     p.local.name = QStringLiteral("eth0");
+    p.local.family = AdapterFamily::E1000;
     p.remote.name = QStringLiteral("ens192");
     p.localAddress = localAddress;
     QCOMPARE(p.label(), expected);

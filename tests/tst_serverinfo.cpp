@@ -593,7 +593,7 @@ void TestServerInfo::vethPairInNamespaces()
     QCOMPARE(v4.value(s("local_family")).toString(), s("veth"));
     QCOMPARE(v4.value(s("remote_family")).toString(), s("veth"));
     QCOMPARE(v4.value(s("prefix_length")).toInt(), 24);
-    QCOMPARE(v4.value(s("label")).toString(), QStringLiteral("IPv4 %1 -> %2").arg(ns.clientIf, ns.serverIf));
+    QCOMPARE(v4.value(s("label")).toString(), QStringLiteral("veth %1 -> %2").arg(ns.clientIf, ns.serverIf));
     const QJsonObject v6 = findPair(pairs, s("fd00:198::2"), s("fd00:198::1"));
     QVERIFY2(!v6.isEmpty(), qPrintable(run.describe()));
     QCOMPARE(v6.value(s("prefix_length")).toInt(), 64);
