@@ -588,6 +588,11 @@ void TestPanel::updateTypeFields()
     const bool stream = testType() != TestType::RequestResponse;
     m_direction->setEnabled(stream);
     m_streams->setEnabled(stream);
+    // The greyed-out stream count is not what a request/response test uses: say where
+    // its parallelism is set instead.
+    m_streams->setToolTip(stream ? tr("Parallel TCP streams (-P).")
+                                 : tr("Not used by request/response tests: they open the number of "
+                                      "Connections set under Advanced."));
 }
 
 void TestPanel::setAdapters(const QList<nb::AdapterInfo> &adapters)
