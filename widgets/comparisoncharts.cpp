@@ -72,13 +72,12 @@ DisplayUnit displayUnit(Metric metric, double maxValue, TestKind kind)
     }
 }
 
-QString axisTitle(Metric metric)
+// The chart's title row: the metric's name, short enough for a narrow chart; the y axis
+// says the unit.
+QString chartTitle(Metric metric)
 {
-    // The unit says "per Gbit/s" and "/s" already.
-    if (metric == Metric::TransactionsPerSecond)
-        return QObject::tr("Transactions");
     if (metric == Metric::LocalCpuPerGbps)
-        return metricName(Metric::LocalCpu);
+        return QObject::tr("CPU per Gbit/s");
     return metricName(metric);
 }
 
@@ -268,6 +267,16 @@ ComparisonBarChart::ComparisonBarChart(QWidget *parent)
     setObjectName(QStringLiteral("comparisonBarChart"));
     setMinimumSize(260, 200);
     setupLegend(this);
+    // A bold title row above the legend: the metric's name, so the y axis needs only the unit.
+    m_title = new QCPTextElement(this);
+    // Tight rows: the title, the legend (collapsed when hidden) and the plot, with just room
+    // above the plot for the top tick label, so a chart 200 px high keeps its bars.
+    m_title->setMargins(QMargins(4, 3, 4, 2));
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, m_title);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowSpacing(0);
+    axisRect()->setMinimumMargins(QMargins(15, 8, 15, 15));
     m_group = new QCPBarsGroup(this);
     m_group->setSpacingType(QCPBarsGroup::stPlotCoords);
     xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
@@ -328,6 +337,11 @@ QStringList ComparisonBarChart::deltaLabels() const
 QString ComparisonBarChart::unitLabel() const
 {
     return m_unit;
+}
+
+QString ComparisonBarChart::title() const
+{
+    return m_title->text();
 }
 
 void ComparisonBarChart::rebuild()
@@ -392,7 +406,12 @@ void ComparisonBarChart::rebuild()
     const DisplayUnit unit = displayUnit(m_metric, maxValue, kind);
     m_divisor = unit.divisor;
     m_unit = unit.name;
-    yAxis->setLabel(tr("%1 (%2, mean, 95% CI)").arg(axisTitle(m_metric), m_unit));
+    yAxis->setLabel(m_unit);
+    m_title->setText(chartTitle(m_metric));
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextColor(pal.color(QPalette::Text));
 
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     ticker->clear();
@@ -463,6 +482,8 @@ void ComparisonBarChart::rebuild()
     }
 
     legend->setVisible(sources > 1 && m_barCount > 0);
+    // The layout reserves a hidden legend's margins: none then, so its row takes no height.
+    legend->setMargins(legend->visible() ? QMargins(4, 4, 4, 2) : QMargins());
     showAxes(this, m_barCount > 0);
     xAxis->grid()->setVisible(false);
     if (m_barCount == 0) {

@@ -2,8 +2,9 @@
 #pragma once
 // The comparison view's charts (QCustomPlot), all fed from one ComparisonOverlay (one or
 // several comparisons merged) and its statistics:
-//  - ComparisonBarChart: one metric, bars grouped by configuration label with one bar per
-//    source (QCPBarsGroup), 95% CI error bars (QCPErrorBars), and by each bar its
+//  - ComparisonBarChart: one metric (its name in a bold title row, the unit on the y
+//    axis), bars grouped by configuration label with one bar per source (QCPBarsGroup),
+//    95% CI error bars (QCPErrorBars), and by each bar its
 //    difference from the baseline ("+69.0% ± 4.1%") over a verdict marker readable without
 //    colour ("▲ faster", "▼ slower", "n.s.", "too few runs", "baseline").
 //  - ComparisonTimelineChart: throughput (or transactions/s) per interval of every run,
@@ -52,7 +53,8 @@ public:
     // source, as the QCPBars hold them): "baseline", or the delta
     // (ComparisonTable::formatDelta) and the verdict marker on a second line.
     QStringList deltaLabels() const;
-    QString unitLabel() const;            // "Gbit/s", "us", ...
+    QString unitLabel() const;            // "Gbit/s", "us", ...: the y axis says only this
+    QString title() const;                // the bold title row: "Throughput", "CPU per Gbit/s", ...
     // label,source,unit,n,mean,ci95_low,ci95_high,relative,relative_ci95_low,
     // relative_ci95_high,verdict: raw numbers in the metric's base unit (bit/s, us, %).
     QString toCsv() const;
@@ -89,6 +91,7 @@ private:
     ChartActions *m_actions = nullptr;
     QCPBarsGroup *m_group = nullptr;
     QCPItemText *m_placeholder = nullptr;
+    QCPTextElement *m_title = nullptr;
     QList<Bar> m_bars;
     QStringList m_deltaLabels;
     int m_barCount = 0;

@@ -84,7 +84,7 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     }
     if (role == Qt::ToolTipRole) {
         switch (Column(section)) {
-        case CiColumn: return tr("95% confidence interval of the mean (Student t)");
+        case CiColumn: return tr("Half width of the 95% confidence interval of the mean (Student t)");
         case DeltaColumn: return tr("Difference of the mean from the baseline's, with its 95% interval");
         case VerdictColumn: return tr("Welch's t-test against the baseline at alpha 0.05");
         case StddevColumn: return tr("Sample standard deviation over the runs");
@@ -114,8 +114,9 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         case MedianColumn: return formatCell(row, s.median);
         case StddevColumn: return s.spreadKnown ? formatCell(row, s.stddev) : QStringLiteral("-");
         case CiColumn:
-            return s.spreadKnown ? QStringLiteral("%1 .. %2").arg(formatCell(row, s.ciLow), formatCell(row, s.ciHigh))
-                                 : QStringLiteral("-");
+            // "± 3.57 Gbit/s" around the mean (Student t: symmetric), as in the report; the
+            // exports give both ends.
+            return s.spreadKnown ? QStringLiteral("\u00b1 ") + formatCell(row, s.ciHalfWidth()) : QStringLiteral("-");
         case DeltaColumn: {
             if (row.isBaseline)
                 return tr("baseline");
@@ -127,6 +128,9 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
                 return tr("baseline");
             if (!row.stats->hasBaseline)
                 return QStringLiteral("-");
+            // Short enough for the column; the tooltip has the test's numbers.
+            if (b.verdict == stats::Verdict::NoSignificantDifference)
+                return tr("not significant");
             return stats::verdictText(b.verdict, metricBetter(row.metric));
         }
         break;
@@ -165,11 +169,15 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         }
         break;
     case Qt::ToolTipRole:
+        if (column == MetricColumn)   // the column may be too narrow for the whole name
+            return QStringLiteral("%1 (%2)").arg(metricName(row.metric), row.unit);
         if (column == VerdictColumn && row.stats->hasBaseline && b.welch.valid
-            && b.verdict != stats::Verdict::NotEnoughRuns)
-            return tr("Welch's t = %1, df = %2, p = %3")
-                .arg(formatSignificantDigits(b.welch.t, 3), formatSignificantDigits(b.welch.df, 3),
-                     formatSignificantDigits(b.welch.pValue, 2));
+            && b.verdict != stats::Verdict::NotEnoughRuns) {
+            const QString test = tr("Welch's t = %1, df = %2, p = %3")
+                                     .arg(formatSignificantDigits(b.welch.t, 3), formatSignificantDigits(b.welch.df, 3),
+                                          formatSignificantDigits(b.welch.pValue, 2));
+            return b.verdict == stats::Verdict::NoSignificantDifference ? tr("No significant difference: %1").arg(test) : test;
+        }
         if (column == RunsColumn && row.failedRuns > 0)
             return tr("%1 of %2 runs failed and are left out").arg(row.failedRuns).arg(row.runs);
         break;

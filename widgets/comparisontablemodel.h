@@ -2,7 +2,7 @@
 #pragma once
 // The comparison table as a Qt model: one row per metric and configuration (the rows of
 // nb::ComparisonTable) with columns Metric, Configuration, Runs, Mean, Median, Std dev,
-// 95% CI, vs baseline, Verdict. Display text uses units scaled for people; SortRole gives
+// 95% CI (as "± half width"), vs baseline, Verdict. Display text uses units scaled for people; SortRole gives
 // raw numbers. The verdict cell is coloured (faster/slower/no significant difference) and
 // the baseline rows are bold.
 

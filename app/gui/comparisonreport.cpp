@@ -34,6 +34,17 @@ QString lowerName(nb::Metric m)
     }
 }
 
+// Metric names for the report's table, short enough for its columns.
+QString reportMetricName(nb::Metric m)
+{
+    switch (m) {
+    case nb::Metric::LocalCpuPerGbps: return QObject::tr("CPU per Gbit/s");
+    case nb::Metric::LocalServiceDemand: return QObject::tr("Local svc demand");
+    case nb::Metric::RemoteServiceDemand: return QObject::tr("Remote svc demand");
+    default: return nb::metricName(m);
+    }
+}
+
 QString adapterLine(const nb::AdapterInfo &a)
 {
     QStringList parts;
@@ -240,8 +251,8 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     facts << QObject::tr("baseline: %1").arg(c.configurations.value(statistics.baselineIndex).label);
     y += drawLine(p, 0, y, W, facts.join(QStringLiteral(" \u00b7 "))) + 2;
     p.setFont(font(7.5));
-    y += drawLine(p, 0, y, W, QObject::tr("Bars: mean of the runs with its 95% confidence interval (Student t). Verdicts: "
-                                          "Welch's t-test at alpha 0.05 against the baseline."));
+    y += drawLine(p, 0, y, W, QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
+                                          "Verdicts: Welch's t-test at alpha 0.05 against the baseline."));
     y += 6;
 
     // Environment of both sides, two columns.
@@ -305,23 +316,82 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         y += chartHeight + 10;
     }
 
-    // Bottom: the table (left) and the verdicts and warnings (right).
-    const int tableWidth = int(W * 0.66);
+    // Bottom: the table (left) and the verdicts and warnings (right). The table's columns
+    // are measured with the fonts they are drawn in, so no cell is cut short; the verdicts
+    // take the rest of the width (at least a quarter of the page).
+    struct TableRow {
+        QStringList cells;
+        bool bold = false;
+    };
+    const QStringList header{QObject::tr("Metric"), QObject::tr("Configuration"), QObject::tr("Runs"), QObject::tr("Mean"),
+                             QObject::tr("95% CI"), QObject::tr("vs baseline"), QObject::tr("Verdict")};
+    const int columns = int(header.size());
+    QList<TableRow> tableRows;
+    for (const nb::ComparisonTableRow *r : std::as_const(rows)) {
+        const nb::ComparisonTableRow &row = *r;
+        QStringList cells;
+        cells << reportMetricName(row.metric) << row.label
+              << (row.failedRuns > 0 ? QObject::tr("%1 (%2 failed)").arg(row.runs).arg(row.failedRuns) : QString::number(row.runs));
+        if (row.stats && row.stats->summary.n > 0) {
+            const nb::stats::Summary &s = row.stats->summary;
+            cells << nb::ComparisonTable::formatValue(row.metric, s.mean, row.unit)
+                  << (s.spreadKnown ? QStringLiteral("\u00b1 ") + nb::ComparisonTable::formatValue(row.metric, s.ciHalfWidth(), row.unit)
+                                    : QString());
+            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.stats->vsBaseline.difference) : QString());
+        } else {
+            cells << QObject::tr("no data") << QString() << QString();
+        }
+        cells << verdictCell(row);
+        tableRows.append({cells, row.isBaseline});
+    }
+    const int cellPad = 4;   // each side of a cell
+    QList<int> widths(columns, 0);
+    {
+        // The painter's fonts: metrics for the PDF's resolution, not the screen's.
+        p.setFont(font(8));
+        const QFontMetrics plain(p.font());
+        p.setFont(font(8, true));
+        const QFontMetrics bold(p.font());
+        const auto measure = [&](const QStringList &cells, const QFontMetrics &fm) {
+            for (int col = 0; col < columns; ++col)
+                widths[col] = std::max(widths[col], fm.horizontalAdvance(cells.value(col)) + 2 * cellPad + 1);
+        };
+        measure(header, bold);
+        for (const TableRow &r : std::as_const(tableRows))
+            measure(r.cells, r.bold ? bold : plain);
+    }
+    int natural = 0;
+    for (int w : std::as_const(widths))
+        natural += w;
+    const int tableWidth = std::clamp(natural, int(W * 0.55), W - colGap - int(W * 0.25));
+    if (natural < tableWidth) {
+        // Room to spare: spread it over the columns.
+        const int extra = tableWidth - natural;
+        for (int col = 0; col < columns; ++col)
+            widths[col] += extra / columns + (col < extra % columns ? 1 : 0);
+    } else if (natural > tableWidth) {
+        // Last resort, for very long labels: the metric and configuration columns give up
+        // width (and elide), the numbers never do.
+        int over = natural - tableWidth;
+        for (int col : {1, 0}) {
+            const int give = std::min(over, std::max(0, widths[col] - 60));
+            widths[col] -= give;
+            over -= give;
+        }
+    }
     const int rightX = tableWidth + colGap;
     const int rightWidth = W - rightX;
     const int bottomTop = y;
     {
-        const QStringList header{QObject::tr("Metric"), QObject::tr("Configuration"), QObject::tr("Runs"), QObject::tr("Mean"),
-                                 QObject::tr("95% CI"), QObject::tr("vs baseline"), QObject::tr("Verdict")};
-        const double widths[] = {0.17, 0.18, 0.06, 0.15, 0.15, 0.14, 0.15};
         p.setFont(font(8, true));
         const auto drawRow = [&](const QStringList &cells, int yy) {
             int x = 0;
+            const QFontMetrics fm(p.font());
             for (int col = 0; col < cells.size(); ++col) {
-                const int w = int(widths[col] * tableWidth);
-                const QFontMetrics fm(p.font());
-                p.drawText(QRect(x + 2, yy, w - 4, rowHeight), Qt::AlignVCenter | (col >= 2 ? Qt::AlignRight : Qt::AlignLeft),
-                           fm.elidedText(cells[col], Qt::ElideRight, w - 4));
+                const int w = widths[col];
+                p.drawText(QRect(x + cellPad, yy, w - 2 * cellPad, rowHeight),
+                           Qt::AlignVCenter | (col >= 2 ? Qt::AlignRight : Qt::AlignLeft),
+                           fm.elidedText(cells[col], Qt::ElideRight, w - 2 * cellPad + 1));
                 x += w;
             }
         };
@@ -332,34 +402,16 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         p.setPen(Qt::black);
         p.setFont(font(8));
         const int maxRows = std::max(0, (bottom - y) / rowHeight - 1);
-        const int shown = int(rows.size()) <= maxRows ? int(rows.size()) : maxRows - 1;
+        const int shown = int(tableRows.size()) <= maxRows ? int(tableRows.size()) : maxRows - 1;
         for (int i = 0; i < shown; ++i) {
-            const nb::ComparisonTableRow &row = *rows[i];
-            QStringList cells;
-            cells << nb::metricName(row.metric) << row.label
-                  << (row.failedRuns > 0 ? QStringLiteral("%1 (%2 failed)").arg(row.runs).arg(row.failedRuns) : QString::number(row.runs));
-            if (row.stats && row.stats->summary.n > 0) {
-                const nb::stats::Summary &s = row.stats->summary;
-                cells << nb::ComparisonTable::formatValue(row.metric, s.mean, row.unit)
-                      << (s.spreadKnown ? QStringLiteral("\u00b1 ") + nb::ComparisonTable::formatValue(row.metric, s.ciHalfWidth(), row.unit)
-                                        : QString());
-                cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.stats->vsBaseline.difference) : QString());
-            } else {
-                cells << QObject::tr("no data") << QString() << QString();
-            }
-            cells << verdictCell(row);
-            if (row.isBaseline) {
-                p.setFont(font(8, true));
-                drawRow(cells, y);
-                p.setFont(font(8));
-            } else {
-                drawRow(cells, y);
-            }
+            p.setFont(font(8, tableRows[i].bold));
+            drawRow(tableRows[i].cells, y);
             y += rowHeight;
         }
-        if (shown < rows.size()) {
+        p.setFont(font(8));
+        if (shown < tableRows.size()) {
             drawLine(p, 2, y, tableWidth, QObject::tr("... %n more row(s) in the table export (CSV, Markdown)", nullptr,
-                                                      int(rows.size()) - shown));
+                                                      int(tableRows.size()) - shown));
         }
     }
     {

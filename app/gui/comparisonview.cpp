@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -287,10 +288,21 @@ QWidget *ComparisonView::createMainArea()
     chartScroll->setWidget(m_chartGrid);
     chartScroll->setWidgetResizable(true);
     chartScroll->setFrameShape(QFrame::NoFrame);
+    // What the bars and whiskers are, said once for all the charts.
+    m_chartCaption = new QLabel(tr("Bars: mean of the runs, whiskers: 95% confidence interval. "
+                                   "Verdicts: Welch's t-test against the baseline at alpha 0.05."));
+    m_chartCaption->setObjectName(QStringLiteral("chartCaption"));
+    QFont captionFont = m_chartCaption->font();
+    captionFont.setPointSizeF(captionFont.pointSizeF() * 0.9);
+    m_chartCaption->setFont(captionFont);
+    m_chartCaption->setContentsMargins(2, 0, 0, 0);
+    m_chartCaption->hide();
     auto *top = new QWidget;
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(2);
     topLayout->addWidget(m_placeholder);
+    topLayout->addWidget(m_chartCaption);
     topLayout->addWidget(chartScroll, 1);
 
     m_timeline = new nb::ui::ComparisonTimelineChart;
@@ -326,8 +338,13 @@ QWidget *ComparisonView::createMainArea()
     m_table->verticalHeader()->hide();
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as its text (fitTableColumns, whenever the data changes), the
+    // verdict takes what is left: at 1280x720 the whole table fits without scrolling sideways.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(nb::ui::ComparisonTableModel::VerdictColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &ComparisonView::fitTableColumns);
+    m_table->viewport()->installEventFilter(this);
 
     m_details = new QTextBrowser;
     m_details->setObjectName(QStringLiteral("comparisonDetails"));
@@ -713,8 +730,10 @@ void ComparisonView::refresh()
         m_tableModel->setComparison(merged);
         m_verdicts = verdictLines(merged, m_stats);
     }
+    fitTableColumns();
     m_placeholder->setVisible(m_sources.isEmpty());
     m_chartArea->setVisible(!m_sources.isEmpty());
+    m_chartCaption->setVisible(!m_sources.isEmpty());
     layoutBarCharts();
     const int latencyTab = m_bottomTabs->indexOf(m_latencyPage);
     m_bottomTabs->setTabVisible(latencyTab, m_latency->hasData());
@@ -733,13 +752,66 @@ void ComparisonView::layoutBarCharts()
     }
     const QList<nb::ui::ComparisonBarChart *> shown = visibleBarCharts();
     const int n = int(shown.size());
+    // Up to three charts a row (two for four charts), rows as even as possible with the
+    // fuller rows first; on a grid of six units a chart spans 6 / (charts in its row), so
+    // every row is filled: five charts are three over two, not three over two and a gap.
     const int columns = n <= 3 ? std::max(1, n) : (n == 4 ? 2 : 3);
-    for (int i = 0; i < n; ++i) {
-        m_chartLayout->addWidget(shown[i], i / columns, i % columns);
-        shown[i]->show();
+    const int rows = (n + columns - 1) / columns;
+    constexpr int kUnits = 6;
+    int i = 0;
+    for (int r = 0; r < rows; ++r) {
+        const int inRow = n / rows + (r < n % rows ? 1 : 0);
+        const int span = kUnits / inRow;
+        for (int c = 0; c < inRow; ++c, ++i) {
+            m_chartLayout->addWidget(shown[i], r, c * span, 1, span);
+            shown[i]->show();
+        }
     }
-    for (int c = 0; c < 3; ++c)
-        m_chartLayout->setColumnStretch(c, c < columns ? 1 : 0);
+    for (int c = 0; c < kUnits; ++c)
+        m_chartLayout->setColumnStretch(c, 1);
+}
+
+void ComparisonView::fitTableColumns()
+{
+    // ResizeToContents would keep room for a sort arrow in every header: the sum is wider
+    // than the table at 1280x720. Only the sorted column gets that room here.
+    QHeaderView *header = m_table->horizontalHeader();
+    const QAbstractItemView *view = m_table;   // sizeHintForColumn is public there
+    const int arrow = header->sizeHint().height() + m_table->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int columns = m_proxy->columnCount();
+    const auto headerWidth = [&](int column) {
+        int w = header->sectionSizeHint(column);
+        if (header->isSortIndicatorShown() && header->sortIndicatorSection() != column)
+            w -= arrow;
+        return w;
+    };
+    QList<int> widths(columns, 0);
+    for (int column = 0; column < columns; ++column)
+        widths[column] = std::max(view->sizeHintForColumn(column), headerWidth(column));
+    // The verdict stretches over what is left. When that is less than its text, the metric
+    // names give up width (elided, the full name in the tooltip): the numbers never do.
+    const int verdict = nb::ui::ComparisonTableModel::VerdictColumn;
+    const int metric = nb::ui::ComparisonTableModel::MetricColumn;
+    int total = 0;
+    for (int w : std::as_const(widths))
+        total += w;
+    const int available = m_table->viewport()->width();
+    if (available > 0 && verdict < columns && metric < columns && total > available) {
+        const int floor = std::max(headerWidth(metric), 12 * m_table->fontMetrics().averageCharWidth());
+        widths[metric] -= std::clamp(total - available, 0, std::max(0, widths[metric] - floor));
+    }
+    for (int column = 0; column < columns; ++column) {
+        if (column != verdict)
+            header->resizeSection(column, widths[column]);
+    }
+}
+
+bool ComparisonView::eventFilter(QObject *watched, QEvent *event)
+{
+    // The table's width changed (window, splitter): fit the columns to it again.
+    if (m_table && watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitTableColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void ComparisonView::updateDetails()

@@ -106,12 +106,16 @@ Q_SIGNALS:
     void runningChanged(bool running);
     void comparisonFinished(const nb::Comparison &comparison);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void createActions();
     QWidget *createSidePanel();
     QWidget *createMainArea();
     void refresh();
     void layoutBarCharts();
+    void fitTableColumns();
     void updateActions();
     void updateDetails();
     void onRunFinished();
@@ -143,6 +147,7 @@ private:
     QLabel *m_verdictLabel = nullptr;
     QTextBrowser *m_details = nullptr;
     QLabel *m_placeholder = nullptr;
+    QLabel *m_chartCaption = nullptr;
     QWidget *m_chartGrid = nullptr;
     QWidget *m_chartArea = nullptr;
     QGridLayout *m_chartLayout = nullptr;
