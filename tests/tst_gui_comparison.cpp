@@ -21,9 +21,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
+#include <QLabel>
+#include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -261,6 +266,15 @@ private Q_SLOTS:
             QCOMPARE(nb::metricValue(loaded.runs[i].result, nb::Metric::Throughput),
                      nb::metricValue(done.runs[i].result, nb::Metric::Throughput));
         }
+        // And the CLI reads what the window wrote.
+        QProcess report;
+        report.start(kCli, {QStringLiteral("report"), path, QStringLiteral("--format"), QStringLiteral("csv")});
+        QVERIFY(report.waitForFinished(30000));
+        QCOMPARE(report.exitCode(), 0);
+        const QString csv = QString::fromUtf8(report.readAllStandardOutput());
+        QVERIFY2(csv.startsWith(QStringLiteral("metric,")), qPrintable(csv));
+        QVERIFY2(csv.contains(QStringLiteral("four streams")), qPrintable(csv));
+        QVERIFY2(csv.contains(planned.configurations[0].label), qPrintable(csv));
     }
 
     // A comparison is refused while a single test runs.
@@ -307,6 +321,36 @@ private Q_SLOTS:
         QVERIFY(view->timelineChart()->curveCount() >= 4);
         QVERIFY(view->tableModel()->rowCount() >= 3);
 
+        // At 1280x720 the table shows every column without scrolling sideways: columns as
+        // wide as their text, the verdict taking the rest, and room for the verdict's text ...
+        QTableView *table = view->tableView();
+        QHeaderView *header = table->horizontalHeader();
+        const QAbstractItemView *itemView = table;
+        QCOMPARE(header->sectionResizeMode(nb::ui::ComparisonTableModel::VerdictColumn), QHeaderView::Stretch);
+        QTRY_VERIFY(table->isVisible() && header->length() > 0);
+        QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
+        // ... the metric names may give up some width, as a last resort (the tooltip has them).
+        QVERIFY(header->sectionSize(nb::ui::ComparisonTableModel::MetricColumn) >= 100);
+        for (int column = nb::ui::ComparisonTableModel::MetricColumn + 1; column < nb::ui::ComparisonTableModel::ColumnCount; ++column)
+            QVERIFY2(header->sectionSize(column) >= itemView->sizeHintForColumn(column),
+                     qPrintable(QStringLiteral("column %1: %2 < %3").arg(column).arg(header->sectionSize(column))
+                                    .arg(itemView->sizeHintForColumn(column))));
+        // What bars and whiskers are, said once above the charts.
+        auto *caption = view->findChild<QLabel *>(QStringLiteral("chartCaption"));
+        QVERIFY(caption && caption->isVisible());
+        QVERIFY(caption->text().contains(QStringLiteral("95% confidence interval")));
+        // Every row of charts is filled: the last chart of each row reaches the right edge.
+        auto *area = view->findChild<QScrollArea *>(QStringLiteral("barChartArea"));
+        QVERIFY(area && area->widget());
+        QMap<int, int> rightEdge;   // top -> rightmost edge of the charts in that row
+        for (auto *chart : area->widget()->findChildren<nb::ui::ComparisonBarChart *>()) {
+            if (chart->isVisible())
+                rightEdge[chart->geometry().top()] = std::max(rightEdge.value(chart->geometry().top()), chart->geometry().right());
+        }
+        QVERIFY(!rightEdge.isEmpty());
+        for (int right : std::as_const(rightEdge))
+            QVERIFY2(right >= area->widget()->width() - 4, qPrintable(QStringLiteral("%1 of %2").arg(right).arg(area->widget()->width())));
+
         const QString copy = m_dir.filePath(QStringLiteral("after-tuning.nicbench"));
         QFile::remove(copy);
         QVERIFY(QFile::copy(path, copy));
@@ -327,11 +371,20 @@ private Q_SLOTS:
         QCOMPARE(bars->barCount(), 2);
 
         // Another baseline: the verdicts follow.
-        QVERIFY(view->verdicts().constFirst().contains(QStringLiteral("than P1")));
+        // Whatever the verdict ("P4 is faster than P1", "P4 and P1: no significant
+        // difference", "P4 vs P1, ...": two short loopback runs may well be inconclusive),
+        // the line names the baseline second.
+        const auto against = [](const QString &baseline) {
+            return QRegularExpression(QStringLiteral("\\b(than|and|vs) %1\\b").arg(baseline));
+        };
+        QVERIFY2(view->verdicts().constFirst().contains(against(QStringLiteral("P1"))),
+                 qPrintable(view->verdicts().join(QLatin1Char('\n'))));
         view->setBaseline(1);
         QCOMPARE(view->statistics().baselineIndex, 1);
-        QVERIFY2(view->verdicts().constFirst().contains(QStringLiteral("P4")), qPrintable(view->verdicts().join(QLatin1Char('\n'))));
-        QVERIFY(!view->verdicts().constFirst().contains(QStringLiteral("than P1")));
+        QVERIFY2(view->verdicts().constFirst().contains(against(QStringLiteral("P4"))),
+                 qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+        for (const QString &line : view->verdicts())
+            QVERIFY2(!line.contains(against(QStringLiteral("P1"))), qPrintable(line));
 
         // The latency chart's Box/CDF switch.
         auto *mode = view->findChild<QComboBox *>(QStringLiteral("latencyModeCombo"));
@@ -556,6 +609,57 @@ private Q_SLOTS:
         QCOMPARE(dialog.comparison().baselineIndex, 2);
     }
 
+    // nicbench --report-pdf OUT FILE...: the one-page report without a window or a display.
+    void headlessReport()
+    {
+        const QString snapshot = cliSnapshot();
+        QVERIFY(!snapshot.isEmpty());
+        const QString gui = QStringLiteral(NICBENCH_GUI_PATH);
+        QVERIFY2(QFileInfo(gui).isExecutable(), qPrintable(gui));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));   // the program must pick offscreen itself
+        const auto run = [&](const QStringList &args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(gui, args);
+            if (!p.waitForFinished(60000)) {
+                p.kill();
+                p.waitForFinished();
+                return std::pair{-1, QString::fromUtf8(p.readAll())};
+            }
+            return std::pair{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAll())};
+        };
+
+        const QString pdf = m_dir.filePath(QStringLiteral("headless.pdf"));
+        auto [code, output] = run({QStringLiteral("--report-pdf"), pdf, snapshot, snapshot});
+        QVERIFY2(code == 0, qPrintable(output));
+        const QByteArray bytes = readAll(pdf);
+        QVERIFY(bytes.startsWith("%PDF"));
+        const QRegularExpression page(QStringLiteral("/Type\\s*/Page(?![s\\w])"));
+        QCOMPARE(QString::fromLatin1(bytes).count(page), 1);
+
+        // A corrupt snapshot: one line naming the file, exit 1, no report written.
+        const QString bad = m_dir.filePath(QStringLiteral("broken.nicbench"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"format\": \"nicbench-snapshot\", \"version\": 1, \"configurations\": [");
+        }
+        const QString none = m_dir.filePath(QStringLiteral("none.pdf"));
+        std::tie(code, output) = run({QStringLiteral("--report-pdf"), none, bad});
+        QVERIFY2(code == 1, qPrintable(output));
+        QVERIFY2(output.contains(QStringLiteral("broken.nicbench")), qPrintable(output));
+        QVERIFY(!QFileInfo::exists(none));
+        // Not a PDF name, and no snapshots: usage errors.
+        std::tie(code, output) = run({QStringLiteral("--report-pdf"), m_dir.filePath(QStringLiteral("r.txt")), snapshot});
+        QVERIFY2(code == 2 && output.contains(QStringLiteral(".pdf")), qPrintable(output));
+        std::tie(code, output) = run({QStringLiteral("--report-pdf"), none});
+        QVERIFY2(code == 2 && output.contains(QStringLiteral("snapshot")), qPrintable(output));
+    }
+
     void commandLine_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -581,6 +685,15 @@ private Q_SLOTS:
                                         << QStringList{prog, QStringLiteral("--json-out"), QStringLiteral("x.nicbench")} << false;
         QTest::newRow("compare needs value") << QStringList{prog, QStringLiteral("--compare")} << QStringList{} << QString()
                                              << false << QStringList{prog} << true;
+        QTest::newRow("report of snapshots") << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.pdf"),
+                                                        QStringLiteral("a.nicbench")}
+                                             << QStringList{QStringLiteral("a.nicbench")} << QString() << false
+                                             << QStringList{prog} << false;
+        QTest::newRow("report without input") << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.pdf")}
+                                              << QStringList{} << QString() << false << QStringList{prog} << true;
+        QTest::newRow("report not a pdf") << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.png"),
+                                                     QStringLiteral("a.nicbench")}
+                                          << QStringList{} << QString() << false << QStringList{prog} << true;
         QTest::newRow("out without compare") << QStringList{prog, QStringLiteral("--snapshot-out"), QStringLiteral("o.nicbench")}
                                              << QStringList{} << QString() << false << QStringList{prog} << true;
     }

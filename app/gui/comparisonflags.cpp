@@ -45,6 +45,10 @@ ComparisonArguments takeComparisonArguments(const QStringList &arguments)
             value(&out.snapshotOut);
         } else if (a.startsWith(QLatin1String("--snapshot-out="))) {
             out.snapshotOut = a.mid(15);
+        } else if (a == QLatin1String("--report-pdf")) {
+            value(&out.reportOut);
+        } else if (a.startsWith(QLatin1String("--report-pdf="))) {
+            out.reportOut = a.mid(13);
         } else if (a == QLatin1String("--quit-when-done")) {
             quit = true;
             out.rest << a;
@@ -64,7 +68,11 @@ ComparisonArguments takeComparisonArguments(const QStringList &arguments)
             out.error = QStringLiteral("--compare runs a new comparison; open snapshots without it");
     } else if (!out.snapshotOut.isEmpty()) {
         out.error = QStringLiteral("--snapshot-out needs --compare SPEC");
+    } else if (!out.reportOut.isEmpty() && out.snapshots.isEmpty()) {
+        out.error = QStringLiteral("--report-pdf needs snapshot files (FILE.nicbench) or --compare SPEC");
     }
+    if (out.error.isEmpty() && !out.reportOut.isEmpty() && !out.reportOut.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        out.error = QStringLiteral("--report-pdf writes a PDF: give a file name ending in .pdf");
     return out;
 }
 
@@ -75,7 +83,20 @@ QString comparisonArgumentsHelp()
         "  FILE.nicbench [FILE2 ...]   open snapshots (several are overlaid in the same charts)\n"
         "  --compare SPEC              run the comparison described in SPEC (docs/compare-spec.md)\n"
         "  --snapshot-out FILE         with --compare: save the snapshot to FILE when it ends\n"
-        "  --quit-when-done            with --compare: exit when it ends (0 all runs ok, 2 some failed)\n");
+        "  --quit-when-done            with --compare: exit when it ends (0 all runs ok, 2 some failed)\n"
+        "  --report-pdf FILE.pdf       the one-page PDF report: of the snapshot files given (no window\n"
+        "                              opens, works without a display), or of the --compare run\n");
+}
+
+bool isHeadlessReport(int argc, char **argv)
+{
+    bool report = false, compare = false;
+    for (int i = 1; i < argc; ++i) {
+        const QString a = QString::fromLocal8Bit(argv[i]);
+        report = report || a == QLatin1String("--report-pdf") || a.startsWith(QLatin1String("--report-pdf="));
+        compare = compare || a == QLatin1String("--compare") || a.startsWith(QLatin1String("--compare="));
+    }
+    return report && !compare;
 }
 
 } // namespace nb::gui

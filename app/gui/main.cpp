@@ -6,22 +6,46 @@
 // --compare SPEC runs a comparison spec there and --snapshot-out saves what it measured.
 
 #include "comparisonflags.h"
+#include "comparisonreport.h"
 #include "comparisonview.h"
 #include "mainwindow.h"
 #include "testflags.h"
 
+#include <comparisonoverlay.h>
 #include <comparisonspec.h>
+#include <comparisonstatistics.h>
 #include <snapshot.h>
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
+#include <QRegularExpression>
 #include <messagebanner.h>
 #include <QTimer>
 
 #include <cstdio>
 
+namespace {
+
+bool writeReport(const QString &path, const QList<nb::ComparisonSource> &sources)
+{
+    const nb::ComparisonOverlay overlay = nb::overlayComparisons(sources);
+    QString error;
+    if (!nb::gui::writeComparisonReport(path, overlay, nb::computeStatistics(overlay.merged), &error)) {
+        std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
+        return false;
+    }
+    std::fprintf(stderr, "nicbench: wrote %s\n", qPrintable(path));
+    return true;
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    // A report from snapshot files shows no window, so it must not need a display.
+    if (nb::gui::isHeadlessReport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("NicBench"));
     QApplication::setApplicationName(QStringLiteral("nicbench"));
@@ -61,6 +85,15 @@ int main(int argc, char *argv[])
         }
         snapshots.append({path, c});
     }
+    if (!compare.reportOut.isEmpty() && compare.specPath.isEmpty()) {
+        QList<nb::ComparisonSource> sources;
+        for (const auto &[path, c] : std::as_const(snapshots)) {
+            QString name = QFileInfo(path).fileName();   // "before.nicbench.gz" -> "before"
+            name.remove(QRegularExpression(QStringLiteral("(\\.nicbench)?(\\.gz)?$")));
+            sources.append({name.isEmpty() ? c.title : name, c});
+        }
+        return writeReport(compare.reportOut, sources) ? 0 : 1;
+    }
     nb::Comparison spec;
     if (!compare.specPath.isEmpty()) {
         QString error;
@@ -99,7 +132,8 @@ int main(int argc, char *argv[])
     }
     if (!compare.specPath.isEmpty()) {
         QObject::connect(view, &nb::gui::ComparisonView::comparisonFinished, &app,
-                         [out = compare.snapshotOut, quit = compare.quitWhenDone](const nb::Comparison &done) {
+                         [out = compare.snapshotOut, report = compare.reportOut,
+                          quit = compare.quitWhenDone](const nb::Comparison &done) {
             int code = 0;
             for (const nb::Run &r : done.runs)
                 code = r.ok() ? code : 2;
@@ -110,6 +144,8 @@ int main(int argc, char *argv[])
                 std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
                 code = 1;
             }
+            if (!report.isEmpty() && !writeReport(report, {{done.title, done}}))
+                code = 1;
             if (quit)
                 QTimer::singleShot(1500, qApp, [code] { QCoreApplication::exit(code); });
         });
