@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisontable.h"
 
+#include "csv.h"
 #include "units.h"
 
 #include <cmath>
@@ -8,21 +9,6 @@
 namespace nb {
 
 namespace {
-
-QString csvField(const QString &s)
-{
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
-        QString q = s;
-        q.replace(QLatin1String("\""), QLatin1String("\"\""));
-        return QLatin1Char('"') + q + QLatin1Char('"');
-    }
-    return s;
-}
-
-QString csvNumber(double v)
-{
-    return std::isfinite(v) ? QString::number(v, 'g', 10) : (std::isnan(v) ? QString() : (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf")));
-}
 
 QString markdownCell(QString s)
 {
@@ -82,17 +68,17 @@ QString ComparisonTable::toCsv() const
                                  "relative,relative_ci95_low,relative_ci95_high,p_value,verdict\n");
     for (const ComparisonTableRow &r : m_rows) {
         const stats::Summary &s = r.stats->summary;
-        QStringList f{metricKey(r.metric), csvField(r.unit), QString::number(r.configIndex), csvField(r.label),
+        QStringList f{metricKey(r.metric), csv::field(r.unit), QString::number(r.configIndex), csv::field(r.label),
                       r.isBaseline ? QStringLiteral("1") : QStringLiteral("0"), QString::number(r.runs),
-                      QString::number(r.failedRuns), QString::number(s.n), csvNumber(s.mean), csvNumber(s.median),
-                      s.spreadKnown ? csvNumber(s.stddev) : QString(), s.spreadKnown ? csvNumber(s.ciLow) : QString(),
-                      s.spreadKnown ? csvNumber(s.ciHigh) : QString()};
+                      QString::number(r.failedRuns), QString::number(s.n), csv::number(s.mean), csv::number(s.median),
+                      s.spreadKnown ? csv::number(s.stddev) : QString(), s.spreadKnown ? csv::number(s.ciLow) : QString(),
+                      s.spreadKnown ? csv::number(s.ciHigh) : QString()};
         const stats::BaselineComparison &b = r.stats->vsBaseline;
         const bool d = r.stats->hasBaseline && b.difference.valid;
         const bool di = d && b.difference.intervalKnown;
-        f << (d ? csvNumber(b.difference.relative) : QString()) << (di ? csvNumber(b.difference.low) : QString())
-          << (di ? csvNumber(b.difference.high) : QString())
-          << (r.stats->hasBaseline && b.welch.valid ? csvNumber(b.welch.pValue) : QString())
+        f << (d ? csv::number(b.difference.relative) : QString()) << (di ? csv::number(b.difference.low) : QString())
+          << (di ? csv::number(b.difference.high) : QString())
+          << (r.stats->hasBaseline && b.welch.valid ? csv::number(b.welch.pValue) : QString())
           << (r.stats->hasBaseline ? stats::verdictKey(b.verdict) : (r.isBaseline ? QStringLiteral("baseline") : QString()));
         out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
     }

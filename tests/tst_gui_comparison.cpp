@@ -4,6 +4,8 @@
 // nicbench-cli opened and overlaid, every export, a corrupt snapshot, the dialog asking
 // a server for its adapters, and the window's comparison command line.
 
+#include "integrationhelpers.h"
+
 #include <comparisoncharts.h>
 #include <comparisoncontroller.h>
 #include <comparisondialog.h>
@@ -46,39 +48,6 @@ using nb::gui::MainWindow;
 namespace {
 
 const QString kCli = QStringLiteral(NICBENCH_CLI_PATH);
-const QString kLoopback = QStringLiteral("127.0.0.1");
-
-// An engine server on an ephemeral loopback port, on its own thread.
-class ServerThread {
-public:
-    ServerThread()
-    {
-        nb::ServerOptions o;
-        o.port = 0;
-        o.bindAddress = kLoopback;
-        o.idleTimeoutSecs = 10;
-        m_server = std::make_unique<nb::Server>(o);
-    }
-    ~ServerThread()
-    {
-        m_server->stop();
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-    bool start(QString *error)
-    {
-        if (!m_server->listen(error))
-            return false;
-        m_thread = std::thread([this] { m_server->serve(); });
-        return true;
-    }
-    quint16 port() const { return m_server->port(); }
-
-private:
-    std::unique_ptr<nb::Server> m_server;
-    std::thread m_thread;
-};
-
 // Minimal CSV reader (quoted fields with doubled quotes), enough for our own output.
 QList<QStringList> parseCsv(const QString &text, QString *error)
 {
@@ -138,7 +107,7 @@ private:
     {
         if (!m_cliSnapshot.isEmpty())
             return m_cliSnapshot;
-        ServerThread server;
+        nbtest::ServerThread server;
         QString error;
         if (!server.start(&error)) {
             qWarning("server: %s", qPrintable(error));

@@ -8,6 +8,7 @@
 #include "rrformat.h"
 
 #include <comparisontable.h>
+#include <csv.h>
 
 #include <QActionGroup>
 #include <QEvent>
@@ -102,21 +103,6 @@ QString verdictMarker(const stats::BaselineComparison &b, Metric metric, bool co
     else
         word = good ? QObject::tr("better") : QObject::tr("worse");
     return QStringLiteral("%1 %2").arg(up ? kUp : kDown, word);
-}
-
-QString csvField(const QString &s)
-{
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
-        QString q = s;
-        q.replace(QLatin1String("\""), QLatin1String("\"\""));
-        return QLatin1Char('"') + q + QLatin1Char('"');
-    }
-    return s;
-}
-
-QString csvNumber(double v)
-{
-    return std::isfinite(v) ? QString::number(v, 'g', 10) : QString();
 }
 
 Qt::PenStyle sourceLineStyle(int source)
@@ -628,16 +614,16 @@ QString ComparisonBarChart::toCsv() const
             verdict = QStringLiteral("baseline");
         else if (b.hasBaseline)
             verdict = stats::verdictKey(b.vsBaseline.verdict);
-        const QStringList fields{csvField(groupName(m_overlay, b.config)),
-                                 csvField(sourceName(m_overlay, b.config)),
-                                 csvField(unit),
+        const QStringList fields{csv::field(groupName(m_overlay, b.config)),
+                                 csv::field(sourceName(m_overlay, b.config)),
+                                 csv::field(unit),
                                  QString::number(s.n),
-                                 csvNumber(s.mean),
-                                 s.spreadKnown ? csvNumber(s.ciLow) : QString(),
-                                 s.spreadKnown ? csvNumber(s.ciHigh) : QString(),
-                                 rel ? csvNumber(d.relative) : QString(),
-                                 relCi ? csvNumber(d.low) : QString(),
-                                 relCi ? csvNumber(d.high) : QString(),
+                                 csv::number(s.mean),
+                                 s.spreadKnown ? csv::number(s.ciLow) : QString(),
+                                 s.spreadKnown ? csv::number(s.ciHigh) : QString(),
+                                 rel ? csv::number(d.relative) : QString(),
+                                 relCi ? csv::number(d.low) : QString(),
+                                 relCi ? csv::number(d.high) : QString(),
                                  verdict};
         out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
@@ -832,12 +818,12 @@ QString ComparisonTimelineChart::toCsv() const
     QString out = QStringLiteral("configuration,source,run,time_s,value,unit\n");
     for (const Curve &c : m_curves) {
         const Run &run = m_overlay.merged.runs[c.run];
-        const QString prefix = QStringLiteral("%1,%2,%3,").arg(csvField(groupName(m_overlay, c.config)),
-                                                              csvField(sourceName(m_overlay, c.config)))
+        const QString prefix = QStringLiteral("%1,%2,%3,").arg(csv::field(groupName(m_overlay, c.config)),
+                                                              csv::field(sourceName(m_overlay, c.config)))
                                    .arg(run.repeatIndex + 1);
         const QString unit = c.transactions ? QStringLiteral("1/s") : QStringLiteral("bit/s");
         for (auto it = c.graph->data()->constBegin(); it != c.graph->data()->constEnd(); ++it)
-            out += prefix + QString::number(it->key, 'f', 3) + QLatin1Char(',') + csvNumber(it->value)
+            out += prefix + QString::number(it->key, 'f', 3) + QLatin1Char(',') + csv::number(it->value)
                    + QLatin1Char(',') + unit + QLatin1Char('\n');
     }
     return out;
@@ -1085,20 +1071,20 @@ QString LatencyDistributionChart::toCsv() const
     if (m_mode == Mode::Box) {
         out = QStringLiteral("configuration,source,runs,transactions,p1_us,p25_us,p50_us,p75_us,p99_us\n");
         for (const Series &s : m_data) {
-            QStringList f{csvField(groupName(m_overlay, s.config)), csvField(sourceName(m_overlay, s.config)),
+            QStringList f{csv::field(groupName(m_overlay, s.config)), csv::field(sourceName(m_overlay, s.config)),
                           QString::number(s.runs), QString::number(s.histogram.count())};
             for (double p : {1.0, 25.0, 50.0, 75.0, 99.0})
-                f.append(csvNumber(s.histogram.valueAtPercentile(p) / 1000.0));
+                f.append(csv::number(s.histogram.valueAtPercentile(p) / 1000.0));
             out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
         }
         return out;
     }
     out = QStringLiteral("configuration,source,latency_us,fraction\n");
     for (const Series &s : m_data) {
-        const QString prefix = csvField(groupName(m_overlay, s.config)) + QLatin1Char(',')
-                               + csvField(sourceName(m_overlay, s.config)) + QLatin1Char(',');
+        const QString prefix = csv::field(groupName(m_overlay, s.config)) + QLatin1Char(',')
+                               + csv::field(sourceName(m_overlay, s.config)) + QLatin1Char(',');
         for (const QPointF &p : s.cdf)
-            out += prefix + csvNumber(p.x()) + QLatin1Char(',') + csvNumber(p.y()) + QLatin1Char('\n');
+            out += prefix + csv::number(p.x()) + QLatin1Char(',') + csv::number(p.y()) + QLatin1Char('\n');
     }
     return out;
 }
