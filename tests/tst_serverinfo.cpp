@@ -156,30 +156,6 @@ void compareWithLocal(const HostEnvironment &got)
     QCOMPARE(got.nicbenchVersion, QStringLiteral(NICBENCH_VERSION));
 }
 
-// A stock iperf3 server on a free port, reaped however the test ends.
-class StockIperf3 {
-public:
-    QString start()
-    {
-        m_port = nbtest::freePort();
-        if (m_port == 0)
-            return s("no free port");
-        m_child.process()->setProcessChannelMode(QProcess::MergedChannels);
-        m_child.start(s("iperf3"), {s("-s"), s("-p"), QString::number(m_port), s("--forceflush")});
-        if (!m_child.waitStarted())
-            return s("iperf3 -s did not start");
-        if (!m_child.waitForOutput("Server listening", 5000))
-            return s("iperf3 -s is not listening: ") + QString::fromUtf8(m_child.out());
-        return {};
-    }
-    quint16 port() const { return m_port; }
-    QString output() { return QString::fromUtf8(m_child.out()); }
-
-private:
-    Child m_child;
-    quint16 m_port = 0;
-};
-
 // Runs nicbench-cli (optionally through `ip netns exec NS`) to the end.
 struct CliRun {
     int exitCode = -1;
@@ -406,8 +382,8 @@ void TestServerInfo::stockIperf3Server()
 {
     if (!nbtest::haveTool(s("iperf3")))
         QSKIP("iperf3 is not installed (CI installs it): this checks the query against a stock iperf3 server");
-    StockIperf3 stock;
-    const QString why = stock.start();
+    nbtest::ServerProcess stock;
+    const QString why = stock.start(s("iperf3"), {s("-s"), s("--forceflush")});
     QVERIFY2(why.isEmpty(), qPrintable(why));
 
     HostEnvironment info;
