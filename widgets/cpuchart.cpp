@@ -30,7 +30,10 @@ CpuChart::CpuChart(QWidget *parent)
     m_remote.graph = m_plot->addGraph();
     m_remote.graph->setName(tr("Server busy"));
     m_plot->legend->setIconSize(28, 10);
-    placeLegendAbove(m_plot, 2);   // two per row: the CPU column is narrow
+    placeLegendAbove(m_plot, 2);
+    // The CPU column is narrow and its width varies: as many legend entries per row as
+    // fit, so "Process (% of 1 core)" is never cut at the right edge.
+    connect(m_plot, &QCustomPlot::beforeReplot, m_plot, [this] { fitLegendToWidth(m_plot, m_plot->viewport().width()); });
 
     m_placeholder = new QCPItemText(m_plot);
     m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
