@@ -51,16 +51,6 @@ const QList<nb::Metric> kChartMetrics = {
 
 const auto kSnapshotFilter = QT_TRANSLATE_NOOP("ComparisonView", "NicBench snapshots (*.nicbench *.nicbench.gz *.gz *.json);;All files (*)");
 
-QString sourceNameFor(const QString &path, const nb::Comparison &c)
-{
-    QString name = QFileInfo(path).fileName();
-    for (const QString &suffix : {QStringLiteral(".gz"), QStringLiteral(".nicbench"), QStringLiteral(".json")}) {
-        if (name.endsWith(suffix))
-            name.chop(suffix.size());
-    }
-    return name.isEmpty() ? c.title : name;
-}
-
 bool writeText(const QString &path, const QString &text, QString *error)
 {
     QSaveFile file(path);
@@ -72,6 +62,16 @@ bool writeText(const QString &path, const QString &text, QString *error)
 }
 
 } // namespace
+
+QString snapshotSourceName(const QString &path, const nb::Comparison &c)
+{
+    QString name = QFileInfo(path).fileName();
+    for (const QString &suffix : {QStringLiteral(".gz"), QStringLiteral(".nicbench"), QStringLiteral(".json")}) {
+        if (name.endsWith(suffix))
+            name.chop(suffix.size());
+    }
+    return name.isEmpty() ? c.title : name;
+}
 
 ComparisonView::ComparisonView(ComparisonController *controller, QWidget *parent)
     : QWidget(parent)
@@ -429,7 +429,7 @@ bool ComparisonView::loadInto(const QString &path, nb::ComparisonSource *out)
         showError(tr("Cannot open snapshot %1").arg(error));   // the error starts with the path
         return false;
     }
-    *out = nb::ComparisonSource{sourceNameFor(path, c), c};
+    *out = nb::ComparisonSource{snapshotSourceName(path, c), c};
     return true;
 }
 
@@ -448,6 +448,12 @@ bool ComparisonView::openSnapshots(const QStringList &paths)
         return false;
     if (allOk)
         m_banner->dismiss();
+    showSources(loaded);
+    return allOk;
+}
+
+void ComparisonView::showSources(const QList<nb::ComparisonSource> &loaded)
+{
     // A running comparison keeps its place; the rest is replaced.
     QList<nb::ComparisonSource> kept;
     if (m_liveSource >= 0)
@@ -457,7 +463,6 @@ bool ComparisonView::openSnapshots(const QStringList &paths)
     m_baselineLabel.clear();
     refresh();
     Q_EMIT activated();
-    return allOk;
 }
 
 bool ComparisonView::addSnapshot(const QString &path)
@@ -905,7 +910,7 @@ void ComparisonView::saveWithDialog()
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".nicbench");
     if (saveSnapshot(path, source) && source != m_liveSource) {
-        m_sources[source].name = sourceNameFor(path, m_sources.at(source).comparison);
+        m_sources[source].name = snapshotSourceName(path, m_sources.at(source).comparison);
         refresh();
     }
 }

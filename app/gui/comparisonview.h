@@ -42,6 +42,10 @@ namespace nb::gui {
 
 class ComparisonController;
 
+// A snapshot's name in legends and lists: its file name without ".nicbench[.gz]"/".json",
+// or the comparison's title when nothing is left.
+QString snapshotSourceName(const QString &path, const nb::Comparison &comparison);
+
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
@@ -58,6 +62,7 @@ public:
 
     // Sources. Loading errors show in the banner and return false; what loaded stays.
     bool openSnapshots(const QStringList &paths);       // replaces the sources
+    void showSources(const QList<nb::ComparisonSource> &sources); // same, already loaded
     bool addSnapshot(const QString &path);              // overlays one more
     void addSource(const QString &name, const nb::Comparison &comparison);
     void removeSource(int index);

@@ -17,9 +17,7 @@
 #include <snapshot.h>
 
 #include <QApplication>
-#include <QFileInfo>
 #include <QIcon>
-#include <QRegularExpression>
 #include <messagebanner.h>
 #include <QTimer>
 
@@ -74,8 +72,9 @@ int main(int argc, char *argv[])
         return 0;
     }
 
-    // Files are checked before the window opens: a bad one is an error on stderr, exit 1.
-    QList<std::pair<QString, nb::Comparison>> snapshots;
+    // Files are loaded (and checked) once, before the window opens: a bad one is an error
+    // on stderr, exit 1.
+    QList<nb::ComparisonSource> snapshots;
     for (const QString &path : compare.snapshots) {
         nb::Comparison c;
         QString error;
@@ -83,17 +82,10 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));   // the error names the file
             return 1;
         }
-        snapshots.append({path, c});
+        snapshots.append({nb::gui::snapshotSourceName(path, c), c});
     }
-    if (!compare.reportOut.isEmpty() && compare.specPath.isEmpty()) {
-        QList<nb::ComparisonSource> sources;
-        for (const auto &[path, c] : std::as_const(snapshots)) {
-            QString name = QFileInfo(path).fileName();   // "before.nicbench.gz" -> "before"
-            name.remove(QRegularExpression(QStringLiteral("(\\.nicbench)?(\\.gz)?$")));
-            sources.append({name.isEmpty() ? c.title : name, c});
-        }
-        return writeReport(compare.reportOut, sources) ? 0 : 1;
-    }
+    if (!compare.reportOut.isEmpty() && compare.specPath.isEmpty())
+        return writeReport(compare.reportOut, snapshots) ? 0 : 1;
     nb::Comparison spec;
     if (!compare.specPath.isEmpty()) {
         QString error;
@@ -124,10 +116,7 @@ int main(int argc, char *argv[])
     }
     nb::gui::ComparisonView *view = window.comparisonView();
     if (!snapshots.isEmpty()) {
-        QStringList paths;
-        for (const auto &[path, c] : std::as_const(snapshots))
-            paths << path;
-        view->openSnapshots(paths);   // loads again: cheap, and names the sources alike
+        view->showSources(snapshots);
         window.showCompareArea();
     }
     if (!compare.specPath.isEmpty()) {
