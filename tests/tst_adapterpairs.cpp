@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // suggestAdapterPairs(): which local adapter reaches which adapter of the server. Plain
 // subnet math on adapter lists, so every case is a row of a data table.
-#include "adapterpairs.h"
+#include "compare/adapterpairs.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Adapter discovery: family labels, sysfs/ethtool parsing from recorded fixtures, rates and
 // the wrong-path check, and the live machine (lo always; a veth pair when root).
-#include "adapterinfo.h"
-#include "interfacemonitor.h"
+#include "platform/adapterinfo.h"
+#include "platform/interfacemonitor.h"
 #include "platform/platform.h"
 #ifdef Q_OS_LINUX
 #include "platform/platform_linux.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // iperf-style command line: what valid flags set, and the one-line error for each
 // kind of mistake.
-#include "commandline.h"
+#include "test/commandline.h"
 
 #include <QTest>
 

@@ -3,11 +3,11 @@
 // the engine's ComparisonRunner (in-process server) and through `nicbench-cli compare` /
 // `nicbench-cli report` (server and client as separate processes). Plus the schedule and
 // matrix builders, and a failing run that must not stop the comparison.
-#include "comparisonmatrix.h"
-#include "comparisonrunner.h"
-#include "comparisonstatistics.h"
+#include "compare/comparisonmatrix.h"
+#include "compare/comparisonrunner.h"
+#include "compare/comparisonstatistics.h"
 #include "integrationhelpers.h"
-#include "snapshot.h"
+#include "compare/snapshot.h"
 
 #include <QElapsedTimer>
 #include <QFile>

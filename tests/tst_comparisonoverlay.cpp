@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // overlayComparisons(): several comparisons ("before" and "after" snapshots) merged into
 // one whose statistics and charts work unchanged, grouped by configuration label.
-#include "comparisonoverlay.h"
-#include "comparisonstatistics.h"
+#include "compare/comparisonoverlay.h"
+#include "compare/comparisonstatistics.h"
 
 #include <QTest>
 

@@ -14,8 +14,8 @@
 #include <comparisonview.h>
 #include <mainwindow.h>
 #include <messagebanner.h>
-#include <server.h>
-#include <snapshot.h>
+#include <test/server.h>
+#include <compare/snapshot.h>
 
 #include <QAction>
 #include <QComboBox>

@@ -11,9 +11,9 @@
 #include <comparisoncharts.h>
 #include <comparisontablemodel.h>
 
-#include <comparisonoverlay.h>
-#include <comparisonstatistics.h>
-#include <comparisontable.h>
+#include <compare/comparisonoverlay.h>
+#include <compare/comparisonstatistics.h>
+#include <compare/comparisontable.h>
 
 #include <qcustomplot.h>
 

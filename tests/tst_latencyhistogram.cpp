@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LatencyHistogram against exactly computed percentiles of known samples.
-#include "latencyhistogram.h"
+#include "core/latencyhistogram.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

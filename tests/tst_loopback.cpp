@@ -3,10 +3,10 @@
 // every mode, fake servers that misbehave in the ways a real network does, and the CLI
 // processes killed mid-test.
 #include "integrationhelpers.h"
-#include "protocol.h"
-#include "server.h"
-#include "socketio.h"
-#include "throughputclient.h"
+#include "protocol/protocol.h"
+#include "test/server.h"
+#include "net/socketio.h"
+#include "test/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // iperf3 control-protocol pieces: cookie, state bytes, JSON framing (well-formed and
 // hostile input), the 3.12 unsigned -1 quirk, and the parameter JSON both ways.
-#include "protocol.h"
-#include "socketio.h"
-#include "testparams.h"
+#include "protocol/protocol.h"
+#include "net/socketio.h"
+#include "test/testparams.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,8 +4,8 @@
 // document, and the adapter that carried a test, including the wrong-path warning (a veth
 // pair whose addresses the kernel routes through lo; root only).
 #include "integrationhelpers.h"
-#include "testlistener.h"
-#include "throughputclient.h"
+#include "test/testlistener.h"
+#include "test/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

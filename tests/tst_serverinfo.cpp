@@ -5,12 +5,12 @@
 // results carry the server's machine; `nicbench-cli --interfaces -c` prints it and the
 // adapter pairs; and, as root, two network namespaces joined by a veth pair get that pair
 // suggested.
-#include "adapterpairs.h"
+#include "compare/adapterpairs.h"
 #include "integrationhelpers.h"
-#include "server.h"
-#include "serverinfo.h"
-#include "testlistener.h"
-#include "throughputclient.h"
+#include "test/server.h"
+#include "test/serverinfo.h"
+#include "test/testlistener.h"
+#include "test/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

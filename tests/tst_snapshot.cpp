@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The .nicbench snapshot: round trips (plain and gzip), the version 0 migration, a file
 // written by nicbench-cli, and rejection of corrupt, truncated and hostile files.
-#include "comparisonstatistics.h"
-#include "gzip.h"
-#include "snapshot.h"
+#include "compare/comparisonstatistics.h"
+#include "core/gzip.h"
+#include "compare/snapshot.h"
 
 #include <QDir>
 #include <QElapsedTimer>

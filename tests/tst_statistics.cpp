@@ -3,7 +3,7 @@
 // printed t tables, closed forms of the t distribution (df 1 and 2), R's t.test on its
 // `sleep` data set, and Simpson integration of the t density in python3 (independent of
 // the incomplete-beta route the engine takes).
-#include "statistics.h"
+#include "core/statistics.h"
 
 #include <QTest>
 

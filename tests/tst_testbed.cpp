@@ -25,7 +25,7 @@
 #include <QTest>
 
 #if __has_include("statistics.h")
-#include "statistics.h"
+#include "core/statistics.h"
 #define NICBENCH_HAVE_STATISTICS 1
 #endif
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Size, rate and duration parsing and the number formatting used in every report.
-#include "units.h"
+#include "core/units.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "adaptermonitor.h"
 
-#include <interfacemonitor.h>
+#include <platform/interfacemonitor.h>
 #include <platform/platform.h>
 
 namespace nb::ui {

@@ -7,7 +7,7 @@
 // widgets that draw the figures must run on the GUI thread anyway. The slower adapter
 // details (driver, offloads, addresses) are re-read every few seconds.
 
-#include <adapterinfo.h>
+#include <platform/adapterinfo.h>
 
 #include <QElapsedTimer>
 #include <QList>

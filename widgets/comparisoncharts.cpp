@@ -7,8 +7,8 @@
 #include "ratescale.h"
 #include "rrformat.h"
 
-#include <comparisontable.h>
-#include <csv.h>
+#include <compare/comparisontable.h>
+#include <core/csv.h>
 
 #include <QActionGroup>
 #include <QEvent>

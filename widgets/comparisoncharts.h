@@ -20,8 +20,8 @@
 // Gbit/s or ms); the timeline holds bit/s and transactions/s (its ticker scales the
 // labels); CDF curves hold microseconds on the key axis and fractions 0..1.
 
-#include <comparisonoverlay.h>
-#include <comparisonstatistics.h>
+#include <compare/comparisonoverlay.h>
+#include <compare/comparisonstatistics.h>
 
 #include <qcustomplot.h>
 

@@ -6,8 +6,8 @@
 // raw numbers. The verdict cell is coloured (faster/slower/no significant difference) and
 // the baseline rows are bold.
 
-#include <comparison.h>
-#include <comparisontable.h>
+#include <compare/comparison.h>
+#include <compare/comparisontable.h>
 
 #include <QAbstractTableModel>
 

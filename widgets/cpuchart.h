@@ -6,7 +6,7 @@
 
 #include "boundedgraph.h"
 
-#include <cpumonitor.h>
+#include <platform/cpumonitor.h>
 
 #include <QWidget>
 

@@ -7,7 +7,7 @@
 #include "boundedseries.h"
 #include "ratescale.h"
 
-#include <results.h>
+#include <test/results.h>
 
 #include <QTimer>
 #include <QWidget>

@@ -5,7 +5,7 @@
 #include "ratescale.h"
 #include "rrformat.h"
 
-#include <units.h>
+#include <core/units.h>
 
 #include <QCoreApplication>
 #include <QFormLayout>

@@ -5,7 +5,7 @@
 // of a request/response test, CPU on both sides with the service demand, the adapters
 // that carried the test, and warnings. A "both" run shows its two tests together.
 
-#include <results.h>
+#include <test/results.h>
 
 #include <QWidget>
 

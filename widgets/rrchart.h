@@ -5,7 +5,7 @@
 
 #include "boundedgraph.h"
 
-#include <results.h>
+#include <test/results.h>
 
 #include <QWidget>
 

@@ -3,7 +3,7 @@
 
 #include "ratescale.h"
 
-#include <units.h>
+#include <core/units.h>
 
 namespace nb::ui {
 

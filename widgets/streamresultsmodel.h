@@ -3,7 +3,7 @@
 // One row per stream of a finished test. Display text is formatted for reading; the
 // SortRole gives the raw number so a proxy sorts 9.8 Gbit/s above 980 Mbit/s.
 
-#include <results.h>
+#include <test/results.h>
 
 #include <QAbstractTableModel>
 

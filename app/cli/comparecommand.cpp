@@ -2,11 +2,11 @@
 #include "comparecommand.h"
 #include "interrupts.h"
 
-#include "comparisonrunner.h"
-#include "comparisonspec.h"
-#include "comparisontable.h"
-#include "snapshot.h"
-#include "units.h"
+#include "compare/comparisonrunner.h"
+#include "compare/comparisonspec.h"
+#include "compare/comparisontable.h"
+#include "compare/snapshot.h"
+#include "core/units.h"
 
 #include <atomic>
 #include <csignal>

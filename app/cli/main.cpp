@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nicbench-cli: the headless client and server. Links the engine only.
-#include "adapterinfo.h"
-#include "adapterpairs.h"
-#include "commandline.h"
+#include "platform/adapterinfo.h"
+#include "compare/adapterpairs.h"
+#include "test/commandline.h"
 #include "interrupts.h"
 #include "comparecommand.h"
 #include "platform/platform.h"
-#include "units.h"
+#include "core/units.h"
 #include "reportprinter.h"
-#include "server.h"
-#include "serverinfo.h"
-#include "throughputclient.h"
+#include "test/server.h"
+#include "test/serverinfo.h"
+#include "test/throughputclient.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

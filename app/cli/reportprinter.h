@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "testlistener.h"
+#include "test/testlistener.h"
 
 #include <cstdio>
 

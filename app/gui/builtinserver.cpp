@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "builtinserver.h"
 
-#include <server.h>
+#include <test/server.h>
 
 namespace nb::gui {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisoncontroller.h"
 
-#include <comparisonrunner.h>
+#include <compare/comparisonrunner.h>
 
 #include <QMetaObject>
 #include <QThread>

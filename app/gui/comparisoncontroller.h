@@ -5,7 +5,7 @@
 // comparison as it fills up, so the view can redraw after every finished run. Every job
 // has an id: reports of a job that was abandoned are dropped.
 
-#include <comparison.h>
+#include <compare/comparison.h>
 
 #include <QObject>
 #include <QString>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisondialog.h"
 
-#include <serverinfo.h>
-#include <units.h>
+#include <test/serverinfo.h>
+#include <core/units.h>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -7,11 +7,11 @@
 // and offers the adapter pairs that share a subnet as endpoints. Every input has a setter
 // so tests drive the dialog without clicking.
 
-#include <adapterinfo.h>
-#include <adapterpairs.h>
-#include <comparison.h>
-#include <comparisonmatrix.h>
-#include <hostenvironment.h>
+#include <platform/adapterinfo.h>
+#include <compare/adapterpairs.h>
+#include <compare/comparison.h>
+#include <compare/comparisonmatrix.h>
+#include <platform/hostenvironment.h>
 
 #include <QDialog>
 #include <QMap>

@@ -3,8 +3,8 @@
 
 #include <chartstyle.h>
 #include <comparisoncharts.h>
-#include <comparisontable.h>
-#include <units.h>
+#include <compare/comparisontable.h>
+#include <core/units.h>
 
 #include <QDateTime>
 #include <QFileInfo>

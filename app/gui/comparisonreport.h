@@ -6,8 +6,8 @@
 // with a note saying how much was left out. Also the words the Compare view and the
 // report share: verdict lines and environment summaries.
 
-#include <comparisonoverlay.h>
-#include <comparisonstatistics.h>
+#include <compare/comparisonoverlay.h>
+#include <compare/comparisonstatistics.h>
 
 #include <QString>
 #include <QStringList>

@@ -8,7 +8,7 @@
 #include <comparisoncharts.h>
 #include <comparisontablemodel.h>
 #include <messagebanner.h>
-#include <snapshot.h>
+#include <compare/snapshot.h>
 
 #include <QAction>
 #include <QComboBox>

@@ -8,8 +8,8 @@
 // saveSnapshot, export...) that tests and the command line call; errors go to the
 // view's banner, never to a modal box.
 
-#include <comparisonoverlay.h>
-#include <comparisonstatistics.h>
+#include <compare/comparisonoverlay.h>
+#include <compare/comparisonstatistics.h>
 
 #include <QList>
 #include <QWidget>

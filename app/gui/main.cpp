@@ -11,10 +11,10 @@
 #include "mainwindow.h"
 #include "testflags.h"
 
-#include <comparisonoverlay.h>
-#include <comparisonspec.h>
-#include <comparisonstatistics.h>
-#include <snapshot.h>
+#include <compare/comparisonoverlay.h>
+#include <compare/comparisonspec.h>
+#include <compare/comparisonstatistics.h>
+#include <compare/snapshot.h>
 
 #include <QApplication>
 #include <QIcon>

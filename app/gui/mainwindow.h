@@ -4,7 +4,7 @@
 // the right, a built-in loopback server so Run works out of the box. Wiring only; the
 // widgets live in widgets/ and the engine work runs in TestRunner's thread.
 
-#include <results.h>
+#include <test/results.h>
 
 #include <QElapsedTimer>
 #include <QMainWindow>

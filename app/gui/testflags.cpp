@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testflags.h"
 
-#include <commandline.h>
+#include <test/commandline.h>
 
 namespace nb::gui {
 

@@ -4,7 +4,7 @@
 // own command line and in presets, which are stored as flag strings. The parsing itself
 // is the engine's, shared with nicbench-cli, so both accept exactly the same flags.
 
-#include <testparams.h>
+#include <test/testparams.h>
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testpanel.h"
 
-#include <units.h>
+#include <core/units.h>
 
 #include <QAbstractItemView>
 #include <QAction>

@@ -5,8 +5,8 @@
 
 #include "testpresets.h"
 
-#include <adapterinfo.h>
-#include <testparams.h>
+#include <platform/adapterinfo.h>
+#include <test/testparams.h>
 
 #include <QWidget>
 

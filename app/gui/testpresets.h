@@ -3,7 +3,7 @@
 // Ready-made tests, taken from how the articles our users read run iperf and netperf.
 // Each is a CLI flag string, so a preset reads the same as the command it replaces.
 
-#include <testparams.h>
+#include <test/testparams.h>
 
 #include <QList>
 #include <QString>

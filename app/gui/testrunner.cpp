@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testrunner.h"
 
-#include <testlistener.h>
-#include <throughputclient.h>
+#include <test/testlistener.h>
+#include <test/throughputclient.h>
 
 #include <QMetaObject>
 

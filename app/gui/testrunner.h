@@ -3,7 +3,7 @@
 // Runs one test at a time on a worker thread and hands its reports to the GUI thread in
 // batches. Every job has an id, so reports of a job that was abandoned are dropped.
 
-#include <results.h>
+#include <test/results.h>
 
 #include <QObject>
 

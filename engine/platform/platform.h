@@ -4,7 +4,7 @@
 // adapters. Each OS implements it in its own file (platform_linux.cpp today), so a port
 // adds a file instead of #ifdefs throughout the engine.
 
-#include "adapterinfo.h"
+#include "platform/adapterinfo.h"
 
 #include <QList>
 #include <QMap>

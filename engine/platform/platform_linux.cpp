@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Linux implementation of platform.h: /proc for CPU time, sysfs and ethtool ioctls for
 // adapters, QNetworkInterface for addresses.
-#include "platform_linux.h"
+#include "platform/platform_linux.h"
 
 #include <QDir>
 #include <QNetworkInterface>

@@ -3,7 +3,7 @@
 // Linux pieces behind platform.h, exposed so tests can feed recorded /proc text and sysfs
 // fixture trees instead of the live machine. Only platform_linux.cpp and tests use this.
 
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compare/comparison.h"
+
+#include "core/jsonfields.h"
+
+#include <QSet>
+
+#include <random>
+
+namespace nb {
+
+QJsonObject Configuration::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("label"), label);
+    o.insert(QStringLiteral("params"), params.toJson());
+    if (!notes.isEmpty())
+        o.insert(QStringLiteral("notes"), notes);
+    return o;
+}
+
+bool Configuration::fromJson(const QJsonObject &o, Configuration *out, QString *error)
+{
+    using namespace json;
+    Configuration c;
+    QJsonObject params;
+    const QString w = QStringLiteral("configuration");
+    if (!readString(o, QStringLiteral("label"), &c.label, w, error, Need::Required, 1000) ||
+        !readString(o, QStringLiteral("notes"), &c.notes, w, error) ||
+        !readObject(o, QStringLiteral("params"), &params, w, error, Need::Required))
+        return false;
+    QString paramError;
+    if (!TestParams::fromJson(params, &c.params, &paramError))
+        return fail(error, QStringLiteral("configuration \"%1\".params").arg(c.label), paramError);
+    *out = c;
+    return true;
+}
+
+QString orderPolicyName(OrderPolicy p)
+{
+    return p == OrderPolicy::Shuffled ? QStringLiteral("shuffled") : QStringLiteral("interleaved");
+}
+
+bool orderPolicyFromName(const QString &name, OrderPolicy *out)
+{
+    if (name == QLatin1String("interleaved"))
+        *out = OrderPolicy::Interleaved;
+    else if (name == QLatin1String("shuffled"))
+        *out = OrderPolicy::Shuffled;
+    else
+        return false;
+    return true;
+}
+
+QList<ScheduledRun> buildSchedule(int configurationCount, int repeats, OrderPolicy policy, quint64 seed)
+{
+    QList<ScheduledRun> out;
+    if (configurationCount <= 0 || repeats <= 0)
+        return out;
+    // Our own Fisher-Yates over mt19937_64 (whose output the standard fixes), so a seed
+    // gives the same order with every standard library.
+    std::mt19937_64 rng(seed);
+    QList<int> round(configurationCount);
+    for (int r = 0; r < repeats; ++r) {
+        for (int i = 0; i < configurationCount; ++i)
+            round[i] = i;
+        if (policy == OrderPolicy::Shuffled) {
+            for (int i = configurationCount - 1; i > 0; --i)
+                std::swap(round[i], round[int(rng() % quint64(i + 1))]);
+        }
+        for (int i : round)
+            out.append({i, r});
+    }
+    return out;
+}
+
+QJsonObject Run::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("config"), configIndex);
+    o.insert(QStringLiteral("repeat"), repeatIndex);
+    o.insert(QStringLiteral("order"), orderIndex);
+    o.insert(QStringLiteral("started_at"), startedAt.toUTC().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("ok"), ok());
+    o.insert(QStringLiteral("result"), result.toJson());
+    return o;
+}
+
+bool Run::fromJson(const QJsonObject &o, Run *out, QString *error)
+{
+    using namespace json;
+    Run r;
+    QString started;
+    QJsonObject result;
+    const QString w = QStringLiteral("run");
+    if (!readInt(o, QStringLiteral("config"), &r.configIndex, w, error, Need::Required) ||
+        !readInt(o, QStringLiteral("repeat"), &r.repeatIndex, w, error, Need::Required) ||
+        !readInt(o, QStringLiteral("order"), &r.orderIndex, w, error, Need::Required) ||
+        !readString(o, QStringLiteral("started_at"), &started, w, error, Need::Optional, 64) ||
+        !readObject(o, QStringLiteral("result"), &result, w, error, Need::Required))
+        return false;
+    if (!started.isEmpty()) {
+        r.startedAt = QDateTime::fromString(started, Qt::ISODateWithMs);
+        if (!r.startedAt.isValid())
+            return fail(error, QStringLiteral("run %1.started_at").arg(r.orderIndex),
+                        QStringLiteral("\"%1\" is not an ISO 8601 time").arg(started));
+        r.startedAt = r.startedAt.toUTC();
+    }
+    QString resultError;
+    if (!TestResult::fromJson(result, &r.result, &resultError))
+        return fail(error, QStringLiteral("run %1.result").arg(r.orderIndex), resultError);
+    *out = r;
+    return true;
+}
+
+QList<const Run *> Comparison::runsOf(int configIndex, bool okOnly) const
+{
+    QList<const Run *> out;
+    for (const Run &r : runs)
+        if (r.configIndex == configIndex && (!okOnly || r.ok()))
+            out.append(&r);
+    return out;
+}
+
+QString Comparison::validate() const
+{
+    if (configurations.isEmpty())
+        return QStringLiteral("a comparison needs at least one configuration");
+    if (repeats < 1 || repeats > 1000)
+        return QStringLiteral("repeats must be between 1 and 1000, not %1").arg(repeats);
+    if (baselineIndex < 0 || baselineIndex >= configurations.size())
+        return QStringLiteral("baseline %1 is not a configuration (0..%2)").arg(baselineIndex).arg(configurations.size() - 1);
+    if (!(pauseSeconds >= 0 && pauseSeconds <= 3600))
+        return QStringLiteral("pause between runs must be 0..3600 s");
+    QSet<quint64> seen;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const Run &r = runs[i];
+        if (r.configIndex < 0 || r.configIndex >= configurations.size())
+            return QStringLiteral("run %1 refers to configuration %2, which does not exist").arg(i).arg(r.configIndex);
+        if (r.repeatIndex < 0 || r.repeatIndex >= repeats)
+            return QStringLiteral("run %1 has repeat %2, outside 0..%3").arg(i).arg(r.repeatIndex).arg(repeats - 1);
+        if (r.orderIndex != i)
+            return QStringLiteral("run %1 has order %2; runs must be stored in execution order").arg(i).arg(r.orderIndex);
+        const quint64 key = (quint64(quint32(r.configIndex)) << 32) | quint32(r.repeatIndex);
+        if (seen.contains(key))
+            return QStringLiteral("run %1 repeats repeat %2 of configuration %3")
+                .arg(i).arg(r.repeatIndex).arg(r.configIndex);
+        seen.insert(key);
+    }
+    return {};
+}
+
+} // namespace nb

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A comparison: several configurations (an adapter, a target, test parameters), each run
+// `repeats` times in an interleaved order, with every run's full result and the machines'
+// environment. Plain value types; ComparisonRunner fills in the runs, comparisonstatistics.h
+// turns them into means, intervals and verdicts, snapshot.h saves and loads them.
+
+#include "platform/hostenvironment.h"
+#include "test/results.h"
+#include "test/testparams.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+namespace nb {
+
+struct Configuration {
+    QString label;       // "virtio eth0, P=4": what charts and tables show
+    TestParams params;
+    QString notes;       // free text ("jumbo frames on both ends")
+
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, Configuration *out, QString *error);
+};
+
+// How runs of the configurations are ordered. Interleaved: A B C A B C ... Shuffled: each
+// round runs every configuration once, in an order drawn from `seed` (blocked
+// randomisation: still balanced, but no fixed A-before-B pattern a periodic disturbance
+// could line up with).
+enum class OrderPolicy { Interleaved, Shuffled };
+QString orderPolicyName(OrderPolicy p);                 // "interleaved", "shuffled"
+bool orderPolicyFromName(const QString &name, OrderPolicy *out);
+
+struct ScheduledRun {
+    int configIndex = 0;
+    int repeatIndex = 0;  // 0-based round
+    bool operator==(const ScheduledRun &) const = default;
+};
+// The order runs execute in: `repeats` rounds, each holding every configuration once.
+QList<ScheduledRun> buildSchedule(int configurationCount, int repeats, OrderPolicy policy, quint64 seed);
+
+struct Run {
+    int configIndex = 0;
+    int repeatIndex = 0;
+    int orderIndex = 0;   // position in the executed sequence, 0-based
+    QDateTime startedAt;  // UTC
+    TestResult result;    // result.error is set when the run failed
+
+    bool ok() const { return result.ok(); }
+    QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, Run *out, QString *error);
+};
+
+struct Comparison {
+    QString title;
+    QList<Configuration> configurations;
+    int repeats = 3;
+    OrderPolicy order = OrderPolicy::Interleaved;
+    quint64 seed = 0;          // used by OrderPolicy::Shuffled
+    double pauseSeconds = 1.0; // idle time between runs, so one run's tail does not load the next
+    int baselineIndex = 0;     // configuration the others are compared with
+    QList<Run> runs;           // in execution order
+    Environment environment;
+    QStringList warnings;      // comparison-level ("run 3 failed: ...", "adapters differ")
+    QDateTime createdAt;       // UTC
+    QDateTime finishedAt;      // UTC; invalid while running or when stopped early
+
+    QList<ScheduledRun> schedule() const { return buildSchedule(int(configurations.size()), repeats, order, seed); }
+    // Successful runs of one configuration, in execution order.
+    QList<const Run *> runsOf(int configIndex, bool okOnly = true) const;
+    // Checks indices and counts; returns an empty string when consistent.
+    QString validate() const;
+};
+
+} // namespace nb
+
+Q_DECLARE_METATYPE(nb::Configuration)
+Q_DECLARE_METATYPE(nb::Run)
+Q_DECLARE_METATYPE(nb::Comparison)

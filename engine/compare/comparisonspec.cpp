@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compare/comparisonspec.h"
+
+#include "test/commandline.h"
+#include "core/jsonfields.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+namespace nb {
+
+bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *out, QString *error)
+{
+    CommandLine cl;
+    QString e;
+    if (!parseCommandLine(args, &cl, &e)) {
+        *error = QStringLiteral("configuration \"%1\": %2").arg(label, e);
+        return false;
+    }
+    if (cl.mode != CommandLine::Mode::Client) {
+        *error = QStringLiteral("configuration \"%1\": args must describe a client test (-c HOST ...)").arg(label);
+        return false;
+    }
+    *out = cl.params;
+    return true;
+}
+
+bool resolveBaseline(const QString &text, const Comparison &c, int *out, QString *error)
+{
+    for (int i = 0; i < c.configurations.size(); ++i) {
+        if (c.configurations[i].label == text) {
+            *out = i;
+            return true;
+        }
+    }
+    bool ok = false;
+    const int i = text.toInt(&ok);
+    if (ok && i >= 0 && i < c.configurations.size()) {
+        *out = i;
+        return true;
+    }
+    *error = QStringLiteral("baseline \"%1\" is neither a configuration label nor an index").arg(text);
+    return false;
+}
+
+bool configurationFromFlag(const QString &flag, Configuration *out, QString *error)
+{
+    const qsizetype eq = flag.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        *error = QStringLiteral("--config \"%1\": expected LABEL=ARGS").arg(flag);
+        return false;
+    }
+    Configuration c;
+    c.label = flag.left(eq).trimmed();
+    if (!paramsFromArgs(QProcess::splitCommand(flag.mid(eq + 1)), c.label, &c.params, error))
+        return false;
+    *out = c;
+    return true;
+}
+
+bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *error)
+{
+    using namespace json;
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(specJson, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return json::fail(error, QString(), QStringLiteral("not valid JSON at byte %1: %2").arg(pe.offset).arg(pe.errorString()));
+    if (!doc.isObject())
+        return json::fail(error, QString(), QStringLiteral("a spec is a JSON object"));
+    const QJsonObject o = doc.object();
+    Comparison c;
+    QJsonArray configs;
+    QString orderName = QStringLiteral("interleaved");
+    double seed = 0;
+    if (!readString(o, QStringLiteral("title"), &c.title, QString(), error) ||
+        !readInt(o, QStringLiteral("repeats"), &c.repeats, QString(), error, Need::Optional, 1, 1000) ||
+        !readString(o, QStringLiteral("order"), &orderName, QString(), error) ||
+        !readDouble(o, QStringLiteral("seed"), &seed, QString(), error, Need::Optional, 0, 9007199254740991.0) ||
+        !readDouble(o, QStringLiteral("pause"), &c.pauseSeconds, QString(), error, Need::Optional, 0, 3600) ||
+        !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required, 1024))
+        return false;
+    if (!orderPolicyFromName(orderName, &c.order))
+        return json::fail(error, QStringLiteral("order"), QStringLiteral("is interleaved or shuffled"));
+    c.seed = quint64(seed);
+    for (qsizetype i = 0; i < configs.size(); ++i) {
+        const QString where = QStringLiteral("configurations[%1]").arg(i);
+        if (!configs[i].isObject())
+            return json::fail(error, where, QStringLiteral("must be an object"));
+        const QJsonObject co = configs[i].toObject();
+        Configuration conf;
+        if (!readString(co, QStringLiteral("label"), &conf.label, where, error, Need::Required, 1000) ||
+            !readString(co, QStringLiteral("notes"), &conf.notes, where, error))
+            return false;
+        QStringList args;
+        const QJsonValue av = co.value(QStringLiteral("args"));
+        if (av.isString()) {
+            args = QProcess::splitCommand(av.toString());
+        } else if (av.isArray()) {
+            for (const QJsonValue &v : av.toArray()) {
+                if (!v.isString())
+                    return json::fail(error, where + QStringLiteral(".args"), QStringLiteral("array entries must be strings"));
+                args << v.toString();
+            }
+        } else {
+            return json::fail(error, where + QStringLiteral(".args"), QStringLiteral("must be a string or an array of strings"));
+        }
+        if (!paramsFromArgs(args, conf.label, &conf.params, error))
+            return false;
+        c.configurations.append(conf);
+    }
+    const QJsonValue b = o.value(QStringLiteral("baseline"));
+    if (b.isString()) {
+        if (!resolveBaseline(b.toString(), c, &c.baselineIndex, error))
+            return false;
+    } else if (b.isDouble()) {
+        if (!resolveBaseline(QString::number(b.toInt(-1)), c, &c.baselineIndex, error))
+            return false;
+    } else if (!b.isUndefined()) {
+        return json::fail(error, QStringLiteral("baseline"), QStringLiteral("must be a label or an index"));
+    }
+    *out = c;
+    return true;
+}
+
+bool comparisonFromSpecFile(const QString &path, Comparison *out, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (f.size() > 16 * 1024 * 1024) {
+        *error = QStringLiteral("%1: a spec file larger than 16 MiB is not a spec").arg(path);
+        return false;
+    }
+    QString e;
+    if (!comparisonFromSpec(f.readAll(), out, &e)) {
+        *error = QStringLiteral("%1: %2").arg(path, e);
+        return false;
+    }
+    return true;
+}
+
+} // namespace nb

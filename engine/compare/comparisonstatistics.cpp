@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compare/comparisonstatistics.h"
+
+#include "test/servicedemand.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace nb {
+
+namespace {
+
+struct MetricDesc {
+    Metric metric;
+    const char *key;
+    const char *name;
+    stats::Better better;
+};
+
+constexpr MetricDesc kMetrics[] = {
+    {Metric::Throughput, "throughput_bps", "Throughput", stats::Better::Higher},
+    {Metric::TransactionsPerSecond, "transactions_per_second", "Transactions/s", stats::Better::Higher},
+    {Metric::LatencyP50, "latency_p50_us", "Latency p50", stats::Better::Lower},
+    {Metric::LatencyP99, "latency_p99_us", "Latency p99", stats::Better::Lower},
+    {Metric::LocalCpu, "local_cpu_pct", "Local CPU", stats::Better::Lower},
+    {Metric::RemoteCpu, "remote_cpu_pct", "Remote CPU", stats::Better::Lower},
+    {Metric::LocalServiceDemand, "local_service_demand", "Local service demand", stats::Better::Lower},
+    {Metric::RemoteServiceDemand, "remote_service_demand", "Remote service demand", stats::Better::Lower},
+    {Metric::LocalCpuPerGbps, "local_cpu_pct_per_gbps", "Local CPU per Gbit/s", stats::Better::Lower},
+};
+
+const MetricDesc &desc(Metric m)
+{
+    for (const MetricDesc &d : kMetrics)
+        if (d.metric == m)
+            return d;
+    return kMetrics[0];
+}
+
+std::optional<double> finite(std::optional<double> v)
+{
+    if (v && !std::isfinite(*v))
+        return std::nullopt;
+    return v;
+}
+
+double receivedBitsPerSecond(const TestResult &r)
+{
+    double bps = 0;
+    for (bool forward : {true, false})
+        if (r.hasDirection(forward))
+            bps += r.sum(forward).receivedBitsPerSecond();
+    return bps;
+}
+
+std::optional<double> serviceDemand(const TestResult &r, const CpuSample &cpu)
+{
+    if (!cpu.systemValid)
+        return std::nullopt;
+    if (r.hasRr)
+        return serviceDemandUsPerTransaction(cpu.systemBusyPct, cpu.cpuCount, cpu.seconds(), double(r.rr.transactions));
+    return serviceDemandUsPerKB(cpu.systemBusyPct, cpu.cpuCount, cpu.seconds(), double(r.bytesDelivered()));
+}
+
+QJsonValue number(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
+}
+
+} // namespace
+
+QList<Metric> allMetrics()
+{
+    QList<Metric> out;
+    for (const MetricDesc &d : kMetrics)
+        out.append(d.metric);
+    return out;
+}
+
+QString metricKey(Metric m)
+{
+    return QLatin1String(desc(m).key);
+}
+
+bool metricFromKey(const QString &key, Metric *out)
+{
+    for (const MetricDesc &d : kMetrics) {
+        if (key == QLatin1String(d.key)) {
+            *out = d.metric;
+            return true;
+        }
+    }
+    return false;
+}
+
+QString metricName(Metric m)
+{
+    return QLatin1String(desc(m).name);
+}
+
+QString metricUnit(Metric m, TestKind kind)
+{
+    switch (m) {
+    case Metric::Throughput: return QStringLiteral("bit/s");
+    case Metric::TransactionsPerSecond: return QStringLiteral("1/s");
+    case Metric::LatencyP50:
+    case Metric::LatencyP99: return QStringLiteral("us");
+    case Metric::LocalCpu:
+    case Metric::RemoteCpu: return QStringLiteral("%");
+    case Metric::LocalServiceDemand:
+    case Metric::RemoteServiceDemand:
+        return kind == TestKind::Stream ? QStringLiteral("us/KB") : QStringLiteral("us/transaction");
+    case Metric::LocalCpuPerGbps: return QStringLiteral("%/(Gbit/s)");
+    }
+    return {};
+}
+
+stats::Better metricBetter(Metric m)
+{
+    return desc(m).better;
+}
+
+std::optional<double> metricValue(const TestResult &r, Metric m)
+{
+    if (!r.ok())
+        return std::nullopt;
+    const bool stream = !r.hasRr && !r.params.isRequestResponse();
+    switch (m) {
+    case Metric::Throughput:
+        if (!stream || r.streams.isEmpty())
+            return std::nullopt;
+        return receivedBitsPerSecond(r);
+    case Metric::TransactionsPerSecond:
+        return r.hasRr ? std::optional<double>(r.rr.transactionsPerSecond()) : std::nullopt;
+    case Metric::LatencyP50:
+        return r.hasRr && r.rr.latencyUs.count > 0 ? std::optional<double>(r.rr.latencyUs.p50) : std::nullopt;
+    case Metric::LatencyP99:
+        return r.hasRr && r.rr.latencyUs.count > 0 ? std::optional<double>(r.rr.latencyUs.p99) : std::nullopt;
+    case Metric::LocalCpu:
+        return r.localCpuKnown && r.localCpu.systemValid ? std::optional<double>(r.localCpu.systemBusyPct)
+                                                          : std::nullopt;
+    case Metric::RemoteCpu:
+        return r.remoteCpuKnown && r.remoteCpu.systemValid ? std::optional<double>(r.remoteCpu.systemBusyPct)
+                                                            : std::nullopt;
+    case Metric::LocalServiceDemand:
+        return r.localCpuKnown ? finite(serviceDemand(r, r.localCpu)) : std::nullopt;
+    case Metric::RemoteServiceDemand:
+        return r.remoteCpuKnown ? finite(serviceDemand(r, r.remoteCpu)) : std::nullopt;
+    case Metric::LocalCpuPerGbps:
+        if (!stream || !r.localCpuKnown || !r.localCpu.systemValid)
+            return std::nullopt;
+        return finite(cpuPctPerGbps(r.localCpu.systemBusyPct, receivedBitsPerSecond(r)));
+    }
+    return std::nullopt;
+}
+
+const MetricStatistics *ConfigurationStatistics::metric(Metric m) const
+{
+    for (const MetricStatistics &s : metrics)
+        if (s.metric == m)
+            return &s;
+    return nullptr;
+}
+
+const MetricStatistics *ComparisonStatistics::find(int configIndex, Metric m) const
+{
+    if (configIndex < 0 || configIndex >= configurations.size())
+        return nullptr;
+    return configurations[configIndex].metric(m);
+}
+
+QList<Metric> ComparisonStatistics::presentMetrics() const
+{
+    QList<Metric> out;
+    for (Metric m : allMetrics()) {
+        for (const ConfigurationStatistics &c : configurations) {
+            if (c.metric(m)) {
+                out.append(m);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+ComparisonStatistics computeStatistics(const Comparison &comparison, double alpha)
+{
+    ComparisonStatistics out;
+    out.alpha = alpha;
+    out.baselineIndex = comparison.baselineIndex;
+    for (int c = 0; c < comparison.configurations.size(); ++c) {
+        ConfigurationStatistics cs;
+        cs.configIndex = c;
+        for (const Run &r : comparison.runs) {
+            if (r.configIndex != c)
+                continue;
+            ++cs.runs;
+            if (!r.ok())
+                ++cs.failedRuns;
+        }
+        for (Metric m : allMetrics()) {
+            MetricStatistics ms;
+            ms.metric = m;
+            ms.configIndex = c;
+            for (const Run *r : comparison.runsOf(c))
+                if (const auto v = metricValue(r->result, m))
+                    ms.values.append(*v);
+            if (ms.values.isEmpty())
+                continue;
+            ms.summary = stats::summarize(ms.values);
+            cs.metrics.append(ms);
+        }
+        out.configurations.append(cs);
+    }
+    const int b = comparison.baselineIndex;
+    if (b < 0 || b >= out.configurations.size())
+        return out;
+    const auto kindOf = [&](int i) { return comparison.configurations[i].params.kind; };
+    for (ConfigurationStatistics &cs : out.configurations) {
+        if (cs.configIndex == b)
+            continue;
+        for (MetricStatistics &ms : cs.metrics) {
+            const MetricStatistics *base = out.configurations[b].metric(ms.metric);
+            if (!base)
+                continue;
+            // Service demand per KB and per transaction are different units.
+            const bool sd = ms.metric == Metric::LocalServiceDemand || ms.metric == Metric::RemoteServiceDemand;
+            if (sd && (kindOf(b) == TestKind::Stream) != (kindOf(cs.configIndex) == TestKind::Stream))
+                continue;
+            ms.hasBaseline = true;
+            ms.vsBaseline = stats::compareToBaseline(base->summary, ms.summary, metricBetter(ms.metric), alpha);
+        }
+    }
+    return out;
+}
+
+QJsonObject ComparisonStatistics::toJson() const
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("baseline"), baselineIndex);
+    root.insert(QStringLiteral("alpha"), alpha);
+    root.insert(QStringLiteral("confidence"), 0.95);
+    QJsonArray configs;
+    for (const ConfigurationStatistics &cs : configurations) {
+        QJsonObject co;
+        co.insert(QStringLiteral("config"), cs.configIndex);
+        co.insert(QStringLiteral("runs"), cs.runs);
+        co.insert(QStringLiteral("failed_runs"), cs.failedRuns);
+        QJsonObject metrics;
+        for (const MetricStatistics &ms : cs.metrics) {
+            QJsonObject mo;
+            const stats::Summary &s = ms.summary;
+            mo.insert(QStringLiteral("n"), s.n);
+            mo.insert(QStringLiteral("mean"), number(s.mean));
+            mo.insert(QStringLiteral("median"), number(s.median));
+            mo.insert(QStringLiteral("stddev"), number(s.stddev));
+            mo.insert(QStringLiteral("min"), number(s.min));
+            mo.insert(QStringLiteral("max"), number(s.max));
+            if (s.spreadKnown) {
+                mo.insert(QStringLiteral("ci95_low"), number(s.ciLow));
+                mo.insert(QStringLiteral("ci95_high"), number(s.ciHigh));
+            }
+            QJsonArray values;
+            for (double v : ms.values)
+                values.append(number(v));
+            mo.insert(QStringLiteral("values"), values);
+            if (ms.hasBaseline) {
+                QJsonObject vb;
+                const stats::BaselineComparison &bc = ms.vsBaseline;
+                if (bc.difference.valid) {
+                    vb.insert(QStringLiteral("relative"), number(bc.difference.relative));
+                    if (bc.difference.intervalKnown) {
+                        vb.insert(QStringLiteral("relative_ci95_low"), number(bc.difference.low));
+                        vb.insert(QStringLiteral("relative_ci95_high"), number(bc.difference.high));
+                    }
+                }
+                if (bc.welch.valid) {
+                    vb.insert(QStringLiteral("welch_t"), number(bc.welch.t));
+                    vb.insert(QStringLiteral("welch_df"), number(bc.welch.df));
+                    vb.insert(QStringLiteral("p_value"), number(bc.welch.pValue));
+                }
+                vb.insert(QStringLiteral("verdict"), stats::verdictKey(bc.verdict));
+                mo.insert(QStringLiteral("vs_baseline"), vb);
+            }
+            metrics.insert(metricKey(ms.metric), mo);
+        }
+        co.insert(QStringLiteral("metrics"), metrics);
+        configs.append(co);
+    }
+    root.insert(QStringLiteral("configurations"), configs);
+    return root;
+}
+
+} // namespace nb

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Per-configuration statistics of a comparison, and each configuration against the
+// baseline, metric by metric. Derived data: always recomputed from the runs.
+
+#include "compare/comparison.h"
+#include "core/statistics.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace nb {
+
+enum class Metric {
+    Throughput,            // bit/s delivered to the receiver(s) (stream tests)
+    TransactionsPerSecond, // request/response tests
+    LatencyP50,            // microseconds, RR
+    LatencyP99,            // microseconds, RR
+    LocalCpu,              // system busy %, all cores, local side
+    RemoteCpu,             // system busy %, all cores, remote side (NicBench server only)
+    LocalServiceDemand,    // us of CPU per KB (stream) or per transaction (RR), local
+    RemoteServiceDemand,   // same, remote
+    LocalCpuPerGbps,       // local busy % per Gbit/s (stream)
+};
+
+QList<Metric> allMetrics();
+QString metricKey(Metric m);    // "throughput_bps", "transactions_per_second", ... (JSON, CSV)
+bool metricFromKey(const QString &key, Metric *out);
+QString metricName(Metric m);   // "Throughput", "Local CPU", ...
+// Unit for display: "bit/s", "1/s", "us", "%", "us/KB", "us/transaction", "%/(Gbit/s)".
+QString metricUnit(Metric m, TestKind kind = TestKind::Stream);
+stats::Better metricBetter(Metric m);
+// The metric's value for one run; nullopt when the run does not measure it (an RR run has
+// no throughput, a stock iperf3 peer gives no remote CPU, a failed run gives nothing).
+std::optional<double> metricValue(const TestResult &result, Metric m);
+
+struct MetricStatistics {
+    Metric metric = Metric::Throughput;
+    int configIndex = 0;
+    QList<double> values;          // one per successful run that measured it, in run order
+    stats::Summary summary;
+    bool hasBaseline = false;      // compared with the baseline (not the baseline itself,
+                                   // and the baseline measured the same thing in the same unit)
+    stats::BaselineComparison vsBaseline;
+};
+
+struct ConfigurationStatistics {
+    int configIndex = 0;
+    int runs = 0;          // runs recorded
+    int failedRuns = 0;
+    QList<MetricStatistics> metrics; // only metrics with at least one value
+    const MetricStatistics *metric(Metric m) const;
+};
+
+struct ComparisonStatistics {
+    int baselineIndex = 0;
+    double alpha = 0.05;
+    QList<ConfigurationStatistics> configurations; // one per configuration, same order
+    const MetricStatistics *find(int configIndex, Metric m) const;
+    // Metrics that at least one configuration has, in allMetrics() order.
+    QList<Metric> presentMetrics() const;
+    QJsonObject toJson() const;
+};
+
+ComparisonStatistics computeStatistics(const Comparison &comparison, double alpha = 0.05);
+
+} // namespace nb

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compare/snapshot.h"
+
+#include "compare/comparisonstatistics.h"
+#include "core/gzip.h"
+#include "core/jsonfields.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSaveFile>
+#include <QTimeZone>
+
+namespace nb {
+
+namespace {
+
+const QString kFormatName = QStringLiteral("nicbench-snapshot");
+
+QString isoTime(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+bool readTime(const QJsonObject &o, const QString &key, QDateTime *out, QString *error)
+{
+    QString text;
+    if (!json::readString(o, key, &text, QString(), error, json::Need::Optional, 64))
+        return false;
+    if (text.isEmpty())
+        return true;
+    const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!t.isValid())
+        return json::fail(error, key, QStringLiteral("\"%1\" is not an ISO 8601 time").arg(text));
+    *out = t.toUTC();
+    return true;
+}
+
+// Version 0: what users collected before snapshots existed, a JSON array of -J result
+// documents (iperf3's or ours), or a single one. Runs with the same title (or, untitled,
+// the same target and parameters) become one configuration, in order of first appearance.
+QString configurationKey(const TestParams &p)
+{
+    if (!p.title.isEmpty())
+        return p.title;
+    QString key = QStringLiteral("%1 P=%2 %3").arg(p.host).arg(p.streams).arg(testKindName(p.kind));
+    if (p.kind == TestKind::Stream)
+        key += QLatin1Char(' ') + directionName(p.direction);
+    if (!p.bindAddress.isEmpty())
+        key += QStringLiteral(" from %1").arg(p.bindAddress);
+    return key;
+}
+
+bool migrateVersion0(const QJsonArray &results, Comparison *out, QString *error)
+{
+    if (results.isEmpty())
+        return json::fail(error, QString(), QStringLiteral("the file holds no results"));
+    if (results.size() > Snapshot::kMaxRuns)
+        return json::fail(error, QString(), QStringLiteral("too many results (%1)").arg(results.size()));
+    Comparison c;
+    c.title = QStringLiteral("Imported results");
+    QHash<QString, int> configByKey;
+    QList<int> repeatsSeen;
+    for (qsizetype i = 0; i < results.size(); ++i) {
+        if (!results[i].isObject())
+            return json::fail(error, QStringLiteral("results[%1]").arg(i), QStringLiteral("must be an object"));
+        Run run;
+        QString resultError;
+        if (!TestResult::fromJson(results[i].toObject(), &run.result, &resultError))
+            return json::fail(error, QStringLiteral("results[%1]").arg(i), resultError);
+        const QString key = configurationKey(run.result.params);
+        auto it = configByKey.find(key);
+        if (it == configByKey.end()) {
+            if (c.configurations.size() >= Snapshot::kMaxConfigurations)
+                return json::fail(error, QString(), QStringLiteral("too many distinct configurations"));
+            Configuration conf;
+            conf.label = key;
+            conf.params = run.result.params;
+            it = configByKey.insert(key, int(c.configurations.size()));
+            c.configurations.append(conf);
+            repeatsSeen.append(0);
+        }
+        run.configIndex = it.value();
+        run.repeatIndex = repeatsSeen[run.configIndex]++;
+        run.orderIndex = int(i);
+        if (run.result.timestampSecs > 0)
+            run.startedAt = QDateTime::fromSecsSinceEpoch(run.result.timestampSecs, QTimeZone::utc());
+        c.runs.append(run);
+    }
+    c.repeats = std::max(1, *std::max_element(repeatsSeen.cbegin(), repeatsSeen.cend()));
+    if (c.repeats > 1000)
+        return json::fail(error, QString(), QStringLiteral("more than 1000 results of one configuration"));
+    c.pauseSeconds = 0;
+    if (!c.runs.isEmpty())
+        c.createdAt = c.runs.first().startedAt;
+    c.warnings.append(QStringLiteral("migrated from snapshot version 0 (a list of -J results): configurations "
+                                     "were inferred from titles and parameters; no environment was recorded"));
+    *out = c;
+    return true;
+}
+
+bool fromVersion1(const QJsonObject &o, Comparison *out, QString *error)
+{
+    using namespace json;
+    Comparison c;
+    QJsonObject order, environment, statistics;
+    QJsonArray configs, runs, warnings;
+    QString policy = QStringLiteral("interleaved");
+    double seed = 0;
+    if (!readString(o, QStringLiteral("title"), &c.title, QString(), error, Need::Optional, 10000) ||
+        !readTime(o, QStringLiteral("created_at"), &c.createdAt, error) ||
+        !readTime(o, QStringLiteral("finished_at"), &c.finishedAt, error) ||
+        !readInt(o, QStringLiteral("repeats"), &c.repeats, QString(), error, Need::Required, 1, 1000) ||
+        !readObject(o, QStringLiteral("order"), &order, QString(), error, Need::Required) ||
+        !readString(order, QStringLiteral("policy"), &policy, QStringLiteral("order"), error, Need::Required, 32) ||
+        !readDouble(order, QStringLiteral("seed"), &seed, QStringLiteral("order"), error, Need::Optional, 0,
+                    9007199254740991.0) ||
+        !readDouble(o, QStringLiteral("pause_seconds"), &c.pauseSeconds, QString(), error, Need::Optional, 0, 3600) ||
+        !readInt(o, QStringLiteral("baseline"), &c.baselineIndex, QString(), error, Need::Required, 0,
+                 Snapshot::kMaxConfigurations - 1) ||
+        !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required,
+                   Snapshot::kMaxConfigurations) ||
+        !readArray(o, QStringLiteral("runs"), &runs, QString(), error, Need::Required, Snapshot::kMaxRuns) ||
+        !readObject(o, QStringLiteral("environment"), &environment, QString(), error) ||
+        !readArray(o, QStringLiteral("warnings"), &warnings, QString(), error, Need::Optional, 100000) ||
+        !readObject(o, QStringLiteral("statistics"), &statistics, QString(), error))
+        return false;
+    if (!orderPolicyFromName(policy, &c.order))
+        return fail(error, QStringLiteral("order.policy"), QStringLiteral("unknown policy \"%1\"").arg(policy));
+    if (seed != std::floor(seed))
+        return fail(error, QStringLiteral("order.seed"), QStringLiteral("must be an integer"));
+    c.seed = quint64(seed);
+    for (qsizetype i = 0; i < configs.size(); ++i) {
+        Configuration conf;
+        if (!configs[i].isObject())
+            return fail(error, QStringLiteral("configurations[%1]").arg(i), QStringLiteral("must be an object"));
+        QString e;
+        if (!Configuration::fromJson(configs[i].toObject(), &conf, &e))
+            return fail(error, QStringLiteral("configurations[%1]").arg(i), e);
+        c.configurations.append(conf);
+    }
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        Run run;
+        if (!runs[i].isObject())
+            return fail(error, QStringLiteral("runs[%1]").arg(i), QStringLiteral("must be an object"));
+        QString e;
+        if (!Run::fromJson(runs[i].toObject(), &run, &e))
+            return fail(error, QStringLiteral("runs[%1]").arg(i), e);
+        c.runs.append(run);
+    }
+    if (!environment.isEmpty() && !Environment::fromJson(environment, &c.environment, error))
+        return false;
+    for (const QJsonValue &w : warnings) {
+        if (!w.isString())
+            return fail(error, QStringLiteral("warnings[]"), QStringLiteral("must be strings"));
+        c.warnings.append(w.toString());
+    }
+    const QString problem = c.validate();
+    if (!problem.isEmpty())
+        return fail(error, QString(), problem);
+    *out = c;
+    return true;
+}
+
+} // namespace
+
+QJsonObject Snapshot::toJson(const Comparison &c)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), kFormatName);
+    o.insert(QStringLiteral("version"), kFormatVersion);
+    o.insert(QStringLiteral("generator"), QStringLiteral("nicbench %1").arg(QStringLiteral(NICBENCH_VERSION)));
+    o.insert(QStringLiteral("title"), c.title);
+    o.insert(QStringLiteral("created_at"), isoTime(c.createdAt));
+    o.insert(QStringLiteral("finished_at"), isoTime(c.finishedAt));
+    o.insert(QStringLiteral("repeats"), c.repeats);
+    QJsonObject order;
+    order.insert(QStringLiteral("policy"), orderPolicyName(c.order));
+    // JSON numbers are doubles: keep seeds within 2^53 so they survive the round trip.
+    order.insert(QStringLiteral("seed"), double(c.seed & ((quint64(1) << 53) - 1)));
+    o.insert(QStringLiteral("order"), order);
+    o.insert(QStringLiteral("pause_seconds"), c.pauseSeconds);
+    o.insert(QStringLiteral("baseline"), c.baselineIndex);
+    QJsonArray configs;
+    for (const Configuration &conf : c.configurations)
+        configs.append(conf.toJson());
+    o.insert(QStringLiteral("configurations"), configs);
+    QJsonArray runs;
+    for (const Run &r : c.runs)
+        runs.append(r.toJson());
+    o.insert(QStringLiteral("runs"), runs);
+    o.insert(QStringLiteral("environment"), c.environment.toJson());
+    o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(c.warnings));
+    o.insert(QStringLiteral("statistics"), computeStatistics(c).toJson());
+    return o;
+}
+
+bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *error, SnapshotLoadInfo *info)
+{
+    SnapshotLoadInfo li;
+    bool ok = false;
+    if (document.isArray()) {
+        li.version = 0;
+        li.migrated = true;
+        ok = migrateVersion0(document.toArray(), out, error);
+    } else if (document.isObject()) {
+        const QJsonObject o = document.toObject();
+        if (!o.contains(QStringLiteral("format"))) {
+            if (!o.value(QStringLiteral("start")).isObject() || !o.value(QStringLiteral("end")).isObject())
+                return json::fail(error, QString(), QStringLiteral("not a NicBench snapshot (no \"format\" field)"));
+            li.version = 0;
+            li.migrated = true;
+            ok = migrateVersion0(QJsonArray{o}, out, error);
+        } else {
+            const QJsonValue format = o.value(QStringLiteral("format"));
+            if (format.toString() != kFormatName)
+                return json::fail(error, QString(), QStringLiteral("not a NicBench snapshot (format is %1)")
+                                                        .arg(format.isString() ? format.toString()
+                                                                               : QStringLiteral("not a string")));
+            int version = -1;
+            if (!json::readInt(o, QStringLiteral("version"), &version, QString(), error, json::Need::Required, 0,
+                               1 << 30))
+                return false;
+            li.version = version;
+            if (version > kFormatVersion)
+                return json::fail(error, QString(),
+                                  QStringLiteral("snapshot version %1 was written by a newer NicBench; this one reads "
+                                                 "versions up to %2")
+                                      .arg(version).arg(kFormatVersion));
+            if (version == 0) {
+                QJsonArray results;
+                if (!json::readArray(o, QStringLiteral("results"), &results, QString(), error, json::Need::Required,
+                                     kMaxRuns))
+                    return false;
+                li.migrated = true;
+                ok = migrateVersion0(results, out, error);
+            } else {
+                ok = fromVersion1(o, out, error);
+            }
+        }
+    } else {
+        return json::fail(error, QString(), QStringLiteral("not a NicBench snapshot (neither an object nor an array)"));
+    }
+    if (ok && info)
+        *info = li;
+    return ok;
+}
+
+QByteArray Snapshot::encode(const Comparison &comparison, bool gzip)
+{
+    const QByteArray text = QJsonDocument(toJson(comparison)).toJson(QJsonDocument::Indented);
+    return gzip ? gzipCompress(text) : text;
+}
+
+bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, SnapshotLoadInfo *info, qint64 maxJsonBytes)
+{
+    if (bytes.isEmpty())
+        return json::fail(error, QString(), QStringLiteral("the file is empty"));
+    QByteArray text;
+    const bool compressed = isGzip(bytes);
+    if (compressed) {
+        QString e;
+        if (!gzipDecompress(bytes, maxJsonBytes, &text, &e))
+            return json::fail(error, QString(), QStringLiteral("cannot decompress: %1").arg(e));
+    } else {
+        if (bytes.size() > maxJsonBytes)
+            return json::fail(error, QString(), QStringLiteral("the file is larger than the %1 MiB limit")
+                                                    .arg(maxJsonBytes / (1024 * 1024)));
+        text = bytes;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        const bool truncated = pe.offset >= text.size() - 1 || pe.error == QJsonParseError::UnterminatedObject ||
+                               pe.error == QJsonParseError::UnterminatedArray ||
+                               pe.error == QJsonParseError::UnterminatedString;
+        return json::fail(error, QString(),
+                          QStringLiteral("not valid JSON%1 at byte %2: %3")
+                              .arg(truncated ? QStringLiteral(" (truncated?)") : QString())
+                              .arg(pe.offset)
+                              .arg(pe.errorString()));
+    }
+    SnapshotLoadInfo li;
+    const QJsonValue root = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+    if (!fromJson(root, out, error, &li))
+        return false;
+    li.compressed = compressed;
+    if (info)
+        *info = li;
+    return true;
+}
+
+bool Snapshot::save(const Comparison &comparison, const QString &path, QString *error, SnapshotSaveOptions options)
+{
+    const bool gzip = options.compression == SnapshotCompression::Gzip ||
+                      (options.compression == SnapshotCompression::Auto && path.endsWith(QLatin1String(".gz"), Qt::CaseInsensitive));
+    const QByteArray bytes = encode(comparison, gzip);
+    if (bytes.isEmpty())
+        return json::fail(error, path, QStringLiteral("could not encode the snapshot"));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return json::fail(error, path, file.errorString());
+    if (options.simulateWriteFailure) {
+        file.write(bytes.left(bytes.size() / 2));
+        file.cancelWriting();
+        file.commit();
+        return json::fail(error, path, QStringLiteral("write failed (simulated)"));
+    }
+    if (file.write(bytes) != bytes.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        file.commit();
+        return json::fail(error, path, why);
+    }
+    if (!file.commit())
+        return json::fail(error, path, file.errorString());
+    return true;
+}
+
+bool Snapshot::load(const QString &path, Comparison *out, QString *error, SnapshotLoadInfo *info)
+{
+    QFile file(path);
+    if (!QFileInfo(path).isFile())
+        return json::fail(error, path, QStringLiteral("no such file"));
+    if (!file.open(QIODevice::ReadOnly))
+        return json::fail(error, path, file.errorString());
+    if (file.size() > kMaxFileBytes)
+        return json::fail(error, path, QStringLiteral("the file is larger than the %1 MiB limit")
+                                           .arg(kMaxFileBytes / (1024 * 1024)));
+    const QByteArray bytes = file.read(kMaxFileBytes + 1);
+    QString e;
+    if (!decode(bytes, out, &e, info))
+        return json::fail(error, path, e);
+    return true;
+}
+
+} // namespace nb

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "platform/adapterinfo.h"
+
+#include "platform/platform.h"
+
+#include <QJsonArray>
+
+namespace nb {
+
+namespace {
+
+struct FamilyName {
+    AdapterFamily family;
+    const char *name;
+};
+constexpr FamilyName kFamilyNames[] = {
+    {AdapterFamily::Other, "other"},     {AdapterFamily::Loopback, "loopback"},
+    {AdapterFamily::E1000, "e1000"},     {AdapterFamily::E1000e, "e1000e"},
+    {AdapterFamily::Vmxnet3, "vmxnet3"}, {AdapterFamily::Virtio, "virtio"},
+    {AdapterFamily::Veth, "veth"},       {AdapterFamily::HyperV, "hyper-v"},
+    {AdapterFamily::Ena, "ena"},         {AdapterFamily::Mlx, "mlx"},
+};
+
+bool failWith(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+} // namespace
+
+QString familyName(AdapterFamily family)
+{
+    for (const FamilyName &f : kFamilyNames) {
+        if (f.family == family)
+            return QLatin1String(f.name);
+    }
+    return QStringLiteral("other");
+}
+
+std::optional<AdapterFamily> familyFromName(const QString &name)
+{
+    for (const FamilyName &f : kFamilyNames) {
+        if (name == QLatin1String(f.name))
+            return f.family;
+    }
+    return std::nullopt;
+}
+
+AdapterFamily familyFromDriver(const QString &driver, const QString &interfaceName, bool loopback)
+{
+    const QString d = driver.trimmed().toLower();
+    if (d.isEmpty())
+        return loopback || interfaceName == QLatin1String("lo") ? AdapterFamily::Loopback : AdapterFamily::Other;
+
+    // Exact Linux driver names first: "e1000" must not swallow "e1000e".
+    if (d == QLatin1String("e1000e"))
+        return AdapterFamily::E1000e;
+    if (d == QLatin1String("e1000"))
+        return AdapterFamily::E1000;
+    if (d == QLatin1String("ena"))
+        return AdapterFamily::Ena;
+    if (d == QLatin1String("veth"))
+        return AdapterFamily::Veth;
+    if (d == QLatin1String("hv_netvsc") || d == QLatin1String("netvsc"))
+        return AdapterFamily::HyperV;
+    if (d.startsWith(QLatin1String("vmxnet3")))
+        return AdapterFamily::Vmxnet3;
+    if (d.startsWith(QLatin1String("virtio")))
+        return AdapterFamily::Virtio;
+    if (d.startsWith(QLatin1String("mlx")))
+        return AdapterFamily::Mlx;
+
+    // Windows descriptions. VMware's E1000E is an emulated Intel 82574L; its E1000 is an
+    // 82545EM that Windows calls "PRO/1000 MT".
+    if (d.contains(QLatin1String("82574")) || d.contains(QLatin1String("e1000e")))
+        return AdapterFamily::E1000e;
+    if (d.contains(QLatin1String("pro/1000")) || d.contains(QLatin1String("82545"))
+        || d.contains(QLatin1String("82540")))
+        return AdapterFamily::E1000;
+    if (d.contains(QLatin1String("vmxnet3")))
+        return AdapterFamily::Vmxnet3;
+    if (d.contains(QLatin1String("virtio")))
+        return AdapterFamily::Virtio;
+    if (d.contains(QLatin1String("hyper-v")))
+        return AdapterFamily::HyperV;
+    if (d.contains(QLatin1String("elastic network adapter")))
+        return AdapterFamily::Ena;
+    if (d.contains(QLatin1String("mellanox")) || d.contains(QLatin1String("connectx")))
+        return AdapterFamily::Mlx;
+    if (d.contains(QLatin1String("loopback")))
+        return AdapterFamily::Loopback;
+    return loopback ? AdapterFamily::Loopback : AdapterFamily::Other;
+}
+
+QJsonObject AdapterInfo::toJson() const
+{
+    QJsonArray addrs;
+    for (const AdapterAddress &a : addresses)
+        addrs.append(QJsonObject{{QStringLiteral("address"), a.address.toString()},
+                                 {QStringLiteral("prefix_length"), a.prefixLength}});
+    QJsonObject offl;
+    for (auto it = offloads.cbegin(); it != offloads.cend(); ++it)
+        offl.insert(it.key(), it.value());
+    return QJsonObject{
+        {QStringLiteral("name"), name},
+        {QStringLiteral("index"), index},
+        {QStringLiteral("driver"), driver},
+        {QStringLiteral("driver_version"), driverVersion},
+        {QStringLiteral("bus_info"), busInfo},
+        {QStringLiteral("description"), description},
+        {QStringLiteral("family"), familyName(family)},
+        {QStringLiteral("mtu"), mtu},
+        {QStringLiteral("link_speed_bps"), double(linkSpeedBps)},
+        {QStringLiteral("addresses"), addrs},
+        {QStringLiteral("hardware_address"), hardwareAddress},
+        {QStringLiteral("oper_state"), operState},
+        {QStringLiteral("loopback"), loopback},
+        {QStringLiteral("offloads"), offl},
+    };
+}
+
+bool AdapterInfo::fromJson(const QJsonObject &json, AdapterInfo *out, QString *error)
+{
+    AdapterInfo a;
+    a.name = json.value(QStringLiteral("name")).toString();
+    if (a.name.isEmpty())
+        return failWith(error, QStringLiteral("adapter: name missing"));
+    const auto family = familyFromName(json.value(QStringLiteral("family")).toString());
+    if (!family)
+        return failWith(error, QStringLiteral("adapter %1: unknown family").arg(a.name));
+    a.family = *family;
+    a.index = json.value(QStringLiteral("index")).toInt(-1);
+    a.driver = json.value(QStringLiteral("driver")).toString();
+    a.driverVersion = json.value(QStringLiteral("driver_version")).toString();
+    a.busInfo = json.value(QStringLiteral("bus_info")).toString();
+    a.description = json.value(QStringLiteral("description")).toString();
+    a.mtu = json.value(QStringLiteral("mtu")).toInt(0);
+    a.linkSpeedBps = std::int64_t(json.value(QStringLiteral("link_speed_bps")).toDouble(-1));
+    a.hardwareAddress = json.value(QStringLiteral("hardware_address")).toString();
+    a.operState = json.value(QStringLiteral("oper_state")).toString();
+    a.loopback = json.value(QStringLiteral("loopback")).toBool();
+    for (const QJsonValue &v : json.value(QStringLiteral("addresses")).toArray()) {
+        const QJsonObject o = v.toObject();
+        AdapterAddress addr{QHostAddress(o.value(QStringLiteral("address")).toString()),
+                            o.value(QStringLiteral("prefix_length")).toInt(-1)};
+        if (addr.address.isNull())
+            return failWith(error, QStringLiteral("adapter %1: bad address").arg(a.name));
+        a.addresses.append(addr);
+    }
+    const QJsonObject offl = json.value(QStringLiteral("offloads")).toObject();
+    for (auto it = offl.begin(); it != offl.end(); ++it) {
+        if (!it.value().isBool())
+            return failWith(error, QStringLiteral("adapter %1: offload %2 is not a boolean").arg(a.name, it.key()));
+        a.offloads.insert(it.key(), it.value().toBool());
+    }
+    *out = a;
+    return true;
+}
+
+std::optional<AdapterInfo> adapterForLocalAddress(const QHostAddress &local, const QList<AdapterInfo> &adapters)
+{
+    // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d.
+    QHostAddress addr = local;
+    bool isV4 = false;
+    const quint32 v4 = local.toIPv4Address(&isV4);
+    if (isV4)
+        addr = QHostAddress(v4);
+
+    for (const AdapterInfo &a : adapters) {
+        for (const AdapterAddress &entry : a.addresses) {
+            if (entry.address.isEqual(addr, QHostAddress::StrictConversion))
+                return a;
+        }
+    }
+    // Linux answers for all of 127/8 on lo even though lo lists only 127.0.0.1/8.
+    if (addr.isLoopback()) {
+        for (const AdapterInfo &a : adapters) {
+            if (a.loopback)
+                return a;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<AdapterInfo> adapterForLocalAddress(const QHostAddress &local)
+{
+    return adapterForLocalAddress(local, platform::listAdapters());
+}
+
+} // namespace nb

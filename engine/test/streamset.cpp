@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "test/streamset.h"
+
+#include "protocol/protocol.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace nb {
+
+void StreamSet::add(std::unique_ptr<DataStream> stream)
+{
+    Entry e;
+    e.stream = std::move(stream);
+    m_streams.push_back(std::move(e));
+}
+
+void StreamSet::startAll(const DataStream::Config &config)
+{
+    for (Entry &e : m_streams)
+        e.stream->start(config);
+}
+
+void StreamSet::markStart(double now)
+{
+    m_start = m_countStart = m_lastTick = now;
+}
+
+void StreamSet::markOmitEnd(double now)
+{
+    m_countStart = now;
+    for (Entry &e : m_streams) {
+        e.omitBaseline = e.stream->bytes();
+        e.transactionBaseline = e.stream->transactions();
+        e.stream->resetTotalLatency();
+        platform::TcpInfo ti;
+        if (e.stream->isSender() && e.stream->tcpInfo(&ti))
+            e.retransBaseline = ti.totalRetransmits;
+    }
+}
+
+IntervalReport StreamSet::takeInterval(double now, bool omitted)
+{
+    IntervalReport r;
+    if (isRequestResponse()) {
+        r.hasRr = true;
+        r.rr.start = m_lastTick - m_start;
+        r.rr.end = now - m_start;
+        LatencyHistogram merged;
+        for (Entry &e : m_streams) {
+            const std::uint64_t t = e.frozen ? e.finalTransactions : e.stream->transactions();
+            r.rr.transactions += t - e.lastTransactions;
+            e.lastTransactions = t;
+            merged.merge(e.stream->takeIntervalLatency());
+        }
+        r.rr.latencyUs = merged.summary();
+    }
+    for (Entry &e : m_streams) {
+        StreamInterval s;
+        s.id = e.stream->id();
+        s.sender = e.stream->isSender();
+        s.start = m_lastTick - m_start;
+        s.end = now - m_start;
+        const std::uint64_t b = e.frozen ? e.finalBytes : e.stream->bytes();
+        s.bytes = b - e.lastBytes;
+        e.lastBytes = b;
+        s.omitted = omitted;
+        platform::TcpInfo ti;
+        if (e.stream->tcpInfo(&ti)) {
+            if (s.sender && ti.totalRetransmits >= 0) {
+                s.retransmits = ti.totalRetransmits - e.lastRetrans;
+                e.lastRetrans = ti.totalRetransmits;
+            }
+            s.cwndBytes = ti.cwndBytes;
+            s.rttUs = ti.rttUs;
+            s.rttVarUs = ti.rttVarUs;
+            if (!omitted) {
+                e.maxCwnd = std::max(e.maxCwnd, ti.cwndBytes);
+                if (ti.rttUs > 0) {
+                    e.maxRtt = std::max(e.maxRtt, ti.rttUs);
+                    e.minRtt = e.minRtt < 0 ? ti.rttUs : std::min(e.minRtt, ti.rttUs);
+                    e.rttSum += double(ti.rttUs);
+                    ++e.rttCount;
+                }
+            }
+        }
+        r.streams.append(s);
+    }
+    m_lastTick = now;
+    return r;
+}
+
+void StreamSet::freeze(double now)
+{
+    // The first call ends the test; later ones (on the way out, after the results exchange)
+    // must not stretch its duration.
+    if (m_frozen)
+        return;
+    m_frozen = true;
+    m_end = now;
+    for (Entry &e : m_streams) {
+        if (e.frozen)
+            continue;
+        e.finalBytes = e.stream->bytes();
+        e.finalTransactions = e.stream->transactions();
+        e.frozen = true;
+        platform::TcpInfo ti;
+        if (e.stream->isSender() && e.stream->tcpInfo(&ti))
+            e.finalRetrans = ti.totalRetransmits - e.retransBaseline;
+    }
+}
+
+void StreamSet::stopSenders()
+{
+    for (Entry &e : m_streams)
+        if (e.stream->isSender())
+            e.stream->requestStop();
+}
+
+void StreamSet::joinSenders()
+{
+    for (Entry &e : m_streams)
+        if (e.stream->isSender())
+            e.stream->join();
+}
+
+void StreamSet::abortAll()
+{
+    for (Entry &e : m_streams)
+        e.stream->requestStop();
+    for (Entry &e : m_streams)
+        e.stream->abort();
+}
+
+bool StreamSet::anySender() const
+{
+    return std::any_of(m_streams.begin(), m_streams.end(), [](const Entry &e) { return e.stream->isSender(); });
+}
+
+bool StreamSet::allSendersFinished() const
+{
+    return std::all_of(m_streams.begin(), m_streams.end(),
+                       [](const Entry &e) { return !e.stream->isSender() || e.stream->finished(); });
+}
+
+bool StreamSet::allFinished() const
+{
+    return std::all_of(m_streams.begin(), m_streams.end(), [](const Entry &e) { return e.stream->finished(); });
+}
+
+QString StreamSet::firstError() const
+{
+    for (const Entry &e : m_streams) {
+        const QString err = e.stream->error();
+        if (!err.isEmpty())
+            return err;
+    }
+    return {};
+}
+
+std::uint64_t StreamSet::totalBytes() const
+{
+    std::uint64_t t = 0;
+    for (const Entry &e : m_streams)
+        t += (e.frozen ? e.finalBytes : e.stream->bytes()) - e.omitBaseline;
+    return t;
+}
+
+QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSystem, bool receiverOnly,
+                                   const QString &congestion) const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("cpu_util_total"), cpuTotal);
+    o.insert(QStringLiteral("cpu_util_user"), cpuUser);
+    o.insert(QStringLiteral("cpu_util_system"), cpuSystem);
+    o.insert(QStringLiteral("sender_has_retransmits"), receiverOnly ? -1 : 1);
+    if (!congestion.isEmpty())
+        o.insert(QStringLiteral("congestion_used"), congestion);
+    QJsonArray arr;
+    const double seconds = m_end - m_countStart;
+    for (const Entry &e : m_streams) {
+        QJsonObject s;
+        s.insert(QStringLiteral("id"), e.stream->id());
+        s.insert(QStringLiteral("bytes"), double(e.finalBytes - e.omitBaseline));
+        s.insert(QStringLiteral("retransmits"), e.stream->isSender() ? double(std::max<std::int64_t>(e.finalRetrans, 0)) : -1.0);
+        s.insert(QStringLiteral("jitter"), 0);
+        s.insert(QStringLiteral("errors"), 0);
+        s.insert(QStringLiteral("packets"), 0);
+        s.insert(QStringLiteral("start_time"), 0);
+        s.insert(QStringLiteral("end_time"), seconds);
+        arr.append(s);
+    }
+    o.insert(QStringLiteral("streams"), arr);
+    return o;
+}
+
+bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error)
+{
+    const QJsonValue sv = json.value(QStringLiteral("streams"));
+    if (!sv.isArray()) {
+        *error = QStringLiteral("peer results have no 'streams' array");
+        return false;
+    }
+    for (const QJsonValue &v : sv.toArray()) {
+        if (!v.isObject()) {
+            *error = QStringLiteral("peer results: stream entry is not an object");
+            return false;
+        }
+        const QJsonObject s = v.toObject();
+        const auto id = proto::toInt64(s.value(QStringLiteral("id")));
+        const auto bytes = proto::toInt64(s.value(QStringLiteral("bytes")));
+        if (!id || !bytes || *bytes < 0) {
+            *error = QStringLiteral("peer results: stream needs numeric 'id' and 'bytes'");
+            return false;
+        }
+        auto it = std::find_if(m_streams.begin(), m_streams.end(),
+                               [&](const Entry &e) { return e.stream->id() == *id; });
+        if (it == m_streams.end()) {
+            *error = QStringLiteral("peer results name stream %1, which this side does not have").arg(*id);
+            return false;
+        }
+        it->peerBytes = std::uint64_t(*bytes);
+        it->peerRetrans = proto::toInt64(s.value(QStringLiteral("retransmits"))).value_or(-1);
+        it->peerSeconds = proto::toDouble(s.value(QStringLiteral("end_time"))).value_or(0);
+        it->peerKnown = true;
+    }
+    return true;
+}
+
+QList<StreamSummary> StreamSet::summaries() const
+{
+    QList<StreamSummary> out;
+    const double localSeconds = m_end - m_countStart;
+    for (const Entry &e : m_streams) {
+        StreamSummary s;
+        s.id = e.stream->id();
+        s.sender = e.stream->isSender();
+        const std::uint64_t local = e.finalBytes - e.omitBaseline;
+        const double peerSeconds = e.peerKnown && e.peerSeconds > 0 ? e.peerSeconds : localSeconds;
+        if (s.sender) {
+            s.bytesSent = local;
+            s.seconds = localSeconds;
+            s.bytesReceived = e.peerKnown ? e.peerBytes : 0;
+            s.receiverSeconds = peerSeconds;
+            s.retransmits = e.finalRetrans;
+            s.maxCwndBytes = e.maxCwnd;
+            s.maxRttUs = e.maxRtt;
+            s.minRttUs = e.minRtt;
+            s.meanRttUs = e.rttCount ? std::int64_t(e.rttSum / e.rttCount) : -1;
+        } else {
+            s.bytesReceived = local;
+            s.receiverSeconds = localSeconds;
+            s.bytesSent = e.peerKnown ? e.peerBytes : local;
+            s.seconds = peerSeconds;
+            s.retransmits = e.peerKnown ? e.peerRetrans : -1;
+        }
+        out.append(s);
+    }
+    return out;
+}
+
+} // namespace nb
+
+namespace nb {
+
+bool StreamSet::isRequestResponse() const
+{
+    return !m_streams.empty() && m_streams.front().stream->isRequestResponse();
+}
+
+RrSummary StreamSet::rrSummary() const
+{
+    RrSummary r;
+    r.seconds = m_end - m_countStart;
+    r.connections = 0;
+    for (const Entry &e : m_streams) {
+        if (e.stream->role() == DataStream::Role::RrClient || e.stream->role() == DataStream::Role::CrrClient ||
+            e.stream->role() == DataStream::Role::RrServer)
+            ++r.connections;
+        r.transactions += e.finalTransactions - e.transactionBaseline;
+        r.histogram.merge(e.stream->totalLatency());
+    }
+    r.latencyUs = r.histogram.summary();
+    return r;
+}
+
+} // namespace nb

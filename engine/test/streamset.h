@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "test/datastream.h"
+#include "test/results.h"
+
+#include <QJsonObject>
+
+#include <memory>
+#include <vector>
+
+namespace nb {
+
+// The data streams of one test on one side, and the bookkeeping both the client and the
+// server need: interval deltas, omit baseline, the final freeze, TCP_INFO statistics and
+// the iperf3 results exchange.
+class StreamSet {
+public:
+    void add(std::unique_ptr<DataStream> stream);
+    int size() const { return int(m_streams.size()); }
+    bool empty() const { return m_streams.empty(); }
+    DataStream &at(int i) { return *m_streams[std::size_t(i)].stream; }
+
+    void startAll(const DataStream::Config &config);
+    // Time zero of the test (seconds on the caller's clock).
+    void markStart(double now);
+    // End of the warm-up: bytes before this point are not counted.
+    void markOmitEnd(double now);
+    // Deltas since the previous call; samples TCP_INFO.
+    IntervalReport takeInterval(double now, bool omitted);
+    // Snapshots the final counts; later bytes (drained after the end) do not count.
+    void freeze(double now);
+    void stopSenders();
+    void joinSenders();
+    void abortAll();
+
+    bool anySender() const;
+    bool allSendersFinished() const;
+    // True when every stream's thread has ended (all connections gone).
+    bool allFinished() const;
+    QString firstError() const;
+    std::uint64_t totalBytes() const;
+
+    // The JSON this side sends in EXCHANGE_RESULTS.
+    QJsonObject resultsJson(double cpuTotal, double cpuUser, double cpuSystem, bool receiverOnly,
+                            const QString &congestion) const;
+    // Reads the peer's results; matches streams by id (unknown ids are an error, like
+    // iperf3's IESTREAMID).
+    bool applyPeerResults(const QJsonObject &json, QString *error);
+    QList<StreamSummary> summaries() const;
+    // Request/response totals after freeze(); only meaningful when the streams are RR roles.
+    bool isRequestResponse() const;
+    RrSummary rrSummary() const;
+
+private:
+    struct Entry {
+        std::unique_ptr<DataStream> stream;
+        std::uint64_t lastBytes = 0;
+        std::uint64_t omitBaseline = 0;
+        std::uint64_t finalBytes = 0;
+        bool frozen = false;
+        std::int64_t lastRetrans = 0;
+        std::int64_t retransBaseline = 0;
+        std::int64_t finalRetrans = -1;
+        std::int64_t maxCwnd = -1, minRtt = -1, maxRtt = -1;
+        std::uint64_t lastTransactions = 0, transactionBaseline = 0, finalTransactions = 0;
+        double rttSum = 0;
+        int rttCount = 0;
+        // Peer's figures
+        std::uint64_t peerBytes = 0;
+        std::int64_t peerRetrans = -1;
+        double peerSeconds = 0;
+        bool peerKnown = false;
+    };
+    std::vector<Entry> m_streams;
+    double m_start = 0;
+    double m_countStart = 0;
+    double m_lastTick = 0;
+    double m_end = 0;
+    bool m_frozen = false;
+};
+
+} // namespace nb
