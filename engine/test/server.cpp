@@ -5,19 +5,14 @@
 #include "platform/processcpu.h"
 #include "protocol/protocol.h"
 #include "test/serverinfo.h"
-#include "net/socketio.h"
+#include "net/connect.h"
+#include "protocol/controlchannel.h"
 #include "test/streamset.h"
 #include "test/testaccounting.h"
 
 #include <QDateTime>
 #include <QJsonArray>
 #include <QtEndian>
-
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
 
 #include <chrono>
 
@@ -31,14 +26,6 @@ double nowSecs()
 {
     return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
-
-// iperf3 error numbers we send in SERVER_ERROR.
-constexpr int IeRecvCookie = 106;
-constexpr int IeRecvParams = 111;
-constexpr int IeParams = 112;
-constexpr int IeStreamAccept = 204;
-constexpr int IeCtrlClose = 109;
-constexpr int IeTimeout = 118;
 
 // What our server adds to its results for a NicBench client (docs/protocol.md).
 QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, const TestAccounting &acc)
@@ -68,7 +55,7 @@ QJsonObject helloJson()
 struct Server::Impl {
     ServerOptions options;
     TestListener *listener = nullptr;
-    net::Fd listenFd;
+    net::Socket listenFd;
     quint16 boundPort = 0;
     std::atomic<bool> stop{false};
 
@@ -88,62 +75,50 @@ struct Server::Impl {
     void denyPending()
     {
         for (;;) {
-            net::Fd extra = net::acceptTcp(listenFd.get(), 0);
+            net::Socket extra = net::acceptTcp(listenFd, 0);
             if (!extra.valid())
                 return;
             const char denied = char(proto::AccessDenied);
-            ::send(extra.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            net::sendNow(extra, &denied, 1);
             say(QStringLiteral("Refused a connection from %1: a test is running")
-                    .arg(net::peerAddress(extra.get()).toString()));
+                    .arg(net::peerAddress(extra).toString()));
         }
     }
     // Waits until the control socket is readable, turning other clients away meanwhile.
     // 1 readable, 0 timeout, -1 error or stop.
-    int waitControl(int ctrlFd, int timeoutMs)
+    int waitControl(const proto::ControlChannel &ctrl, int timeoutMs)
     {
         const auto deadline = steady_clock::now() + milliseconds(timeoutMs);
         for (;;) {
             if (stop.load())
                 return -1;
-            pollfd p[2] = {{ctrlFd, POLLIN, 0}, {listenFd.get(), POLLIN, 0}};
             const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
             if (left <= 0)
                 return 0;
-            const int rc = ::poll(p, 2, int(std::min<long long>(left, 100)));
-            if (rc < 0 && errno != EINTR)
+            const int ready = net::waitEither(ctrl.socket(), listenFd, int(std::min<long long>(left, 100)));
+            if (ready < 0)
                 return -1;
-            if (rc <= 0)
-                continue;
             // The control socket first: a client that ends its test (IPERF_DONE) or query
             // and at once connects again must find us listening, not be turned away.
-            if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
+            if (ready & 1)
                 return 1;
-            if (p[1].revents & POLLIN)
+            if (ready & 2)
                 denyPending();
         }
     }
-    void sendError(int ctrlFd, int iErrno, int sysErrno = 0)
-    {
-        unsigned char buf[9];
-        buf[0] = static_cast<unsigned char>(proto::ServerError);
-        qToBigEndian<qint32>(iErrno, buf + 1);
-        qToBigEndian<qint32>(sysErrno, buf + 5);
-        QString ignored;
-        net::writeAll(ctrlFd, buf, sizeof buf, net::deadlineIn(1), &ignored);
-    }
     // False when the connection was an info query rather than a test.
-    bool runTest(net::Fd ctrl, const net::Address &peer);
-    void describeMachine(int ctrlFd, const net::Address &peer);
+    bool runTest(proto::ControlChannel ctrl, const net::Address &peer);
+    void describeMachine(const proto::ControlChannel &ctrl, const net::Address &peer);
 };
 
 // The info query (docs/protocol.md §2.6): the hello and nothing else. It is not a test: no
 // result, no listener callbacks, and a one-off server goes on waiting for its test.
-void Server::Impl::describeMachine(int ctrlFd, const net::Address &peer)
+void Server::Impl::describeMachine(const proto::ControlChannel &ctrl, const net::Address &peer)
 {
     const double idle = std::min(options.idleTimeoutSecs, 5.0);
     QString err;
-    if (net::writeState(ctrlFd, proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
-        net::writeJson(ctrlFd, helloJson(), net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+    if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+        ctrl.writeJson(helloJson(), net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
         say(QStringLiteral("Cannot describe this machine to %1: %2").arg(peer.toString(), err));
         return;
     }
@@ -152,12 +127,12 @@ void Server::Impl::describeMachine(int ctrlFd, const net::Address &peer)
     // whoever connects meanwhile (often the same client, now for a test) waits in the
     // backlog for a moment instead of getting ACCESS_DENIED from an idle server.
     std::int8_t state = 0;
-    if (net::waitReadable(ctrlFd, 1000) > 0)
-        net::readState(ctrlFd, &state, net::deadlineIn(0.5), &err);
+    if (net::waitReadable(ctrl.socket(), 1000) > 0)
+        ctrl.readState(&state, net::deadlineIn(0.5), &err);
     say(QStringLiteral("Described this machine to %1").arg(peer.toString()));
 }
 
-bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
+bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
 {
     TestResult result;
     result.isServerSide = true;
@@ -197,37 +172,36 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     };
 
     say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
-    const int one = 1;
-    setsockopt(ctrl.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    net::setNoDelay(ctrl.socket());
 
     // Cookie
     QByteArray cookie(proto::CookieSize, '\0');
-    if (waitControl(ctrl.get(), int(idle * 1000)) <= 0 ||
-        net::readExact(ctrl.get(), cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) !=
+    if (waitControl(ctrl, int(idle * 1000)) <= 0 ||
+        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) !=
             net::IoStatus::Ok) {
         return finish(QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
     }
     if (!proto::isValidCookie(cookie)) {
-        sendError(ctrl.get(), IeRecvCookie);
+        ctrl.sendError(proto::IeRecvCookie);
         return finish(QStringLiteral("malformed cookie from the client"));
     }
     result.cookie = QString::fromLatin1(cookie.constData());
 
     // Parameters
-    if (net::writeState(ctrl.get(), proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+    if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return finish(err);
     QJsonObject paramsJson;
-    if (waitControl(ctrl.get(), int(idle * 1000)) <= 0 ||
-        net::readJson(ctrl.get(), &paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
-        sendError(ctrl.get(), IeRecvParams);
+    if (waitControl(ctrl, int(idle * 1000)) <= 0 ||
+        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        ctrl.sendError(proto::IeRecvParams);
         return finish(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
     }
     if (isInfoQuery(paramsJson)) {
-        describeMachine(ctrl.get(), peer);
+        describeMachine(ctrl, peer);
         return false;
     }
     if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
-        sendError(ctrl.get(), IeParams);
+        ctrl.sendError(proto::IeParams);
         return finish(QStringLiteral("bad test parameters: %1").arg(err));
     }
     params.host = peer.host();
@@ -238,26 +212,26 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     // NicBench clients announce themselves with the "nicbench" parameter key; we answer
     // with NICBENCH_HELLO so they know what they talk to (stock clients never see it).
     const bool nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
-    net::Fd crrListen;
+    net::Socket crrListen;
     if (nbClient) {
         QJsonObject hello = helloJson();
         if (params.kind == TestKind::Crr) {
-            const net::Address local = net::localAddress(ctrl.get());
+            const net::Address local = net::localAddress(ctrl.socket());
             // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
             const QString host = local.host();
             crrListen = net::listenTcp(host, 0, host.contains(QLatin1Char(':')) ? AddressFamily::IPv6 : AddressFamily::IPv4,
                                        {}, &err);
             if (!crrListen.valid()) {
-                sendError(ctrl.get(), 202);
+                ctrl.sendError(proto::IeListen);
                 return finish(err);
             }
-            hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen.get()));
+            hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen));
         }
-        if (net::writeState(ctrl.get(), proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
-            net::writeJson(ctrl.get(), hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+            ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
             return finish(err);
     } else if (params.isRequestResponse()) {
-        sendError(ctrl.get(), IeParams);
+        ctrl.sendError(proto::IeParams);
         return finish(QStringLiteral("request/response parameters without the NicBench extension"));
     }
 
@@ -271,20 +245,20 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         net::SocketOptions listenOptions = dataOptions;
         listenOptions.congestion.clear();
         if (!reopenListener(listenOptions, &err)) {
-            sendError(ctrl.get(), 202);
+            ctrl.sendError(proto::IeListen);
             return finish(err);
         }
         optionsApplied = true;
     }
 
     // Streams
-    if (net::writeState(ctrl.get(), proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+    if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return finish(err);
     const int total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
-                                                     net::Fd(::fcntl(crrListen.get(), F_DUPFD_CLOEXEC, 0))));
+                                                     crrListen.duplicate()));
     }
     const int toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
@@ -293,37 +267,37 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         if (stop.load())
             return finish(QStringLiteral("server stopped"));
         if (nowSecs() > acceptDeadline) {
-            sendError(ctrl.get(), IeStreamAccept);
+            ctrl.sendError(proto::IeStreamAccept);
             return finish(QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
         }
-        pollfd p[2] = {{listenFd.get(), POLLIN, 0}, {ctrl.get(), POLLIN, 0}};
-        if (::poll(p, 2, 100) <= 0)
+        const int ready = net::waitEither(listenFd, ctrl.socket(), 100);
+        if (ready <= 0)
             continue;
-        if (p[1].revents) {
+        if (ready & 2) {
             return finish(QStringLiteral("the client closed the control connection while opening streams"));
         }
         net::Address dpeer;
-        net::Fd data = net::acceptTcp(listenFd.get(), 0, &dpeer);
+        net::Socket data = net::acceptTcp(listenFd, 0, &dpeer);
         if (!data.valid())
             continue;
         QByteArray dcookie(proto::CookieSize, '\0');
         QString cerr;
-        if (net::readExact(data.get(), dcookie.data(), std::size_t(dcookie.size()), net::deadlineIn(5), &cerr) !=
+        if (net::readExact(data, dcookie.data(), std::size_t(dcookie.size()), net::deadlineIn(5), &cerr) !=
                 net::IoStatus::Ok ||
             dcookie != cookie) {
             const char denied = char(proto::AccessDenied);
-            ::send(data.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            net::sendNow(data, &denied, 1);
             continue;
         }
         QString oerr;
-        if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data.get(), {0, 0, false, dataOptions.congestion}, &oerr))
+        if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &oerr))
             say(oerr);
         const int id = streamIdForIndex(accepted);
         const bool sender = accepted >= toReceive;
         const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
                                       : sender                    ? DataStream::Role::Sender
                                                                   : DataStream::Role::Receiver;
-        const net::Address local = net::localAddress(data.get());
+        const net::Address local = net::localAddress(data);
         result.connections.append({id, local.host(), local.port(), dpeer.host(), dpeer.port()});
         streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
         ++accepted;
@@ -336,8 +310,8 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
 
     // Running
     const auto d = net::deadlineIn(idle);
-    if (net::writeState(ctrl.get(), proto::TestStart, d, &err) != net::IoStatus::Ok ||
-        net::writeState(ctrl.get(), proto::TestRunning, d, &err) != net::IoStatus::Ok)
+    if (ctrl.writeState(proto::TestStart, d, &err) != net::IoStatus::Ok ||
+        ctrl.writeState(proto::TestRunning, d, &err) != net::IoStatus::Ok)
         return finish(err);
     DataStream::Config cfg;
     cfg.blockSize = params.blockSize;
@@ -348,7 +322,7 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     const double t0 = nowSecs();
     ProcessCpuMeter cpu;
     cpu.start();
-    accounting.begin(streams.empty() || streams.at(0).fd() < 0 ? ctrl.get() : streams.at(0).fd());
+    accounting.begin(streams.empty() || !streams.at(0).socket().valid() ? ctrl.socket() : streams.at(0).socket());
     streams.markStart(t0);
     streams.startAll(cfg);
     started = true;
@@ -364,7 +338,7 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     for (;;) {
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {
-            sendError(ctrl.get(), IeTimeout);
+            ctrl.sendError(proto::IeTimeout);
             return finish(QStringLiteral("the client did not end the test in time"));
         }
         if (now >= nextTick) {
@@ -383,7 +357,7 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
             nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
             continue;
         }
-        const int w = waitControl(ctrl.get(), std::max(1, int((nextTick - now) * 1000)));
+        const int w = waitControl(ctrl, std::max(1, int((nextTick - now) * 1000)));
         if (w < 0)
             return finish(QStringLiteral("server stopped"));
         if (w == 0) {
@@ -391,13 +365,13 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
                 return finish(QStringLiteral("the client disappeared: all data connections closed"));
             continue;
         }
-        if (net::readState(ctrl.get(), &state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
+        if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
             return finish(QStringLiteral("the client disappeared during the test"));
         if (state == proto::TestEnd)
             break;
         if (state == proto::ClientTerminate)
             return finish(QStringLiteral("the client terminated the test"));
-        sendError(ctrl.get(), IeCtrlClose);
+        ctrl.sendError(proto::IeCtrlClose);
         return finish(QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
     }
 
@@ -429,13 +403,13 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     result.cpu.hostUser = c.user;
     result.cpu.hostSystem = c.system;
     const auto rd = net::deadlineIn(idle);
-    if (net::writeState(ctrl.get(), proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
+    if (ctrl.writeState(proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
         return finish(err);
     QJsonObject theirs;
-    if (net::readJson(ctrl.get(), &theirs, rd, &err) != net::IoStatus::Ok)
+    if (ctrl.readJson(&theirs, rd, &err) != net::IoStatus::Ok)
         return finish(QStringLiteral("cannot read the client's results: %1").arg(err));
     if (!streams.applyPeerResults(theirs, &err)) {
-        sendError(ctrl.get(), 208);
+        ctrl.sendError(proto::IeStreamId);
         return finish(err);
     }
     result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
@@ -446,12 +420,12 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
     if (nbClient)
         mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, accounting));
-    if (net::writeJson(ctrl.get(), mine, rd, &err) != net::IoStatus::Ok ||
-        net::writeState(ctrl.get(), proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
+    if (ctrl.writeJson(mine, rd, &err) != net::IoStatus::Ok ||
+        ctrl.writeState(proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
         return finish(QStringLiteral("cannot send results: %1").arg(err));
     // IPERF_DONE, or the client just closing, ends the test.
-    if (waitControl(ctrl.get(), 5000) > 0)
-        net::readState(ctrl.get(), &state, net::deadlineIn(1), &err);
+    if (waitControl(ctrl, 5000) > 0)
+        ctrl.readState(&state, net::deadlineIn(1), &err);
     return finish(QString());
 }
 
@@ -468,7 +442,7 @@ bool Server::listen(QString *error)
     d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
     if (!d->listenFd.valid())
         return false;
-    d->boundPort = net::localPort(d->listenFd.get());
+    d->boundPort = net::localPort(d->listenFd);
     return true;
 }
 
@@ -483,10 +457,10 @@ int Server::serve()
         return 1;
     while (!d->stop.load()) {
         net::Address peer;
-        net::Fd ctrl = net::acceptTcp(d->listenFd.get(), 100, &peer);
+        net::Socket ctrl = net::acceptTcp(d->listenFd, 100, &peer);
         if (!ctrl.valid())
             continue;
-        if (!d->runTest(std::move(ctrl), peer))
+        if (!d->runTest(proto::ControlChannel(std::move(ctrl)), peer))
             continue; // an info query: not a test, and it leaves the listener as it was
         m_testsServed.fetch_add(1);
         if (d->options.oneOff)
