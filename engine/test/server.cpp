@@ -2,13 +2,11 @@
 #include "test/server.h"
 
 #include "platform/hostenvironment.h"
-#include "platform/processcpu.h"
 #include "protocol/protocol.h"
 #include "test/serverinfo.h"
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
-#include "test/streamset.h"
-#include "test/testaccounting.h"
+#include "test/testsession.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -21,11 +19,6 @@ namespace nb {
 using namespace std::chrono;
 
 namespace {
-
-double nowSecs()
-{
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 // What our server adds to its results for a NicBench client (docs/protocol.md).
 QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, const TestAccounting &acc)
@@ -132,285 +125,286 @@ void Server::Impl::describeMachine(const proto::ControlChannel &ctrl, const net:
     say(QStringLiteral("Described this machine to %1").arg(peer.toString()));
 }
 
-bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
-{
-    TestResult result;
-    result.isServerSide = true;
-    result.version = QStringLiteral(NICBENCH_VERSION);
-    result.timestampSecs = QDateTime::currentSecsSinceEpoch();
-    StreamSet streams;
-    TestAccounting accounting;
-    TestParams params;
-    bool started = false;
-    bool optionsApplied = false;
-    QString err;
-    const double idle = options.idleTimeoutSecs;
+namespace {
 
-    auto finish = [&](const QString &error) -> bool {
-        if (!error.isEmpty() && result.error.isEmpty())
-            result.error = error;
-        if (started) {
-            streams.freeze(nowSecs());
-            result.streams = streams.summaries();
-            if (params.isRequestResponse()) {
-                result.hasRr = true;
-                result.rr = streams.rrSummary();
-                result.rr.kind = params.kind;
-            }
-            applyAccounting(accounting, &result);
-        }
-        streams.abortAll();
-        if (optionsApplied) {
-            QString e2;
-            reopenListener({}, &e2);
-        }
-        if (listener)
-            listener->testFinished(result);
-        if (!result.error.isEmpty())
-            say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
-        return true;
-    };
-
-    say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
-    net::setNoDelay(ctrl.socket());
-
-    // Cookie
-    QByteArray cookie(proto::CookieSize, '\0');
-    if (waitControl(ctrl, int(idle * 1000)) <= 0 ||
-        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) !=
-            net::IoStatus::Ok) {
-        return finish(QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+// One test on the server side, as a short script of phases like the client's ClientRun.
+class ServerRun {
+public:
+    ServerRun(Server::Impl &server, proto::ControlChannel ctrl, const net::Address &peer)
+        : srv(server), ctrl(std::move(ctrl)), peer(peer), idle(server.options.idleTimeoutSecs)
+    {
+        result.isServerSide = true;
+        result.version = QStringLiteral(NICBENCH_VERSION);
+        result.timestampSecs = QDateTime::currentSecsSinceEpoch();
     }
-    if (!proto::isValidCookie(cookie)) {
-        ctrl.sendError(proto::IeRecvCookie);
-        return finish(QStringLiteral("malformed cookie from the client"));
-    }
-    result.cookie = QString::fromLatin1(cookie.constData());
+    // False when the connection was an info query rather than a test.
+    bool run();
 
-    // Parameters
-    if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return finish(err);
-    QJsonObject paramsJson;
-    if (waitControl(ctrl, int(idle * 1000)) <= 0 ||
-        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
-        ctrl.sendError(proto::IeRecvParams);
-        return finish(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
-    }
-    if (isInfoQuery(paramsJson)) {
-        describeMachine(ctrl, peer);
+private:
+    enum class Request { Test, InfoQuery, Failed };
+    bool fail(const QString &message)
+    {
+        if (result.error.isEmpty())
+            result.error = message;
         return false;
     }
+    bool receiveCookie();
+    Request receiveParams();
+    bool greet();
+    bool applyListenOptions();
+    bool acceptStreams();
+    bool addStream(net::Socket data, const net::Address &dataPeer);
+    bool runStreams();
+    bool exchangeResults();
+    bool finish();
+
+    Server::Impl &srv;
+    proto::ControlChannel ctrl;
+    const net::Address peer;
+    const double idle;
+    TestResult result;
+    TestParams params;
+    TestSession session{params, &result, srv.listener};
+    StreamSet &streams = session.streams();
+    QByteArray cookie;
+    bool nbClient = false;
+    bool optionsApplied = false;
+    net::Socket crrListen;
+    net::SocketOptions dataOptions;
+    int total = 0;     // data connections the client opens
+    int toReceive = 0; // of which the first ones send to us
+    int accepted = 0;
+    QString err;
+};
+
+bool ServerRun::run()
+{
+    srv.say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
+    net::setNoDelay(ctrl.socket());
+    if (!receiveCookie())
+        return finish();
+    switch (receiveParams()) {
+    case Request::InfoQuery:
+        srv.describeMachine(ctrl, peer);
+        return false;
+    case Request::Failed:
+        return finish();
+    case Request::Test:
+        break;
+    }
+    if (greet() && applyListenOptions() && acceptStreams() && runStreams())
+        exchangeResults();
+    return finish();
+}
+
+bool ServerRun::receiveCookie()
+{
+    cookie = QByteArray(proto::CookieSize, '\0');
+    if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
+        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+    if (!proto::isValidCookie(cookie)) {
+        ctrl.sendError(proto::IeRecvCookie);
+        return fail(QStringLiteral("malformed cookie from the client"));
+    }
+    result.cookie = QString::fromLatin1(cookie.constData());
+    return true;
+}
+
+ServerRun::Request ServerRun::receiveParams()
+{
+    if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(err), Request::Failed;
+    QJsonObject paramsJson;
+    if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
+        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        ctrl.sendError(proto::IeRecvParams);
+        fail(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+        return Request::Failed;
+    }
+    if (isInfoQuery(paramsJson))
+        return Request::InfoQuery;
     if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
         ctrl.sendError(proto::IeParams);
-        return finish(QStringLiteral("bad test parameters: %1").arg(err));
+        return fail(QStringLiteral("bad test parameters: %1").arg(err)), Request::Failed;
     }
     params.host = peer.host();
-    params.port = boundPort;
+    params.port = srv.boundPort;
     result.params = params;
     result.remoteVersion = paramsJson.value(QStringLiteral("client_version")).toString();
+    // NicBench clients announce themselves with the "nicbench" parameter key.
+    nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
+    return Request::Test;
+}
 
-    // NicBench clients announce themselves with the "nicbench" parameter key; we answer
-    // with NICBENCH_HELLO so they know what they talk to (stock clients never see it).
-    const bool nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
-    net::Socket crrListen;
-    if (nbClient) {
-        QJsonObject hello = helloJson();
-        if (params.kind == TestKind::Crr) {
-            const net::Address local = net::localAddress(ctrl.socket());
-            // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
-            const QString host = local.host();
-            crrListen = net::listenTcp(host, 0, host.contains(QLatin1Char(':')) ? AddressFamily::IPv6 : AddressFamily::IPv4,
-                                       {}, &err);
-            if (!crrListen.valid()) {
-                ctrl.sendError(proto::IeListen);
-                return finish(err);
-            }
-            hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen));
-        }
-        if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
-            ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-            return finish(err);
-    } else if (params.isRequestResponse()) {
+// NicBench clients get NICBENCH_HELLO so they know what they talk to (stock clients never
+// see it); for CRR it carries the port that takes one connection per transaction.
+bool ServerRun::greet()
+{
+    if (!nbClient) {
+        if (!params.isRequestResponse())
+            return true;
         ctrl.sendError(proto::IeParams);
-        return finish(QStringLiteral("request/response parameters without the NicBench extension"));
+        return fail(QStringLiteral("request/response parameters without the NicBench extension"));
     }
-
-    net::SocketOptions dataOptions;
-    dataOptions.window = params.window;
-    dataOptions.mss = params.mss;
-    dataOptions.noDelay = params.noDelay;
-    dataOptions.congestion = params.congestion;
-    if (params.window > 0 || params.mss > 0 || params.noDelay) {
-        // Options that must be on the listening socket before the SYN arrives.
-        net::SocketOptions listenOptions = dataOptions;
-        listenOptions.congestion.clear();
-        if (!reopenListener(listenOptions, &err)) {
+    QJsonObject hello = helloJson();
+    if (params.kind == TestKind::Crr) {
+        const net::Address local = net::localAddress(ctrl.socket());
+        // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
+        const QString host = local.host();
+        crrListen = net::listenTcp(host, 0, host.contains(QLatin1Char(':')) ? AddressFamily::IPv6 : AddressFamily::IPv4,
+                                   {}, &err);
+        if (!crrListen.valid()) {
             ctrl.sendError(proto::IeListen);
-            return finish(err);
+            return fail(err);
         }
-        optionsApplied = true;
+        hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen));
     }
+    if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+        ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(err);
+    return true;
+}
 
-    // Streams
+// Options that must be on the listening socket before the SYN arrives.
+bool ServerRun::applyListenOptions()
+{
+    dataOptions = socketOptions(params);
+    if (params.window == 0 && params.mss == 0 && !params.noDelay)
+        return true;
+    net::SocketOptions listenOptions = dataOptions;
+    listenOptions.congestion.clear();
+    if (!srv.reopenListener(listenOptions, &err)) {
+        ctrl.sendError(proto::IeListen);
+        return fail(err);
+    }
+    optionsApplied = true;
+    return true;
+}
+
+bool ServerRun::acceptStreams()
+{
     if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return finish(err);
-    const int total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+        return fail(err);
+    total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
                                                      crrListen.duplicate()));
     }
-    const int toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
+    toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
-    int accepted = 0;
     while (accepted < total) {
-        if (stop.load())
-            return finish(QStringLiteral("server stopped"));
+        if (srv.stop.load())
+            return fail(QStringLiteral("server stopped"));
         if (nowSecs() > acceptDeadline) {
             ctrl.sendError(proto::IeStreamAccept);
-            return finish(QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
+            return fail(QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
         }
-        const int ready = net::waitEither(listenFd, ctrl.socket(), 100);
+        const int ready = net::waitEither(srv.listenFd, ctrl.socket(), 100);
         if (ready <= 0)
             continue;
-        if (ready & 2) {
-            return finish(QStringLiteral("the client closed the control connection while opening streams"));
-        }
-        net::Address dpeer;
-        net::Socket data = net::acceptTcp(listenFd, 0, &dpeer);
-        if (!data.valid())
-            continue;
-        QByteArray dcookie(proto::CookieSize, '\0');
-        QString cerr;
-        if (net::readExact(data, dcookie.data(), std::size_t(dcookie.size()), net::deadlineIn(5), &cerr) !=
-                net::IoStatus::Ok ||
-            dcookie != cookie) {
-            const char denied = char(proto::AccessDenied);
-            net::sendNow(data, &denied, 1);
-            continue;
-        }
-        QString oerr;
-        if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &oerr))
-            say(oerr);
-        const int id = streamIdForIndex(accepted);
-        const bool sender = accepted >= toReceive;
-        const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
-                                      : sender                    ? DataStream::Role::Sender
-                                                                  : DataStream::Role::Receiver;
-        const net::Address local = net::localAddress(data);
-        result.connections.append({id, local.host(), local.port(), dpeer.host(), dpeer.port()});
-        streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
-        ++accepted;
+        if (ready & 2)
+            return fail(QStringLiteral("the client closed the control connection while opening streams"));
+        net::Address dataPeer;
+        net::Socket data = net::acceptTcp(srv.listenFd, 0, &dataPeer);
+        if (data.valid())
+            addStream(std::move(data), dataPeer);
     }
     if (optionsApplied) {
-        if (!reopenListener({}, &err))
-            say(err);
+        if (!srv.reopenListener({}, &err))
+            srv.say(err);
         optionsApplied = false;
     }
+    return true;
+}
 
-    // Running
+// A data connection counts once it shows the test's cookie; anything else is turned away.
+bool ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
+{
+    QByteArray dataCookie(proto::CookieSize, '\0');
+    QString cookieError;
+    if (net::readExact(data, dataCookie.data(), std::size_t(dataCookie.size()), net::deadlineIn(5), &cookieError) !=
+            net::IoStatus::Ok ||
+        dataCookie != cookie) {
+        const char denied = char(proto::AccessDenied);
+        net::sendNow(data, &denied, 1);
+        return false;
+    }
+    QString optionError;
+    if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
+        srv.say(optionError);
+    const int id = streamIdForIndex(accepted);
+    const bool sender = accepted >= toReceive;
+    const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
+                                  : sender                    ? DataStream::Role::Sender
+                                                              : DataStream::Role::Receiver;
+    const net::Address local = net::localAddress(data);
+    result.connections.append({id, local.host(), local.port(), dataPeer.host(), dataPeer.port()});
+    streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
+    ++accepted;
+    return true;
+}
+
+// The client decides when the test ends; the watchdog only catches a vanished client.
+bool ServerRun::runStreams()
+{
     const auto d = net::deadlineIn(idle);
     if (ctrl.writeState(proto::TestStart, d, &err) != net::IoStatus::Ok ||
         ctrl.writeState(proto::TestRunning, d, &err) != net::IoStatus::Ok)
-        return finish(err);
-    DataStream::Config cfg;
-    cfg.blockSize = params.blockSize;
-    cfg.skipRxCopy = params.skipRxCopy; // true for stock clients; NicBench clients choose
-    cfg.requestSize = params.requestSize;
-    cfg.responseSize = params.responseSize;
-    cfg.inFlight = params.inFlight;
-    const double t0 = nowSecs();
-    ProcessCpuMeter cpu;
-    cpu.start();
-    accounting.begin(streams.empty() || !streams.at(0).socket().valid() ? ctrl.socket() : streams.at(0).socket());
-    streams.markStart(t0);
-    streams.startAll(cfg);
-    started = true;
-    if (listener)
-        listener->testStarted(result);
-
-    // The client decides when the test ends; the watchdog only catches a vanished client.
-    const double watchdog = params.duration > 0 ? t0 + params.omit + params.duration + 40 : 0;
-    bool omitting = params.omit > 0;
-    const double omitEnd = t0 + params.omit;
-    double nextTick = t0 + (omitting ? std::min(params.interval, params.omit) : params.interval);
-    std::int8_t state = 0;
+        return fail(err);
+    DataStream::Config cfg = streamConfig(params);
+    cfg.zeroCopy = false; // -Z is the client's choice for its own sends
+    session.start(cfg, ctrl.socket());
+    const double watchdog = params.duration > 0 ? nowSecs() + params.omit + params.duration + 40 : 0;
     for (;;) {
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {
             ctrl.sendError(proto::IeTimeout);
-            return finish(QStringLiteral("the client did not end the test in time"));
+            return fail(QStringLiteral("the client did not end the test in time"));
         }
-        if (now >= nextTick) {
-            IntervalReport r = streams.takeInterval(now, omitting);
-            r.hasCpu = true;
-            r.cpu = accounting.sampleInterval();
-            result.intervals.append(r);
-            if (listener)
-                listener->intervalReady(r);
-            if (omitting && now >= omitEnd - 1e-6) {
-                omitting = false;
-                streams.markOmitEnd(now);
-                cpu.start();
-                accounting.restart();
-            }
-            nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
+        if (now >= session.nextTick()) {
+            session.tick(now);
             continue;
         }
-        const int w = waitControl(ctrl, std::max(1, int((nextTick - now) * 1000)));
+        const int w = srv.waitControl(ctrl, std::max(1, int((session.nextTick() - now) * 1000)));
         if (w < 0)
-            return finish(QStringLiteral("server stopped"));
+            return fail(QStringLiteral("server stopped"));
         if (w == 0) {
             if (streams.allFinished())
-                return finish(QStringLiteral("the client disappeared: all data connections closed"));
+                return fail(QStringLiteral("the client disappeared: all data connections closed"));
             continue;
         }
+        std::int8_t state = 0;
         if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
-            return finish(QStringLiteral("the client disappeared during the test"));
+            return fail(QStringLiteral("the client disappeared during the test"));
         if (state == proto::TestEnd)
-            break;
+            return true;
         if (state == proto::ClientTerminate)
-            return finish(QStringLiteral("the client terminated the test"));
+            return fail(QStringLiteral("the client terminated the test"));
         ctrl.sendError(proto::IeCtrlClose);
-        return finish(QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
+        return fail(QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
     }
+}
 
-    // Results
-    const double end = nowSecs();
-    streams.stopSenders();
-    streams.joinSenders();
-    streams.freeze(end);
-    IntervalReport last = streams.takeInterval(end, omitting);
+bool ServerRun::exchangeResults()
+{
     // Close the data connections before EXCHANGE_RESULTS, as iperf3 does (A.4). A stock
     // 3.12 client receiving in -R/--bidir drains its blocking data sockets with a read that
     // wants a whole block; our sender may have stopped mid-block, and without the FIN that
     // read never returns and the client never reads EXCHANGE_RESULTS. The counts are
-    // frozen above, so nothing measured is lost.
-    streams.abortAll();
-    const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval;
-    if (keepLast) {
-        last.hasCpu = true;
-        last.cpu = accounting.sampleInterval();
-    }
-    accounting.end();
-    if (keepLast) {
-        result.intervals.append(last);
-        if (listener)
-            listener->intervalReady(last);
-    }
-    const ProcessCpuMeter::Percent c = cpu.read();
-    result.cpu.hostTotal = c.total;
-    result.cpu.hostUser = c.user;
-    result.cpu.hostSystem = c.system;
+    // frozen first, so nothing measured is lost.
+    session.endDataPhase(true);
+    const ProcessCpuMeter::Percent c = session.readProcessCpu();
     const auto rd = net::deadlineIn(idle);
     if (ctrl.writeState(proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
-        return finish(err);
+        return fail(err);
     QJsonObject theirs;
     if (ctrl.readJson(&theirs, rd, &err) != net::IoStatus::Ok)
-        return finish(QStringLiteral("cannot read the client's results: %1").arg(err));
+        return fail(QStringLiteral("cannot read the client's results: %1").arg(err));
     if (!streams.applyPeerResults(theirs, &err)) {
         ctrl.sendError(proto::IeStreamId);
-        return finish(err);
+        return fail(err);
     }
     result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
     result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
@@ -419,14 +413,37 @@ bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
     const bool receiverOnly = toReceive == total;
     QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
     if (nbClient)
-        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, accounting));
+        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, session.accounting()));
     if (ctrl.writeJson(mine, rd, &err) != net::IoStatus::Ok ||
         ctrl.writeState(proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
-        return finish(QStringLiteral("cannot send results: %1").arg(err));
+        return fail(QStringLiteral("cannot send results: %1").arg(err));
     // IPERF_DONE, or the client just closing, ends the test.
-    if (waitControl(ctrl, 5000) > 0)
+    std::int8_t state = 0;
+    if (srv.waitControl(ctrl, 5000) > 0)
         ctrl.readState(&state, net::deadlineIn(1), &err);
-    return finish(QString());
+    return true;
+}
+
+bool ServerRun::finish()
+{
+    session.finish();
+    if (optionsApplied) {
+        QString ignored;
+        srv.reopenListener({}, &ignored);
+    }
+    if (srv.listener)
+        srv.listener->testFinished(result);
+    if (!result.error.isEmpty())
+        srv.say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
+    return true;
+}
+
+} // namespace
+
+bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
+{
+    ServerRun run(*this, std::move(ctrl), peer);
+    return run.run();
 }
 
 Server::Server(ServerOptions options, TestListener *listener) : d(std::make_unique<Impl>())

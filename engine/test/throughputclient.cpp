@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/throughputclient.h"
 
-#include "platform/processcpu.h"
 #include "protocol/protocol.h"
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
-#include "test/streamset.h"
-#include "test/testaccounting.h"
+#include "test/testsession.h"
 
 #include <QJsonObject>
 
@@ -21,11 +19,6 @@ namespace nb {
 using namespace std::chrono;
 
 namespace {
-
-double nowSecs()
-{
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 // How long we wait for each control message outside the running phase.
 constexpr double ControlTimeoutSecs = 10.0;
@@ -63,6 +56,7 @@ private:
     bool handshake();
     bool createStreams();
     bool runPhase();
+    bool watchControl(int ms);
     bool exchangeResults();
     TestResult runIperf2();
     void finish();
@@ -73,14 +67,10 @@ private:
     TestResult result;
     proto::ControlChannel ctrl;
     QByteArray cookie;
-    StreamSet streams;
-    net::SocketOptions dataOptions;
+    TestSession session{params, &result, listener};
+    StreamSet &streams = session.streams();
     QJsonObject hello;
     net::Address crrTarget;
-    ProcessCpuMeter cpu;
-    TestAccounting accounting;
-    double t0 = 0;
-    bool started = false;
 };
 
 bool ClientRun::handshake()
@@ -150,10 +140,7 @@ bool ClientRun::handshake()
 
 bool ClientRun::createStreams()
 {
-    dataOptions.window = params.window;
-    dataOptions.mss = params.mss;
-    dataOptions.noDelay = params.noDelay;
-    dataOptions.congestion = params.congestion;
+    const net::SocketOptions dataOptions = socketOptions(params);
     const int n = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
     if (params.kind == TestKind::Crr) {
         const auto crrPort = proto::toInt64(hello.value(QStringLiteral("crr_port")));
@@ -206,74 +193,30 @@ bool ClientRun::runPhase()
         budget.enabled = true;
         budget.remaining = std::int64_t(params.bytes);
     }
-    DataStream::Config cfg;
-    cfg.blockSize = params.blockSize;
-    cfg.skipRxCopy = params.skipRxCopy;
-    cfg.zeroCopy = params.zeroCopy;
+    DataStream::Config cfg = streamConfig(params);
     cfg.budget = &budget;
-    cfg.requestSize = params.requestSize;
-    cfg.responseSize = params.responseSize;
-    cfg.inFlight = params.inFlight;
     cfg.crrTarget = crrTarget;
     cfg.crrBindAddress = params.bindAddress;
-    t0 = nowSecs();
-    cpu.start();
-    accounting.begin(streams.empty() || !streams.at(0).socket().valid() ? ctrl.socket() : streams.at(0).socket());
-    streams.markStart(t0);
-    streams.startAll(cfg);
-    started = true;
-    if (listener)
-        listener->testStarted(result);
-
+    session.start(cfg, ctrl.socket());
     const bool timed = params.duration > 0;
-    const double omitEnd = t0 + params.omit;
-    double endAt = omitEnd + params.duration;
-    bool omitting = params.omit > 0;
-    // Intervals restart at the end of the warm-up, as in iperf3.
-    double nextTick = t0 + std::min(params.interval, omitting ? params.omit : params.interval);
+    if (timed)
+        session.endAfterWarmup(params.duration);
     for (;;) {
         const double now = nowSecs();
-        if (stop->load())
-            break;
-        if (timed && now >= endAt)
+        if (stop->load() || session.timeUp(now))
             break;
         if (!timed && streams.allSendersFinished())
             break;
-        if (now >= nextTick) {
-            IntervalReport r = streams.takeInterval(now, omitting);
-            r.hasCpu = true;
-            r.cpu = accounting.sampleInterval();
-            result.intervals.append(r);
-            if (listener)
-                listener->intervalReady(r);
-            if (omitting && now >= omitEnd - 1e-6) {
-                omitting = false;
-                streams.markOmitEnd(now);
-                cpu.start();
-                accounting.restart();
-                // Counting starts at this tick, which may come late on a busy machine:
-                // measure the full -t from here.
-                endAt = now + params.duration;
-            }
-            nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
-            if (timed)
-                nextTick = std::min(nextTick, endAt);
+        if (now >= session.nextTick()) {
+            session.tick(now);
             continue;
         }
-        double wait = nextTick - now;
+        double wait = session.nextTick() - now;
         if (timed)
-            wait = std::min(wait, endAt - now);
+            wait = std::min(wait, session.endAt() - now);
         wait = std::min(wait, 0.05); // stay responsive to stop requests and -n completion
-        const int waitMs = std::max(1, int(wait * 1000));
-        // iperf2 has no control connection: then there is only the clock to wait for.
-        const int w = ctrl.valid() ? net::waitReadable(ctrl.socket(), waitMs) : (std::this_thread::sleep_for(milliseconds(waitMs)), 0);
-        if (w > 0) {
-            std::int8_t state = 0;
-            QString err;
-            if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
-                return fail(QStringLiteral("the server closed the control connection during the test"));
-            return unexpected(state, "nothing");
-        }
+        if (!watchControl(std::max(1, int(wait * 1000))))
+            return false;
         if (streams.allFinished() && !streams.empty()) {
             const QString e = streams.firstError();
             // With -n the senders end by themselves once the byte count is sent; if that
@@ -288,26 +231,28 @@ bool ClientRun::runPhase()
                 return fail(QStringLiteral("lost the data connections: %1").arg(streams.firstError()));
         }
     }
-    // Close the last (partial) interval if it carries a meaningful share of time.
-    const double end = nowSecs();
-    streams.stopSenders();
-    streams.joinSenders();
-    streams.freeze(end);
-    IntervalReport last = streams.takeInterval(end, omitting);
-    const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval;
-    if (keepLast) {
-        last.hasCpu = true;
-        last.cpu = accounting.sampleInterval();
-    }
-    accounting.end();
-    if (keepLast) {
-        result.intervals.append(last);
-        if (listener)
-            listener->intervalReady(last);
-    }
+    const bool omitting = session.omitting();
+    const double end = session.endDataPhase(false);
     if (omitting)
         streams.markOmitEnd(end);
     return true;
+}
+
+// Waits up to ms for the control connection, which stays silent during a test: anything
+// from the server now ends the test. iperf2 has no control connection: only the clock.
+bool ClientRun::watchControl(int ms)
+{
+    if (!ctrl.valid()) {
+        std::this_thread::sleep_for(milliseconds(ms));
+        return true;
+    }
+    if (net::waitReadable(ctrl.socket(), ms) <= 0)
+        return true;
+    std::int8_t state = 0;
+    QString err;
+    if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
+        return fail(QStringLiteral("the server closed the control connection during the test"));
+    return unexpected(state, "nothing");
 }
 
 bool ClientRun::exchangeResults()
@@ -321,10 +266,7 @@ bool ClientRun::exchangeResults()
         return fail(QStringLiteral("the server did not send its results: %1").arg(err));
     if (state != proto::ExchangeResults)
         return unexpected(state, "EXCHANGE_RESULTS");
-    const ProcessCpuMeter::Percent c = cpu.read();
-    result.cpu.hostTotal = c.total;
-    result.cpu.hostUser = c.user;
-    result.cpu.hostSystem = c.system;
+    const ProcessCpuMeter::Percent c = session.readProcessCpu();
     const bool receiverOnly = params.isReverse();
     const QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, result.senderCongestion);
     if (ctrl.writeJson(mine, deadline, &err) != net::IoStatus::Ok)
@@ -350,23 +292,18 @@ bool ClientRun::exchangeResults()
 
 void ClientRun::finish()
 {
+    const bool started = session.started();
+    session.finish();
     if (started) {
-        streams.freeze(nowSecs());
-        result.streams = streams.summaries();
-        if (params.isRequestResponse()) {
-            result.hasRr = true;
-            result.rr = streams.rrSummary();
-            result.rr.kind = params.kind;
+        if (result.hasRr) {
             result.rr.requestSize = params.requestSize;
             result.rr.responseSize = params.responseSize;
             result.rr.connections = params.streams;
             result.rr.inFlight = params.inFlight;
         }
-        applyAccounting(accounting, &result);
         if (!result.peerExtension.isEmpty())
             applyRemoteAccounting(result.peerExtension, &result);
     }
-    streams.abortAll();
     ctrl.close();
 }
 
@@ -374,10 +311,7 @@ void ClientRun::finish()
 // channel, so the figures are the sender's own (bytes handed to the kernel).
 TestResult ClientRun::runIperf2()
 {
-    dataOptions.window = params.window;
-    dataOptions.mss = params.mss;
-    dataOptions.noDelay = params.noDelay;
-    dataOptions.congestion = params.congestion;
+    const net::SocketOptions dataOptions = socketOptions(params);
     say(QStringLiteral("Connecting to iperf2 server %1, port %2").arg(params.host).arg(params.port));
     for (int i = 0; i < params.streams; ++i) {
         QString err;
@@ -411,10 +345,7 @@ TestResult ClientRun::runIperf2()
     // cover the same span (the counts are frozen already).
     streams.abortAll();
     if (ran) {
-        const ProcessCpuMeter::Percent c = cpu.read();
-        result.cpu.hostTotal = c.total;
-        result.cpu.hostUser = c.user;
-        result.cpu.hostSystem = c.system;
+        session.readProcessCpu();
         result.warnings.append(QStringLiteral("iperf2 server: receiver figures are not reported back; "
                                               "bytes received are the bytes this side sent"));
     }
