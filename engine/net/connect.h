@@ -2,6 +2,7 @@
 #pragma once
 // Opening connections: connect, listen, accept, and the addresses of a connected socket.
 
+#include "core/errorcode.h"
 #include "net/address.h"
 #include "net/socket.h"
 
@@ -10,10 +11,11 @@
 namespace nb::net {
 
 // Resolves and connects (non-blocking connect bounded by timeoutMs, trying each address),
-// then returns a blocking socket. Sets *error to a one-line message on failure.
+// then returns a blocking socket. Sets *error to a one-line message on failure and *code
+// (when given) to its kind: Resolve, Refused, Unreachable, Timeout, Stopped or Io.
 Socket connectTcp(const QString &host, quint16 port, AddressFamily family, const QString &bindAddress,
                   const SocketOptions &options, int timeoutMs, QString *error,
-                  const std::atomic<bool> *cancel = nullptr);
+                  const std::atomic<bool> *cancel = nullptr, ErrorCode *code = nullptr);
 
 // A blocking TCP socket of the target's family, not yet connected, so options (timeouts)
 // can be set first; bindLocal then connectTo. Used per transaction by CRR.

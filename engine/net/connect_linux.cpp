@@ -83,15 +83,36 @@ int connectBounded(const Socket &s, const addrinfo *ai, Deadline deadline, const
     return rc;
 }
 
+ErrorCode errorCodeOfConnect(int e)
+{
+    switch (e) {
+    case ECONNREFUSED: return ErrorCode::Refused;
+    case ETIMEDOUT: return ErrorCode::Timeout;
+    case ECANCELED: return ErrorCode::Stopped;
+    case EHOSTUNREACH:
+    case ENETUNREACH:
+    case ENETDOWN:
+    case EHOSTDOWN: return ErrorCode::Unreachable;
+    default: return ErrorCode::Io;
+    }
+}
+
 } // namespace
 
 Socket connectTcp(const QString &host, quint16 port, AddressFamily family, const QString &bindAddress,
-                  const SocketOptions &options, int timeoutMs, QString *error, const std::atomic<bool> *cancel)
+                  const SocketOptions &options, int timeoutMs, QString *error, const std::atomic<bool> *cancel,
+                  ErrorCode *code)
 {
+    ErrorCode ignored;
+    ErrorCode &kind = code ? *code : ignored;
+    kind = ErrorCode::None;
     addrinfo *res = nullptr;
-    if (!resolve(host, port, familyHint(family), false, &res, error))
+    if (!resolve(host, port, familyHint(family), false, &res, error)) {
+        kind = ErrorCode::Resolve;
         return {};
+    }
     QString lastError = QStringLiteral("no usable address");
+    kind = ErrorCode::Io;
     const Deadline deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
     for (addrinfo *ai = res; ai; ai = ai->ai_next) {
         Socket s(::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
@@ -105,7 +126,9 @@ Socket connectTcp(const QString &host, quint16 port, AddressFamily family, const
             freeaddrinfo(res);
             return s;
         }
-        lastError = errno == ETIMEDOUT ? QStringLiteral("connection timed out") : systemErrorText(errno);
+        const int e = errno;
+        lastError = e == ETIMEDOUT ? QStringLiteral("connection timed out") : systemErrorText(e);
+        kind = errorCodeOfConnect(e);
     }
     freeaddrinfo(res);
     *error = QStringLiteral("cannot connect to %1 port %2: %3").arg(host).arg(port).arg(lastError);

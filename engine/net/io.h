@@ -3,6 +3,7 @@
 // Moving bytes: waiting, exact reads and writes bounded by a deadline and a stop flag,
 // and the single calls of the data path (send, receive, discard, zero-copy send).
 
+#include "core/errorcode.h"
 #include "net/socket.h"
 
 #include <atomic>
@@ -19,6 +20,18 @@ int waitReadable(const Socket &s, int timeoutMs);
 int waitEither(const Socket &first, const Socket &second, int timeoutMs);
 
 enum class IoStatus { Ok, Timeout, Closed, Error, Cancelled };
+// The kind of failure a transfer status stands for (None for Ok).
+inline ErrorCode errorCodeOf(IoStatus s)
+{
+    switch (s) {
+    case IoStatus::Ok: return ErrorCode::None;
+    case IoStatus::Timeout: return ErrorCode::Timeout;
+    case IoStatus::Closed: return ErrorCode::PeerClosed;
+    case IoStatus::Cancelled: return ErrorCode::Stopped;
+    case IoStatus::Error: break;
+    }
+    return ErrorCode::Io;
+}
 
 // Control-channel reads and writes: poll first, so the deadline holds on any socket.
 // Reads exactly size bytes before the deadline.

@@ -142,10 +142,12 @@ public:
 
 private:
     enum class Request { Test, InfoQuery, Failed };
-    bool fail(const QString &message)
+    bool fail(ErrorCode code, const QString &message)
     {
-        if (result.error.isEmpty())
+        if (result.error.isEmpty()) {
             result.error = message;
+            result.errorCode = code;
+        }
         return false;
     }
     bool receiveCookie();
@@ -202,10 +204,10 @@ bool ServerRun::receiveCookie()
     cookie = QByteArray(proto::CookieSize, '\0');
     if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
         ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+        return fail(ErrorCode::Timeout, QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
     if (!proto::isValidCookie(cookie)) {
         ctrl.sendError(proto::IeRecvCookie);
-        return fail(QStringLiteral("malformed cookie from the client"));
+        return fail(ErrorCode::Protocol, QStringLiteral("malformed cookie from the client"));
     }
     result.cookie = QString::fromLatin1(cookie.constData());
     return true;
@@ -214,19 +216,19 @@ bool ServerRun::receiveCookie()
 ServerRun::Request ServerRun::receiveParams()
 {
     if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return fail(err), Request::Failed;
+        return fail(ErrorCode::PeerClosed, err), Request::Failed;
     QJsonObject paramsJson;
     if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
         ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
         ctrl.sendError(proto::IeRecvParams);
-        fail(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+        fail(ErrorCode::Protocol, QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
         return Request::Failed;
     }
     if (isInfoQuery(paramsJson))
         return Request::InfoQuery;
     if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
         ctrl.sendError(proto::IeParams);
-        return fail(QStringLiteral("bad test parameters: %1").arg(err)), Request::Failed;
+        return fail(ErrorCode::InvalidParams, QStringLiteral("bad test parameters: %1").arg(err)), Request::Failed;
     }
     params.host = peer.host();
     params.port = srv.boundPort;
@@ -245,7 +247,7 @@ bool ServerRun::greet()
         if (!params.isRequestResponse())
             return true;
         ctrl.sendError(proto::IeParams);
-        return fail(QStringLiteral("request/response parameters without the NicBench extension"));
+        return fail(ErrorCode::Unsupported, QStringLiteral("request/response parameters without the NicBench extension"));
     }
     QJsonObject hello = helloJson();
     if (params.kind == TestKind::Crr) {
@@ -256,13 +258,13 @@ bool ServerRun::greet()
                                    {}, &err);
         if (!crrListen.valid()) {
             ctrl.sendError(proto::IeListen);
-            return fail(err);
+            return fail(ErrorCode::Io, err);
         }
         hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen));
     }
     if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
         ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return fail(err);
+        return fail(ErrorCode::PeerClosed, err);
     return true;
 }
 
@@ -276,7 +278,7 @@ bool ServerRun::applyListenOptions()
     listenOptions.congestion.clear();
     if (!srv.reopenListener(listenOptions, &err)) {
         ctrl.sendError(proto::IeListen);
-        return fail(err);
+        return fail(ErrorCode::Io, err);
     }
     optionsApplied = true;
     return true;
@@ -285,7 +287,7 @@ bool ServerRun::applyListenOptions()
 bool ServerRun::acceptStreams()
 {
     if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return fail(err);
+        return fail(ErrorCode::PeerClosed, err);
     total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
@@ -296,16 +298,16 @@ bool ServerRun::acceptStreams()
     const double acceptDeadline = nowSecs() + idle;
     while (accepted < total) {
         if (srv.stop.load())
-            return fail(QStringLiteral("server stopped"));
+            return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (nowSecs() > acceptDeadline) {
             ctrl.sendError(proto::IeStreamAccept);
-            return fail(QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
+            return fail(ErrorCode::Timeout, QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
         }
         const int ready = net::waitEither(srv.listenFd, ctrl.socket(), 100);
         if (ready <= 0)
             continue;
         if (ready & 2)
-            return fail(QStringLiteral("the client closed the control connection while opening streams"));
+            return fail(ErrorCode::PeerClosed, QStringLiteral("the client closed the control connection while opening streams"));
         net::Address dataPeer;
         net::Socket data = net::acceptTcp(srv.listenFd, 0, &dataPeer);
         if (data.valid())
@@ -352,7 +354,7 @@ bool ServerRun::runStreams()
     const auto d = net::deadlineIn(idle);
     if (ctrl.writeState(proto::TestStart, d, &err) != net::IoStatus::Ok ||
         ctrl.writeState(proto::TestRunning, d, &err) != net::IoStatus::Ok)
-        return fail(err);
+        return fail(ErrorCode::PeerClosed, err);
     DataStream::Config cfg = streamConfig(params);
     cfg.zeroCopy = false; // -Z is the client's choice for its own sends
     session.start(cfg, ctrl.socket());
@@ -361,7 +363,7 @@ bool ServerRun::runStreams()
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {
             ctrl.sendError(proto::IeTimeout);
-            return fail(QStringLiteral("the client did not end the test in time"));
+            return fail(ErrorCode::Timeout, QStringLiteral("the client did not end the test in time"));
         }
         if (now >= session.nextTick()) {
             session.tick(now);
@@ -369,21 +371,21 @@ bool ServerRun::runStreams()
         }
         const int w = srv.waitControl(ctrl, std::max(1, int((session.nextTick() - now) * 1000)));
         if (w < 0)
-            return fail(QStringLiteral("server stopped"));
+            return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (w == 0) {
             if (streams.allFinished())
-                return fail(QStringLiteral("the client disappeared: all data connections closed"));
+                return fail(ErrorCode::PeerClosed, QStringLiteral("the client disappeared: all data connections closed"));
             continue;
         }
         std::int8_t state = 0;
         if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
-            return fail(QStringLiteral("the client disappeared during the test"));
+            return fail(ErrorCode::PeerClosed, QStringLiteral("the client disappeared during the test"));
         if (state == proto::TestEnd)
             return true;
         if (state == proto::ClientTerminate)
-            return fail(QStringLiteral("the client terminated the test"));
+            return fail(ErrorCode::Stopped, QStringLiteral("the client terminated the test"));
         ctrl.sendError(proto::IeCtrlClose);
-        return fail(QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
+        return fail(ErrorCode::Protocol, QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
     }
 }
 
@@ -398,13 +400,13 @@ bool ServerRun::exchangeResults()
     const ProcessCpuMeter::Percent c = session.readProcessCpu();
     const auto rd = net::deadlineIn(idle);
     if (ctrl.writeState(proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
-        return fail(err);
+        return fail(ErrorCode::PeerClosed, err);
     QJsonObject theirs;
     if (ctrl.readJson(&theirs, rd, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot read the client's results: %1").arg(err));
+        return fail(ErrorCode::PeerClosed, QStringLiteral("cannot read the client's results: %1").arg(err));
     if (!streams.applyPeerResults(theirs, &err)) {
         ctrl.sendError(proto::IeStreamId);
-        return fail(err);
+        return fail(ErrorCode::Protocol, err);
     }
     result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
     result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
@@ -416,7 +418,7 @@ bool ServerRun::exchangeResults()
         mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, session.accounting()));
     if (ctrl.writeJson(mine, rd, &err) != net::IoStatus::Ok ||
         ctrl.writeState(proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot send results: %1").arg(err));
+        return fail(ErrorCode::PeerClosed, QStringLiteral("cannot send results: %1").arg(err));
     // IPERF_DONE, or the client just closing, ends the test.
     std::int8_t state = 0;
     if (srv.waitControl(ctrl, 5000) > 0)

@@ -37,10 +37,12 @@ public:
     TestResult run();
 
 private:
-    bool fail(const QString &message)
+    bool fail(ErrorCode code, const QString &message)
     {
-        if (result.error.isEmpty())
+        if (result.error.isEmpty()) {
             result.error = message;
+            result.errorCode = code;
+        }
         return false;
     }
     void say(const QString &m)
@@ -51,7 +53,12 @@ private:
     // Fails with the message for a state other than the awaited one.
     bool unexpected(std::int8_t state, const char *waitingFor)
     {
-        return fail(ctrl.unexpectedState(state, waitingFor).message);
+        const proto::ControlChannel::Unexpected u = ctrl.unexpectedState(state, waitingFor);
+        return fail(u.kind == u.Busy || u.iErrno == proto::IeServerBusy ? ErrorCode::Busy
+                    : u.kind == u.ServerError                            ? ErrorCode::ServerError
+                    : u.kind == u.Terminated                             ? ErrorCode::PeerClosed
+                                                                         : ErrorCode::Protocol,
+                    u.message);
     }
     bool handshake();
     bool createStreams();
@@ -77,37 +84,38 @@ bool ClientRun::handshake()
 {
     QString err;
     say(QStringLiteral("Connecting to host %1, port %2").arg(params.host).arg(params.port));
+    ErrorCode code = ErrorCode::None;
     ctrl = proto::ControlChannel(net::connectTcp(params.host, params.port, params.family, params.bindAddress, {},
-                                                 params.connectTimeoutMs, &err, stop));
+                                                 params.connectTimeoutMs, &err, stop, &code));
     if (!ctrl.valid())
-        return fail(err);
+        return fail(code, err);
     net::setNoDelay(ctrl.socket());
     cookie = proto::makeCookie();
     result.cookie = QString::fromLatin1(cookie.constData());
-    if (ctrl.writeBytes(cookie.constData(), std::size_t(cookie.size()), net::deadlineIn(ControlTimeoutSecs),
-                      &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot send the cookie: %1").arg(err));
+    if (const net::IoStatus st = ctrl.writeBytes(cookie.constData(), std::size_t(cookie.size()), net::deadlineIn(ControlTimeoutSecs),
+                      &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("cannot send the cookie: %1").arg(err));
     std::int8_t state = 0;
     const auto s = ctrl.readState(&state, net::deadlineIn(FirstStateTimeoutSecs), &err, stop);
     if (s == net::IoStatus::Timeout)
-        return fail(QStringLiteral("the server at %1 port %2 accepted the connection but does not speak the iperf3 "
+        return fail(ErrorCode::Protocol,
+                    QStringLiteral("the server at %1 port %2 accepted the connection but does not speak the iperf3 "
                                    "protocol (an iperf2 server? use --iperf2)")
                         .arg(params.host)
                         .arg(params.port));
     if (s != net::IoStatus::Ok)
-        return fail(s == net::IoStatus::Cancelled ? QStringLiteral("stopped") : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
+        return fail(net::errorCodeOf(s), s == net::IoStatus::Cancelled ? QStringLiteral("stopped") : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
     if (state != proto::ParamExchange)
         return unexpected(state, "PARAM_EXCHANGE");
-    if (ctrl.writeJson(params.toIperfParams(), net::deadlineIn(ControlTimeoutSecs), &err) !=
-        net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot send the test parameters: %1").arg(err));
-    if (ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop) != net::IoStatus::Ok)
-        return fail(QStringLiteral("the server did not answer the test parameters: %1").arg(err));
+    if (const net::IoStatus st = ctrl.writeJson(params.toIperfParams(), net::deadlineIn(ControlTimeoutSecs), &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("cannot send the test parameters: %1").arg(err));
+    if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("the server did not answer the test parameters: %1").arg(err));
     if (state == proto::NicbenchHello) {
         // Only a NicBench server sends this (docs/protocol.md); it carries the server's
         // capabilities and, for CRR, the port that takes one connection per transaction.
-        if (ctrl.readJson(&hello, net::deadlineIn(ControlTimeoutSecs), &err) != net::IoStatus::Ok)
-            return fail(QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
+        if (const net::IoStatus st = ctrl.readJson(&hello, net::deadlineIn(ControlTimeoutSecs), &err); st != net::IoStatus::Ok)
+            return fail(net::errorCodeOf(st), QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
         result.peerIsNicbench = true;
         result.remoteVersion = hello.value(QStringLiteral("version")).toString();
         // Servers that know the info query describe their machine in every hello; keeping
@@ -121,8 +129,8 @@ bool ClientRun::handshake()
                 say(QStringLiteral("Ignored the server's machine description: %1").arg(err));
             }
         }
-        if (ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop) != net::IoStatus::Ok)
-            return fail(QStringLiteral("the server did not answer the test parameters: %1").arg(err));
+        if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop); st != net::IoStatus::Ok)
+            return fail(net::errorCodeOf(st), QStringLiteral("the server did not answer the test parameters: %1").arg(err));
     }
     if (state != proto::CreateStreams)
         return unexpected(state, "CREATE_STREAMS");
@@ -130,7 +138,8 @@ bool ClientRun::handshake()
         // A stock iperf3 server: leave it clean (it resets on CLIENT_TERMINATE), ready for
         // a test started right after this one, and say why.
         ctrl.terminate(1, 0.05);
-        return fail(QStringLiteral("request/response tests need a NicBench server; %1 port %2 runs a stock "
+        return fail(ErrorCode::Unsupported,
+                    QStringLiteral("request/response tests need a NicBench server; %1 port %2 runs a stock "
                                    "iperf3 server (start 'nicbench-cli -s' there)")
                         .arg(params.host)
                         .arg(params.port));
@@ -145,24 +154,25 @@ bool ClientRun::createStreams()
     if (params.kind == TestKind::Crr) {
         const auto crrPort = proto::toInt64(hello.value(QStringLiteral("crr_port")));
         if (!crrPort || *crrPort <= 0 || *crrPort > 65535)
-            return fail(QStringLiteral("the server offered no port for connect/request/response tests"));
+            return fail(ErrorCode::Protocol, QStringLiteral("the server offered no port for connect/request/response tests"));
         const net::Address peer = net::peerAddress(ctrl.socket());
         QString err;
         crrTarget = net::resolveAddress(peer.host(), quint16(*crrPort), peer.family(), &err);
         if (!crrTarget.valid())
-            return fail(err);
+            return fail(ErrorCode::Resolve, err);
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrClient, net::Socket()));
     }
     for (int i = 0; i < n; ++i) {
         QString err;
+        ErrorCode code = ErrorCode::None;
         net::Socket fd = net::connectTcp(params.host, params.port, params.family, params.bindAddress, dataOptions,
-                                     params.connectTimeoutMs, &err, stop);
+                                         params.connectTimeoutMs, &err, stop, &code);
         if (!fd.valid())
-            return fail(QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
-        if (net::writeAll(fd, cookie.constData(), std::size_t(cookie.size()),
-                          net::deadlineIn(ControlTimeoutSecs), &err) != net::IoStatus::Ok)
-            return fail(QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
+            return fail(code, QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
+        if (const net::IoStatus st = net::writeAll(fd, cookie.constData(), std::size_t(cookie.size()),
+                          net::deadlineIn(ControlTimeoutSecs), &err); st != net::IoStatus::Ok)
+            return fail(net::errorCodeOf(st), QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
         const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
         const int id = streamIdForIndex(i);
         const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrClient
@@ -178,8 +188,8 @@ bool ClientRun::createStreams()
     QString err;
     std::int8_t state = 0;
     for (std::int8_t expected : {std::int8_t(proto::TestStart), std::int8_t(proto::TestRunning)}) {
-        if (ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop) != net::IoStatus::Ok)
-            return fail(QStringLiteral("the server did not start the test: %1").arg(err));
+        if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop); st != net::IoStatus::Ok)
+            return fail(net::errorCodeOf(st), QStringLiteral("the server did not start the test: %1").arg(err));
         if (state != expected)
             return unexpected(state, expected == proto::TestStart ? "TEST_START" : "TEST_RUNNING");
     }
@@ -223,12 +233,12 @@ bool ClientRun::runPhase()
             // happened during the wait above it is the normal end, not a lost peer.
             if (!timed && e.isEmpty() && streams.allSendersFinished())
                 break;
-            return fail(QStringLiteral("the data connections were closed by the peer%1")
+            return fail(ErrorCode::PeerClosed, QStringLiteral("the data connections were closed by the peer%1")
                             .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
         }
         if (params.bytes == 0 && streams.anySender() && !streams.firstError().isEmpty()) {
             if (streams.allSendersFinished())
-                return fail(QStringLiteral("lost the data connections: %1").arg(streams.firstError()));
+                return fail(ErrorCode::PeerClosed, QStringLiteral("lost the data connections: %1").arg(streams.firstError()));
         }
     }
     const bool omitting = session.omitting();
@@ -250,8 +260,8 @@ bool ClientRun::watchControl(int ms)
         return true;
     std::int8_t state = 0;
     QString err;
-    if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("the server closed the control connection during the test"));
+    if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(1), &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("the server closed the control connection during the test"));
     return unexpected(state, "nothing");
 }
 
@@ -259,31 +269,31 @@ bool ClientRun::exchangeResults()
 {
     QString err;
     const auto deadline = net::deadlineIn(ControlTimeoutSecs);
-    if (ctrl.writeState(proto::TestEnd, deadline, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot end the test: %1").arg(err));
+    if (const net::IoStatus st = ctrl.writeState(proto::TestEnd, deadline, &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("cannot end the test: %1").arg(err));
     std::int8_t state = 0;
-    if (ctrl.readState(&state, deadline, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("the server did not send its results: %1").arg(err));
+    if (const net::IoStatus st = ctrl.readState(&state, deadline, &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("the server did not send its results: %1").arg(err));
     if (state != proto::ExchangeResults)
         return unexpected(state, "EXCHANGE_RESULTS");
     const ProcessCpuMeter::Percent c = session.readProcessCpu();
     const bool receiverOnly = params.isReverse();
     const QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, result.senderCongestion);
-    if (ctrl.writeJson(mine, deadline, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot send results: %1").arg(err));
+    if (const net::IoStatus st = ctrl.writeJson(mine, deadline, &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("cannot send results: %1").arg(err));
     QJsonObject theirs;
-    if (ctrl.readJson(&theirs, deadline, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("cannot read the server's results: %1").arg(err));
+    if (const net::IoStatus st = ctrl.readJson(&theirs, deadline, &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("cannot read the server's results: %1").arg(err));
     if (!streams.applyPeerResults(theirs, &err))
-        return fail(err);
+        return fail(ErrorCode::Protocol, err);
     result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
     result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
     result.cpu.remoteSystem = proto::toDouble(theirs.value(QStringLiteral("cpu_util_system"))).value_or(0);
     result.cpu.remoteKnown = theirs.contains(QStringLiteral("cpu_util_total"));
     result.receiverCongestion = theirs.value(QStringLiteral("congestion_used")).toString();
     result.peerExtension = theirs.value(QStringLiteral("nicbench")).toObject();
-    if (ctrl.readState(&state, deadline, &err) != net::IoStatus::Ok)
-        return fail(QStringLiteral("the server did not finish the test: %1").arg(err));
+    if (const net::IoStatus st = ctrl.readState(&state, deadline, &err); st != net::IoStatus::Ok)
+        return fail(net::errorCodeOf(st), QStringLiteral("the server did not finish the test: %1").arg(err));
     if (state != proto::DisplayResults)
         return unexpected(state, "DISPLAY_RESULTS");
     ctrl.writeState(proto::IperfDone, deadline, &err);
@@ -315,10 +325,11 @@ TestResult ClientRun::runIperf2()
     say(QStringLiteral("Connecting to iperf2 server %1, port %2").arg(params.host).arg(params.port));
     for (int i = 0; i < params.streams; ++i) {
         QString err;
+        ErrorCode code = ErrorCode::None;
         net::Socket fd = net::connectTcp(params.host, params.port, params.family, params.bindAddress, dataOptions,
-                                     params.connectTimeoutMs, &err, stop);
+                                         params.connectTimeoutMs, &err, stop, &code);
         if (!fd.valid()) {
-            fail(err);
+            fail(code, err);
             finish();
             return result;
         }
@@ -329,7 +340,7 @@ TestResult ClientRun::runIperf2()
         static const char noHeaderFlags[4] = {};
         if (net::writeAll(fd, noHeaderFlags, sizeof noHeaderFlags, net::deadlineIn(ControlTimeoutSecs), &err) !=
             net::IoStatus::Ok) {
-            fail(QStringLiteral("cannot start data stream %1: %2").arg(i + 1).arg(err));
+            fail(ErrorCode::Io, QStringLiteral("cannot start data stream %1: %2").arg(i + 1).arg(err));
             finish();
             return result;
         }
@@ -361,7 +372,7 @@ TestResult ClientRun::run()
 {
     const QString invalid = params.validate();
     if (!invalid.isEmpty()) {
-        fail(invalid);
+        fail(ErrorCode::InvalidParams, invalid);
         return result;
     }
     if (params.protocol == PeerProtocol::Iperf2)
