@@ -5,7 +5,8 @@
 #include "integrationhelpers.h"
 #include "protocol/protocol.h"
 #include "test/server.h"
-#include "net/socketio.h"
+#include "net/connect.h"
+#include "protocol/controlchannel.h"
 #include "test/throughputclient.h"
 
 #include <QElapsedTimer>
@@ -140,13 +141,13 @@ double elapsedSecs(const QElapsedTimer &t)
 
 bool ipv6LoopbackAvailable()
 {
-    nb::net::Fd fd(::socket(AF_INET6, SOCK_STREAM, 0));
+    nb::net::Socket fd(::socket(AF_INET6, SOCK_STREAM, 0));
     if (!fd.valid())
         return false;
     sockaddr_in6 a{};
     a.sin6_family = AF_INET6;
     a.sin6_addr = in6addr_loopback;
-    return ::bind(fd.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+    return ::bind(fd.handle(), reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
 }
 
 QByteArray int32be(qint32 v)
@@ -175,15 +176,15 @@ public:
         listenFd = nb::net::listenTcp(QStringLiteral("127.0.0.1"), 0, nb::AddressFamily::IPv4, {}, &err);
         if (!listenFd.valid())
             return false;
-        port = nb::net::localPort(listenFd.get());
+        port = nb::net::localPort(listenFd);
         m_thread = std::thread([this] { m_script(*this); });
         return true;
     }
-    nb::net::Fd accept(double seconds = 5)
+    nb::net::Socket accept(double seconds = 5)
     {
-        return nb::net::acceptTcp(listenFd.get(), int(seconds * 1000));
+        return nb::net::acceptTcp(listenFd, int(seconds * 1000));
     }
-    bool read(int fd, std::size_t n, QByteArray *out = nullptr, double seconds = 5)
+    bool read(const nb::net::Socket &fd, std::size_t n, QByteArray *out = nullptr, double seconds = 5)
     {
         QByteArray buf(qsizetype(n), '\0');
         QString err;
@@ -193,45 +194,45 @@ public:
             *out = buf;
         return ok;
     }
-    bool write(int fd, const QByteArray &bytes)
+    bool write(const nb::net::Socket &fd, const QByteArray &bytes)
     {
         QString err;
         return nb::net::writeAll(fd, bytes.constData(), std::size_t(bytes.size()), nb::net::deadlineIn(5), &err) ==
                nb::net::IoStatus::Ok;
     }
-    bool state(int fd, std::int8_t s) { return write(fd, QByteArray(1, char(s))); }
+    bool state(const nb::net::Socket &fd, std::int8_t s) { return write(fd, QByteArray(1, char(s))); }
     // Holds the connection open until the peer closes it or the test ends.
-    void waitForClose(int fd, double seconds = 10)
+    void waitForClose(const nb::net::Socket &fd, double seconds = 10)
     {
         const auto deadline = nb::net::deadlineIn(seconds);
         char buf[4096];
         while (!stop.load() && nb::net::Clock::now() < deadline) {
-            if (nb::net::waitReadable(fd, 50) > 0 && ::recv(fd, buf, sizeof buf, 0) <= 0)
+            if (nb::net::waitReadable(fd, 50) > 0 && ::recv(fd.handle(), buf, sizeof buf, 0) <= 0)
                 return;
         }
     }
     // The iperf3 3.12 server side up to TEST_RUNNING for a one-stream test: cookie,
     // PARAM_EXCHANGE, params, CREATE_STREAMS, one data connection, TEST_START, TEST_RUNNING.
-    bool handshake(nb::net::Fd *ctrl, nb::net::Fd *data)
+    bool handshake(nb::net::Socket *ctrl, nb::net::Socket *data)
     {
         *ctrl = accept();
         QByteArray cookie, dataCookie;
-        if (!ctrl->valid() || !read(ctrl->get(), 37, &cookie) || !state(ctrl->get(), nb::proto::ParamExchange))
+        if (!ctrl->valid() || !read(*ctrl, 37, &cookie) || !state(*ctrl, nb::proto::ParamExchange))
             return false;
         QJsonObject params;
         QString err;
-        if (nb::net::readJson(ctrl->get(), &params, nb::net::deadlineIn(5), &err) != nb::net::IoStatus::Ok)
+        if (nb::proto::readJson(*ctrl, &params, nb::net::deadlineIn(5), &err) != nb::net::IoStatus::Ok)
             return false;
         receivedParams = params;
-        if (!state(ctrl->get(), nb::proto::CreateStreams))
+        if (!state(*ctrl, nb::proto::CreateStreams))
             return false;
         *data = accept();
-        if (!data->valid() || !read(data->get(), 37, &dataCookie) || dataCookie != cookie)
+        if (!data->valid() || !read(*data, 37, &dataCookie) || dataCookie != cookie)
             return false;
-        return state(ctrl->get(), nb::proto::TestStart) && state(ctrl->get(), nb::proto::TestRunning);
+        return state(*ctrl, nb::proto::TestStart) && state(*ctrl, nb::proto::TestRunning);
     }
 
-    nb::net::Fd listenFd;
+    nb::net::Socket listenFd;
     quint16 port = 0;
     std::atomic<bool> stop{false};
     std::atomic<bool> scriptDone{false};
@@ -568,13 +569,13 @@ void TestLoopback::busyServer()
 
     // A raw connection gets exactly one ACCESS_DENIED byte and nothing else (A.8).
     QString cerr;
-    nb::net::Fd raw = nb::net::connectTcp(QStringLiteral("127.0.0.1"), server.port(), nb::AddressFamily::IPv4, {},
+    nb::net::Socket raw = nb::net::connectTcp(QStringLiteral("127.0.0.1"), server.port(), nb::AddressFamily::IPv4, {},
                                           {}, 2000, &cerr);
     QVERIFY2(raw.valid(), qPrintable(cerr));
     char byte = 0;
-    QCOMPARE(nb::net::readExact(raw.get(), &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Ok);
+    QCOMPARE(nb::net::readExact(raw, &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Ok);
     QCOMPARE(int(std::int8_t(byte)), int(nb::proto::AccessDenied));
-    QCOMPARE(nb::net::readExact(raw.get(), &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Closed);
+    QCOMPARE(nb::net::readExact(raw, &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Closed);
 
     const TimedResult second = runClient(clientParams(server.port()));
     QVERIFY(!second.result.ok());
@@ -594,9 +595,9 @@ void TestLoopback::silentServer()
 {
     // Accepts, reads the cookie and then says nothing: an iperf2 server, or a wrong port.
     FakeServer fake([](FakeServer &f) {
-        nb::net::Fd ctrl = f.accept();
+        nb::net::Socket ctrl = f.accept();
         if (ctrl.valid())
-            f.waitForClose(ctrl.get(), 30);
+            f.waitForClose(ctrl, 30);
     });
     QVERIFY(fake.start());
     const TimedResult run = runClient(clientParams(fake.port));
@@ -637,13 +638,13 @@ void TestLoopback::fakeServerStates()
     QFETCH(bool, closeAfter);
     QFETCH(QString, errorContains);
     FakeServer fake([&](FakeServer &f) {
-        nb::net::Fd ctrl = f.accept();
-        if (!ctrl.valid() || !f.read(ctrl.get(), 37))
+        nb::net::Socket ctrl = f.accept();
+        if (!ctrl.valid() || !f.read(ctrl, 37))
             return;
         if (!reply.isEmpty())
-            f.write(ctrl.get(), reply);
+            f.write(ctrl, reply);
         if (!closeAfter)
-            f.waitForClose(ctrl.get());
+            f.waitForClose(ctrl);
     });
     QVERIFY(fake.start());
     const TimedResult run = runClient(clientParams(fake.port));
@@ -658,13 +659,13 @@ void TestLoopback::serverErrorWhileRunning()
     // A.9: 3.21 servers send SERVER_ERROR mid-test (e.g. --server-max-duration).
     std::atomic<bool> handshakeOk{false};
     FakeServer fake([&](FakeServer &f) {
-        nb::net::Fd ctrl, data;
+        nb::net::Socket ctrl, data;
         if (!f.handshake(&ctrl, &data))
             return;
         handshakeOk.store(true);
         std::this_thread::sleep_for(300ms);
-        f.write(ctrl.get(), QByteArray(1, char(nb::proto::ServerError)) + int32be(118) + int32be(0));
-        f.waitForClose(ctrl.get());
+        f.write(ctrl, QByteArray(1, char(nb::proto::ServerError)) + int32be(118) + int32be(0));
+        f.waitForClose(ctrl);
     });
     QVERIFY(fake.start());
     nb::TestParams p = clientParams(fake.port);
@@ -727,24 +728,24 @@ void TestLoopback::fakeServerResults()
     std::atomic<bool> gotTestEnd{false}, gotDone{false};
     QJsonObject clientResults;
     FakeServer fake([&](FakeServer &f) {
-        nb::net::Fd ctrl, data;
+        nb::net::Socket ctrl, data;
         if (!f.handshake(&ctrl, &data))
             return;
         QByteArray st;
-        if (!f.read(ctrl.get(), 1, &st, 5) || st.at(0) != char(nb::proto::TestEnd))
+        if (!f.read(ctrl, 1, &st, 5) || st.at(0) != char(nb::proto::TestEnd))
             return;
         gotTestEnd.store(true);
         QString err;
-        if (!f.state(ctrl.get(), nb::proto::ExchangeResults) ||
-            nb::net::readJson(ctrl.get(), &clientResults, nb::net::deadlineIn(5), &err) != nb::net::IoStatus::Ok)
+        if (!f.state(ctrl, nb::proto::ExchangeResults) ||
+            nb::proto::readJson(ctrl, &clientResults, nb::net::deadlineIn(5), &err) != nb::net::IoStatus::Ok)
             return;
-        f.write(ctrl.get(), results);
+        f.write(ctrl, results);
         if (errorContains.isEmpty()) {
-            f.state(ctrl.get(), nb::proto::DisplayResults);
-            if (f.read(ctrl.get(), 1, &st, 5) && st.at(0) == char(nb::proto::IperfDone))
+            f.state(ctrl, nb::proto::DisplayResults);
+            if (f.read(ctrl, 1, &st, 5) && st.at(0) == char(nb::proto::IperfDone))
                 gotDone.store(true);
         } else if (!closeAfter) {
-            f.waitForClose(ctrl.get());
+            f.waitForClose(ctrl);
         }
     });
     QVERIFY(fake.start());

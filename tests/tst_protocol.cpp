@@ -2,7 +2,7 @@
 // iperf3 control-protocol pieces: cookie, state bytes, JSON framing (well-formed and
 // hostile input), the 3.12 unsigned -1 quirk, and the parameter JSON both ways.
 #include "protocol/protocol.h"
-#include "net/socketio.h"
+#include "protocol/controlchannel.h"
 #include "test/testparams.h"
 
 #include <QJsonArray>
@@ -352,14 +352,15 @@ void TestProtocol::readJsonRejectsHugeFrameOnSocket()
 {
     int sv[2];
     QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    nb::net::Fd a(sv[0]), b(sv[1]);
+    nb::proto::ControlChannel a{nb::net::Socket(sv[0])};
+    nb::net::Socket b(sv[1]);
     // Only the header is sent; a reader that trusted it would wait (or allocate 4 GiB).
     const QByteArray header = lengthPrefix(0xFFFFFFF0u);
-    QCOMPARE(::write(b.get(), header.constData(), 4), ssize_t(4));
+    QCOMPARE(::write(b.handle(), header.constData(), 4), ssize_t(4));
     QJsonObject out;
     QString error;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto s = nb::net::readJson(a.get(), &out, nb::net::deadlineIn(5), &error);
+    const auto s = a.readJson(&out, nb::net::deadlineIn(5), &error);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     QCOMPARE(s, nb::net::IoStatus::Error);
     QVERIFY2(error.contains(QStringLiteral("exceeds")), qPrintable(error));
@@ -369,11 +370,12 @@ void TestProtocol::readJsonRejectsHugeFrameOnSocket()
     // A truncated frame followed by EOF is reported as closed, never as a message.
     int sv2[2];
     QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv2), 0);
-    nb::net::Fd c(sv2[0]), d(sv2[1]);
+    nb::proto::ControlChannel c{nb::net::Socket(sv2[0])};
+    nb::net::Socket d(sv2[1]);
     const QByteArray frame = nb::proto::frameJson(QJsonObject{{QStringLiteral("a"), 1}});
-    QCOMPARE(::write(d.get(), frame.constData(), size_t(frame.size() - 1)), ssize_t(frame.size() - 1));
+    QCOMPARE(::write(d.handle(), frame.constData(), size_t(frame.size() - 1)), ssize_t(frame.size() - 1));
     d.reset();
-    QCOMPARE(nb::net::readJson(c.get(), &out, nb::net::deadlineIn(5), &error), nb::net::IoStatus::Closed);
+    QCOMPARE(c.readJson(&out, nb::net::deadlineIn(5), &error), nb::net::IoStatus::Closed);
 }
 
 void TestProtocol::toInt64_data()

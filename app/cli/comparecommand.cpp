@@ -9,7 +9,6 @@
 #include "core/units.h"
 
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 
 namespace nb::cli {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "interrupts.h"
 
+#include "platform/platform.h"
+
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 
@@ -13,7 +14,7 @@ namespace {
 std::atomic<void (*)()> g_onFirst{nullptr};
 std::atomic<int> g_interrupts{0};
 
-void onSignal(int)
+void onInterrupt()
 {
     if (g_interrupts.fetch_add(1) >= 1)
         std::_Exit(130);
@@ -26,12 +27,8 @@ void onSignal(int)
 void installInterruptHandler(void (*onFirst)())
 {
     g_onFirst.store(onFirst);
-    struct sigaction sa{};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
+    platform::installInterruptHandler(&onInterrupt);
+    platform::ignoreSigpipe();
 }
 
 int fail(const QString &message)

@@ -17,7 +17,6 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include <csignal>
 #include <cstdio>
 
 namespace {

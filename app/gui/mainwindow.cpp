@@ -71,16 +71,22 @@ QString sentence(QString text)
 // The engine's error in words an admin can act on, with a hint at the usual cause.
 QString plainError(const nb::TestResult &result)
 {
-    const QString e = result.error;
-    QString text = sentence(e);
-    const QString lower = e.toLower();
-    if (lower.contains(QLatin1String("refused")))
+    QString text = sentence(result.error);
+    switch (result.errorCode) {
+    case nb::ErrorCode::Refused:
         text += QObject::tr(" Nothing is listening there: start a server on that computer "
                             "(nicbench-cli -s or iperf3 -s) or check the port.");
-    else if (lower.contains(QLatin1String("timed out")) || lower.contains(QLatin1String("unreachable")))
+        break;
+    case nb::ErrorCode::Timeout:
+    case nb::ErrorCode::Unreachable:
         text += QObject::tr(" Check the address, the network path and any firewall in between.");
-    else if (lower.contains(QLatin1String("resolve")) || lower.contains(QLatin1String("name or service")))
+        break;
+    case nb::ErrorCode::Resolve:
         text += QObject::tr(" Check the host name.");
+        break;
+    default:
+        break;
+    }
     if (!result.intervals.isEmpty())
         text += QObject::tr(" What was measured before that is kept below.");
     return text;
@@ -565,7 +571,7 @@ void MainWindow::finishPlan()
         m_progress->setValue(1000);
         m_progressLabel->setText(tr("Finished"));
         statusBar()->showMessage(tr("Test finished: %1").arg(m_summary->toText().section(QLatin1Char('\n'), 0, 0)), 10000);
-    } else if (result.error == QLatin1String("stopped")) {
+    } else if (result.errorCode == nb::ErrorCode::Stopped) {
         m_progressLabel->setText(tr("Stopped"));
         if (m_chart->sampleCount() == 0)
             m_chart->setPlaceholderText(tr("Nothing measured"));

@@ -32,7 +32,7 @@ private:
 
 bool serverWasBusy(const TestResult &r)
 {
-    return !r.ok() && r.error.contains(QLatin1String("busy"));
+    return !r.ok() && r.errorCode == ErrorCode::Busy;
 }
 
 } // namespace

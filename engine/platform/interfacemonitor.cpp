@@ -54,27 +54,4 @@ QString wrongPathWarning(const QString &interfaceName, const InterfaceCounters &
         .arg(interfaceName, problems.join(QStringLiteral("; ")));
 }
 
-InterfaceMonitor::InterfaceMonitor(const QString &interfaceName, std::int64_t linkSpeedBps)
-    : m_name(interfaceName), m_linkSpeedBps(linkSpeedBps)
-{
-}
-
-bool InterfaceMonitor::start()
-{
-    if (!platform::readCounters(m_name, &m_first))
-        return false;
-    m_latest = m_first;
-    return true;
-}
-
-bool InterfaceMonitor::poll(InterfaceRates *rates)
-{
-    InterfaceCounters now;
-    if (!platform::readCounters(m_name, &now))
-        return false;
-    *rates = interfaceRates(m_latest, now, m_linkSpeedBps);
-    m_latest = now;
-    return true;
-}
-
 } // namespace nb

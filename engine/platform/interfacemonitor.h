@@ -40,24 +40,4 @@ QString wrongPathWarning(const QString &interfaceName, const InterfaceCounters &
                          const InterfaceCounters &after, std::uint64_t testBytesSent,
                          std::uint64_t testBytesReceived, double threshold = kWrongPathThreshold);
 
-// Polls one interface (10 Hz or faster is fine, see platform::readCounters) and reports
-// the rates since the previous poll. Not thread-safe; one owner.
-class InterfaceMonitor {
-public:
-    explicit InterfaceMonitor(const QString &interfaceName, std::int64_t linkSpeedBps = -1);
-    // Takes the first reading; false when the interface does not exist.
-    bool start();
-    // Rates since the previous poll (or start); false when the counters are unreadable.
-    bool poll(InterfaceRates *rates);
-    const InterfaceCounters &first() const { return m_first; }
-    const InterfaceCounters &latest() const { return m_latest; }
-    QString interfaceName() const { return m_name; }
-
-private:
-    QString m_name;
-    std::int64_t m_linkSpeedBps;
-    InterfaceCounters m_first;
-    InterfaceCounters m_latest;
-};
-
 } // namespace nb

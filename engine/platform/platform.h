@@ -15,7 +15,7 @@
 namespace nb::platform {
 
 // System-wide CPU time since boot, summed over all online CPUs, in clock ticks
-// (USER_HZ on Linux, see clockTicksPerSecond()). guest time is already inside user.
+// (USER_HZ on Linux). guest time is already inside user.
 struct CpuTimes {
     std::uint64_t user = 0;
     std::uint64_t nice = 0;
@@ -42,7 +42,6 @@ struct ProcessCpuTimes {
 
 bool readSystemCpuTimes(CpuTimes *out);
 bool readProcessCpuTimes(ProcessCpuTimes *out);
-long clockTicksPerSecond();
 
 int cpuCount();        // online CPUs
 double cpuClockHz();   // current nominal clock of CPU 0's package, 0 when not readable
@@ -58,17 +57,11 @@ bool readCounters(const QString &interfaceName, InterfaceCounters *out);
 // Every interface at once, for a view that polls them all (same cost as one).
 QMap<QString, InterfaceCounters> readAllCounters();
 
-// --- TCP connection state ---------------------------------------------------------------
-// What the kernel knows about one TCP connection. Fields are -1 where unknown.
-struct TcpInfo {
-    std::int64_t totalRetransmits = -1;
-    std::int64_t cwndBytes = -1;
-    std::int64_t rttUs = -1;
-    std::int64_t rttVarUs = -1;
-    std::int64_t pmtu = -1;
-    std::int64_t sndMss = -1;
-};
-// Reads TCP_INFO (Linux) for a connected socket; false where the platform has none.
-bool readTcpInfo(int fd, TcpInfo *out);
+// --- Process signals ---------------------------------------------------------------------
+// Calls onInterrupt for each Ctrl+C / termination request (SIGINT, SIGTERM; on Windows a
+// console control handler). It runs in a signal handler: it must only touch atomics.
+void installInterruptHandler(void (*onInterrupt)());
+// Writing to a socket the peer closed must be an error return, not the end of the process.
+void ignoreSigpipe();
 
 } // namespace nb::platform

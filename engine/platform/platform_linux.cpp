@@ -19,8 +19,6 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -360,15 +358,6 @@ bool readProcessCpuTimes(ProcessCpuTimes *out)
     return true;
 }
 
-long clockTicksPerSecond()
-{
-    static const long hz = [] {
-        const long v = sysconf(_SC_CLK_TCK);
-        return v > 0 ? v : 100L;
-    }();
-    return hz;
-}
-
 int cpuCount()
 {
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -444,21 +433,6 @@ bool readCounters(const QString &interfaceName, InterfaceCounters *out)
     if (it == all.cend())
         return false;
     *out = *it;
-    return true;
-}
-
-bool readTcpInfo(int fd, TcpInfo *out)
-{
-    tcp_info info{};
-    socklen_t len = sizeof info;
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) < 0)
-        return false;
-    out->totalRetransmits = info.tcpi_total_retrans;
-    out->cwndBytes = std::int64_t(info.tcpi_snd_cwnd) * info.tcpi_snd_mss;
-    out->rttUs = info.tcpi_rtt;
-    out->rttVarUs = info.tcpi_rttvar;
-    out->pmtu = info.tcpi_pmtu;
-    out->sndMss = info.tcpi_snd_mss;
     return true;
 }
 

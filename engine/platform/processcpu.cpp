@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/processcpu.h"
 
-#include <sys/resource.h>
+#include "platform/platform.h"
 
 namespace nb {
 
 static void times(double *user, double *system)
 {
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    *user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-    *system = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    platform::ProcessCpuTimes t;
+    platform::readProcessCpuTimes(&t);
+    *user = t.userSeconds;
+    *system = t.systemSeconds;
 }
 
 void ProcessCpuMeter::start()

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol/protocol.h"
 
-#include "net/socketio.h"
-
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QRandomGenerator>
@@ -11,9 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <thread>
-
-#include <sys/socket.h>
 
 namespace nb::proto {
 
@@ -181,27 +176,6 @@ QString iperfErrorText(int e)
     case 208: return QStringLiteral("stream not found");
     default: return QStringLiteral("iperf3 error %1").arg(e);
     }
-}
-
-void terminateControl(int fd, double maxSeconds, double graceSeconds)
-{
-    const net::Deadline until = net::deadlineIn(maxSeconds);
-    QString ignored;
-    if (net::writeState(fd, ClientTerminate, until, &ignored) != net::IoStatus::Ok)
-        return;
-    char drain[256];
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - net::Clock::now()).count();
-        if (left <= 0 || net::waitReadable(fd, int(left)) <= 0)
-            return; // still connected: no point in a grace
-        const ssize_t n = ::recv(fd, drain, sizeof drain, 0);
-        if (n <= 0)
-            break; // hung up (or reset): the server is past this exchange
-    }
-    const auto left = until - net::Clock::now();
-    const auto grace = std::chrono::duration_cast<net::Clock::duration>(std::chrono::duration<double>(graceSeconds));
-    if (left > net::Clock::duration::zero() && grace > net::Clock::duration::zero())
-        std::this_thread::sleep_for(std::min(left, grace));
 }
 
 } // namespace nb::proto

@@ -89,15 +89,20 @@ std::optional<std::int64_t> toInt64(const QJsonValue &value);
 // Number fields as double (0 when absent is the caller's choice).
 std::optional<double> toDouble(const QJsonValue &value);
 
+// iperf3 error numbers (i_errno) that we send in SERVER_ERROR or act on.
+enum IperfError : int {
+    IeRecvCookie = 106,   // unable to receive cookie at server
+    IeCtrlClose = 109,    // control socket has closed unexpectedly
+    IeRecvParams = 111,   // unable to receive parameters from client
+    IeParams = 112,       // parameter exchange failed
+    IeTimeout = 118,      // test timed out on the server
+    IeServerBusy = 121,   // the server is busy running a test
+    IeListen = 202,       // unable to listen for streams
+    IeStreamAccept = 204, // unable to accept stream connection
+    IeStreamId = 208,     // stream not found
+};
+
 // Names of iperf3 error numbers (i_errno) we may see in SERVER_ERROR.
 QString iperfErrorText(int iErrno);
-
-// Client side: abandons the exchange on control socket fd with CLIENT_TERMINATE and
-// returns once the server has hung up (at most maxSeconds), then waits graceSeconds more.
-// A stock iperf3 3.12 server closes the control connection, then closes and reopens its
-// listening socket; a connection that arrives in between (the caller's next test, started
-// at once) is reset. A few milliseconds cover that on an idle machine; the grace is for a
-// busy one. The caller still closes fd.
-void terminateControl(int fd, double maxSeconds, double graceSeconds = 0);
 
 } // namespace nb::proto

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/latencyhistogram.h"
-#include "platform/platform.h"
-#include "net/socketio.h"
+#include "net/address.h"
+#include "net/socket.h"
 
 #include <QString>
 
@@ -31,8 +31,7 @@ public:
     // connection; RrServer answers them. CrrClient opens a connection per transaction to
     // Config::crrTarget; CrrServer accepts them on a shared listening socket.
     enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer };
-    DataStream(int id, bool sender, net::Fd fd);
-    DataStream(int id, Role role, net::Fd fd);
+    DataStream(int id, Role role, net::Socket socket);
     ~DataStream();
     DataStream(const DataStream &) = delete;
     DataStream &operator=(const DataStream &) = delete;
@@ -56,7 +55,8 @@ public:
     void join();
 
     int id() const { return m_id; }
-    bool isSender() const { return m_sender; }
+    // Roles that put bytes on the wire first (senders and the client side of RR/CRR).
+    bool isSender() const { return m_role == Role::Sender || m_role == Role::RrClient || m_role == Role::CrrClient; }
     Role role() const { return m_role; }
     bool isRequestResponse() const { return m_role != Role::Sender && m_role != Role::Receiver; }
     // Completed transactions (request/response roles).
@@ -66,12 +66,12 @@ public:
     // Latencies since start or the last resetTotalLatency() (end of the warm-up).
     LatencyHistogram totalLatency() const;
     void resetTotalLatency();
-    int fd() const { return m_fd.get(); }
+    const net::Socket &socket() const { return m_socket; }
     std::uint64_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
     bool finished() const { return m_finished.load(); }
     // Set when the connection failed (reset, closed early by the peer while sending).
     QString error() const;
-    bool tcpInfo(platform::TcpInfo *out) const { return platform::readTcpInfo(m_fd.get(), out); }
+    bool tcpInfo(net::TcpInfo *out) const { return net::readTcpInfo(m_socket, out); }
 
 private:
     void sendLoop(Config config);
@@ -85,12 +85,11 @@ private:
 
     int m_id;
     Role m_role;
-    bool m_sender;
     std::atomic<std::uint64_t> m_transactions{0};
     mutable std::mutex m_latencyMutex;
     LatencyHistogram m_intervalLatency;
     LatencyHistogram m_totalLatency;
-    net::Fd m_fd;
+    net::Socket m_socket;
     std::thread m_thread;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_finished{false};

@@ -441,6 +441,8 @@ QJsonObject TestResult::toJson() const
         nb.insert(QStringLiteral("peer"), peerExtension);
     if (remoteHost)
         nb.insert(QStringLiteral("remote_host"), remoteHost->toJson());
+    if (errorCode != ErrorCode::None)
+        nb.insert(QStringLiteral("error_code"), errorCodeName(errorCode));
     root.insert(QStringLiteral("nicbench"), nb);
 
     if (!error.isEmpty())
@@ -579,6 +581,7 @@ bool TestResult::fromJson(const QJsonObject &root, TestResult *out, QString *err
     r.senderCongestion = end.value(QStringLiteral("sender_tcp_congestion")).toString();
     r.receiverCongestion = end.value(QStringLiteral("receiver_tcp_congestion")).toString();
     r.error = root.value(QStringLiteral("error")).toString();
+    r.errorCode = errorCodeFromName(root.value(QStringLiteral("nicbench")).toObject().value(QStringLiteral("error_code")).toString());
     *out = r;
     return true;
 }

@@ -6,6 +6,7 @@
 #include "platform/adapterinfo.h"
 #include "platform/cpumonitor.h"
 #include "platform/hostenvironment.h"
+#include "core/errorcode.h"
 #include "core/latencyhistogram.h"
 #include "test/testparams.h"
 
@@ -151,6 +152,7 @@ struct TestResult {
     QString senderCongestion, receiverCongestion;
     bool senderHasRetransmits = false;
     QString error;                   // empty on success
+    ErrorCode errorCode = ErrorCode::None; // what kind of failure, for callers to branch on
     QStringList warnings;
     bool isServerSide = false;
     bool hasRr = false;

@@ -2,22 +2,15 @@
 #include "test/server.h"
 
 #include "platform/hostenvironment.h"
-#include "platform/processcpu.h"
 #include "protocol/protocol.h"
 #include "test/serverinfo.h"
-#include "net/socketio.h"
-#include "test/streamset.h"
-#include "test/testaccounting.h"
+#include "net/connect.h"
+#include "protocol/controlchannel.h"
+#include "test/testsession.h"
 
 #include <QDateTime>
 #include <QJsonArray>
 #include <QtEndian>
-
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
 
 #include <chrono>
 
@@ -26,19 +19,6 @@ namespace nb {
 using namespace std::chrono;
 
 namespace {
-
-double nowSecs()
-{
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
-
-// iperf3 error numbers we send in SERVER_ERROR.
-constexpr int IeRecvCookie = 106;
-constexpr int IeRecvParams = 111;
-constexpr int IeParams = 112;
-constexpr int IeStreamAccept = 204;
-constexpr int IeCtrlClose = 109;
-constexpr int IeTimeout = 118;
 
 // What our server adds to its results for a NicBench client (docs/protocol.md).
 QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, const TestAccounting &acc)
@@ -68,7 +48,7 @@ QJsonObject helloJson()
 struct Server::Impl {
     ServerOptions options;
     TestListener *listener = nullptr;
-    net::Fd listenFd;
+    net::Socket listenFd;
     quint16 boundPort = 0;
     std::atomic<bool> stop{false};
 
@@ -88,62 +68,50 @@ struct Server::Impl {
     void denyPending()
     {
         for (;;) {
-            net::Fd extra = net::acceptTcp(listenFd.get(), 0);
+            net::Socket extra = net::acceptTcp(listenFd, 0);
             if (!extra.valid())
                 return;
             const char denied = char(proto::AccessDenied);
-            ::send(extra.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            net::sendNow(extra, &denied, 1);
             say(QStringLiteral("Refused a connection from %1: a test is running")
-                    .arg(net::peerAddress(extra.get()).toString()));
+                    .arg(net::peerAddress(extra).toString()));
         }
     }
     // Waits until the control socket is readable, turning other clients away meanwhile.
     // 1 readable, 0 timeout, -1 error or stop.
-    int waitControl(int ctrlFd, int timeoutMs)
+    int waitControl(const proto::ControlChannel &ctrl, int timeoutMs)
     {
         const auto deadline = steady_clock::now() + milliseconds(timeoutMs);
         for (;;) {
             if (stop.load())
                 return -1;
-            pollfd p[2] = {{ctrlFd, POLLIN, 0}, {listenFd.get(), POLLIN, 0}};
             const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
             if (left <= 0)
                 return 0;
-            const int rc = ::poll(p, 2, int(std::min<long long>(left, 100)));
-            if (rc < 0 && errno != EINTR)
+            const int ready = net::waitEither(ctrl.socket(), listenFd, int(std::min<long long>(left, 100)));
+            if (ready < 0)
                 return -1;
-            if (rc <= 0)
-                continue;
             // The control socket first: a client that ends its test (IPERF_DONE) or query
             // and at once connects again must find us listening, not be turned away.
-            if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
+            if (ready & 1)
                 return 1;
-            if (p[1].revents & POLLIN)
+            if (ready & 2)
                 denyPending();
         }
     }
-    void sendError(int ctrlFd, int iErrno, int sysErrno = 0)
-    {
-        unsigned char buf[9];
-        buf[0] = static_cast<unsigned char>(proto::ServerError);
-        qToBigEndian<qint32>(iErrno, buf + 1);
-        qToBigEndian<qint32>(sysErrno, buf + 5);
-        QString ignored;
-        net::writeAll(ctrlFd, buf, sizeof buf, net::deadlineIn(1), &ignored);
-    }
     // False when the connection was an info query rather than a test.
-    bool runTest(net::Fd ctrl, const net::Address &peer);
-    void describeMachine(int ctrlFd, const net::Address &peer);
+    bool runTest(proto::ControlChannel ctrl, const net::Address &peer);
+    void describeMachine(const proto::ControlChannel &ctrl, const net::Address &peer);
 };
 
 // The info query (docs/protocol.md §2.6): the hello and nothing else. It is not a test: no
 // result, no listener callbacks, and a one-off server goes on waiting for its test.
-void Server::Impl::describeMachine(int ctrlFd, const net::Address &peer)
+void Server::Impl::describeMachine(const proto::ControlChannel &ctrl, const net::Address &peer)
 {
     const double idle = std::min(options.idleTimeoutSecs, 5.0);
     QString err;
-    if (net::writeState(ctrlFd, proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
-        net::writeJson(ctrlFd, helloJson(), net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+    if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+        ctrl.writeJson(helloJson(), net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
         say(QStringLiteral("Cannot describe this machine to %1: %2").arg(peer.toString(), err));
         return;
     }
@@ -152,291 +120,293 @@ void Server::Impl::describeMachine(int ctrlFd, const net::Address &peer)
     // whoever connects meanwhile (often the same client, now for a test) waits in the
     // backlog for a moment instead of getting ACCESS_DENIED from an idle server.
     std::int8_t state = 0;
-    if (net::waitReadable(ctrlFd, 1000) > 0)
-        net::readState(ctrlFd, &state, net::deadlineIn(0.5), &err);
+    if (net::waitReadable(ctrl.socket(), 1000) > 0)
+        ctrl.readState(&state, net::deadlineIn(0.5), &err);
     say(QStringLiteral("Described this machine to %1").arg(peer.toString()));
 }
 
-bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
-{
-    TestResult result;
-    result.isServerSide = true;
-    result.version = QStringLiteral(NICBENCH_VERSION);
-    result.timestampSecs = QDateTime::currentSecsSinceEpoch();
-    StreamSet streams;
-    TestAccounting accounting;
-    TestParams params;
-    bool started = false;
-    bool optionsApplied = false;
-    QString err;
-    const double idle = options.idleTimeoutSecs;
+namespace {
 
-    auto finish = [&](const QString &error) -> bool {
-        if (!error.isEmpty() && result.error.isEmpty())
-            result.error = error;
-        if (started) {
-            streams.freeze(nowSecs());
-            result.streams = streams.summaries();
-            if (params.isRequestResponse()) {
-                result.hasRr = true;
-                result.rr = streams.rrSummary();
-                result.rr.kind = params.kind;
-            }
-            applyAccounting(accounting, &result);
+// One test on the server side, as a short script of phases like the client's ClientRun.
+class ServerRun {
+public:
+    ServerRun(Server::Impl &server, proto::ControlChannel ctrl, const net::Address &peer)
+        : srv(server), ctrl(std::move(ctrl)), peer(peer), idle(server.options.idleTimeoutSecs)
+    {
+        result.isServerSide = true;
+        result.version = QStringLiteral(NICBENCH_VERSION);
+        result.timestampSecs = QDateTime::currentSecsSinceEpoch();
+    }
+    // False when the connection was an info query rather than a test.
+    bool run();
+
+private:
+    enum class Request { Test, InfoQuery, Failed };
+    bool fail(ErrorCode code, const QString &message)
+    {
+        if (result.error.isEmpty()) {
+            result.error = message;
+            result.errorCode = code;
         }
-        streams.abortAll();
-        if (optionsApplied) {
-            QString e2;
-            reopenListener({}, &e2);
-        }
-        if (listener)
-            listener->testFinished(result);
-        if (!result.error.isEmpty())
-            say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
-        return true;
-    };
-
-    say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
-    const int one = 1;
-    setsockopt(ctrl.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-
-    // Cookie
-    QByteArray cookie(proto::CookieSize, '\0');
-    if (waitControl(ctrl.get(), int(idle * 1000)) <= 0 ||
-        net::readExact(ctrl.get(), cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) !=
-            net::IoStatus::Ok) {
-        return finish(QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
-    }
-    if (!proto::isValidCookie(cookie)) {
-        sendError(ctrl.get(), IeRecvCookie);
-        return finish(QStringLiteral("malformed cookie from the client"));
-    }
-    result.cookie = QString::fromLatin1(cookie.constData());
-
-    // Parameters
-    if (net::writeState(ctrl.get(), proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return finish(err);
-    QJsonObject paramsJson;
-    if (waitControl(ctrl.get(), int(idle * 1000)) <= 0 ||
-        net::readJson(ctrl.get(), &paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
-        sendError(ctrl.get(), IeRecvParams);
-        return finish(QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
-    }
-    if (isInfoQuery(paramsJson)) {
-        describeMachine(ctrl.get(), peer);
         return false;
     }
+    bool receiveCookie();
+    Request receiveParams();
+    bool greet();
+    bool applyListenOptions();
+    bool acceptStreams();
+    bool addStream(net::Socket data, const net::Address &dataPeer);
+    bool runStreams();
+    bool exchangeResults();
+    bool finish();
+
+    Server::Impl &srv;
+    proto::ControlChannel ctrl;
+    const net::Address peer;
+    const double idle;
+    TestResult result;
+    TestParams params;
+    TestSession session{params, &result, srv.listener};
+    StreamSet &streams = session.streams();
+    QByteArray cookie;
+    bool nbClient = false;
+    bool optionsApplied = false;
+    net::Socket crrListen;
+    net::SocketOptions dataOptions;
+    int total = 0;     // data connections the client opens
+    int toReceive = 0; // of which the first ones send to us
+    int accepted = 0;
+    QString err;
+};
+
+bool ServerRun::run()
+{
+    srv.say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
+    net::setNoDelay(ctrl.socket());
+    if (!receiveCookie())
+        return finish();
+    switch (receiveParams()) {
+    case Request::InfoQuery:
+        srv.describeMachine(ctrl, peer);
+        return false;
+    case Request::Failed:
+        return finish();
+    case Request::Test:
+        break;
+    }
+    if (greet() && applyListenOptions() && acceptStreams() && runStreams())
+        exchangeResults();
+    return finish();
+}
+
+bool ServerRun::receiveCookie()
+{
+    cookie = QByteArray(proto::CookieSize, '\0');
+    if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
+        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::Timeout, QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+    if (!proto::isValidCookie(cookie)) {
+        ctrl.sendError(proto::IeRecvCookie);
+        return fail(ErrorCode::Protocol, QStringLiteral("malformed cookie from the client"));
+    }
+    result.cookie = QString::fromLatin1(cookie.constData());
+    return true;
+}
+
+ServerRun::Request ServerRun::receiveParams()
+{
+    if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, err), Request::Failed;
+    QJsonObject paramsJson;
+    if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
+        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        ctrl.sendError(proto::IeRecvParams);
+        fail(ErrorCode::Protocol, QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+        return Request::Failed;
+    }
+    if (isInfoQuery(paramsJson))
+        return Request::InfoQuery;
     if (!TestParams::fromIperfParams(paramsJson, &params, &err)) {
-        sendError(ctrl.get(), IeParams);
-        return finish(QStringLiteral("bad test parameters: %1").arg(err));
+        ctrl.sendError(proto::IeParams);
+        return fail(ErrorCode::InvalidParams, QStringLiteral("bad test parameters: %1").arg(err)), Request::Failed;
     }
     params.host = peer.host();
-    params.port = boundPort;
+    params.port = srv.boundPort;
     result.params = params;
     result.remoteVersion = paramsJson.value(QStringLiteral("client_version")).toString();
+    // NicBench clients announce themselves with the "nicbench" parameter key.
+    nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
+    return Request::Test;
+}
 
-    // NicBench clients announce themselves with the "nicbench" parameter key; we answer
-    // with NICBENCH_HELLO so they know what they talk to (stock clients never see it).
-    const bool nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
-    net::Fd crrListen;
-    if (nbClient) {
-        QJsonObject hello = helloJson();
-        if (params.kind == TestKind::Crr) {
-            const net::Address local = net::localAddress(ctrl.get());
-            // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
-            const QString host = local.host();
-            crrListen = net::listenTcp(host, 0, host.contains(QLatin1Char(':')) ? AddressFamily::IPv6 : AddressFamily::IPv4,
-                                       {}, &err);
-            if (!crrListen.valid()) {
-                sendError(ctrl.get(), 202);
-                return finish(err);
-            }
-            hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen.get()));
-        }
-        if (net::writeState(ctrl.get(), proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
-            net::writeJson(ctrl.get(), hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-            return finish(err);
-    } else if (params.isRequestResponse()) {
-        sendError(ctrl.get(), IeParams);
-        return finish(QStringLiteral("request/response parameters without the NicBench extension"));
+// NicBench clients get NICBENCH_HELLO so they know what they talk to (stock clients never
+// see it); for CRR it carries the port that takes one connection per transaction.
+bool ServerRun::greet()
+{
+    if (!nbClient) {
+        if (!params.isRequestResponse())
+            return true;
+        ctrl.sendError(proto::IeParams);
+        return fail(ErrorCode::Unsupported, QStringLiteral("request/response parameters without the NicBench extension"));
     }
-
-    net::SocketOptions dataOptions;
-    dataOptions.window = params.window;
-    dataOptions.mss = params.mss;
-    dataOptions.noDelay = params.noDelay;
-    dataOptions.congestion = params.congestion;
-    if (params.window > 0 || params.mss > 0 || params.noDelay) {
-        // Options that must be on the listening socket before the SYN arrives.
-        net::SocketOptions listenOptions = dataOptions;
-        listenOptions.congestion.clear();
-        if (!reopenListener(listenOptions, &err)) {
-            sendError(ctrl.get(), 202);
-            return finish(err);
+    QJsonObject hello = helloJson();
+    if (params.kind == TestKind::Crr) {
+        const net::Address local = net::localAddress(ctrl.socket());
+        // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
+        const QString host = local.host();
+        crrListen = net::listenTcp(host, 0, host.contains(QLatin1Char(':')) ? AddressFamily::IPv6 : AddressFamily::IPv4,
+                                   {}, &err);
+        if (!crrListen.valid()) {
+            ctrl.sendError(proto::IeListen);
+            return fail(ErrorCode::Io, err);
         }
-        optionsApplied = true;
+        hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen));
     }
+    if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
+        ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, err);
+    return true;
+}
 
-    // Streams
-    if (net::writeState(ctrl.get(), proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return finish(err);
-    const int total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+// Options that must be on the listening socket before the SYN arrives.
+bool ServerRun::applyListenOptions()
+{
+    dataOptions = socketOptions(params);
+    if (params.window == 0 && params.mss == 0 && !params.noDelay)
+        return true;
+    net::SocketOptions listenOptions = dataOptions;
+    listenOptions.congestion.clear();
+    if (!srv.reopenListener(listenOptions, &err)) {
+        ctrl.sendError(proto::IeListen);
+        return fail(ErrorCode::Io, err);
+    }
+    optionsApplied = true;
+    return true;
+}
+
+bool ServerRun::acceptStreams()
+{
+    if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, err);
+    total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
-                                                     net::Fd(::fcntl(crrListen.get(), F_DUPFD_CLOEXEC, 0))));
+                                                     crrListen.duplicate()));
     }
-    const int toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
+    toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
-    int accepted = 0;
     while (accepted < total) {
-        if (stop.load())
-            return finish(QStringLiteral("server stopped"));
+        if (srv.stop.load())
+            return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (nowSecs() > acceptDeadline) {
-            sendError(ctrl.get(), IeStreamAccept);
-            return finish(QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
+            ctrl.sendError(proto::IeStreamAccept);
+            return fail(ErrorCode::Timeout, QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
         }
-        pollfd p[2] = {{listenFd.get(), POLLIN, 0}, {ctrl.get(), POLLIN, 0}};
-        if (::poll(p, 2, 100) <= 0)
+        const int ready = net::waitEither(srv.listenFd, ctrl.socket(), 100);
+        if (ready <= 0)
             continue;
-        if (p[1].revents) {
-            return finish(QStringLiteral("the client closed the control connection while opening streams"));
-        }
-        net::Address dpeer;
-        net::Fd data = net::acceptTcp(listenFd.get(), 0, &dpeer);
-        if (!data.valid())
-            continue;
-        QByteArray dcookie(proto::CookieSize, '\0');
-        QString cerr;
-        if (net::readExact(data.get(), dcookie.data(), std::size_t(dcookie.size()), net::deadlineIn(5), &cerr) !=
-                net::IoStatus::Ok ||
-            dcookie != cookie) {
-            const char denied = char(proto::AccessDenied);
-            ::send(data.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-            continue;
-        }
-        QString oerr;
-        if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data.get(), {0, 0, false, dataOptions.congestion}, &oerr))
-            say(oerr);
-        const int id = streamIdForIndex(accepted);
-        const bool sender = accepted >= toReceive;
-        const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
-                                      : sender                    ? DataStream::Role::Sender
-                                                                  : DataStream::Role::Receiver;
-        const net::Address local = net::localAddress(data.get());
-        result.connections.append({id, local.host(), local.port(), dpeer.host(), dpeer.port()});
-        streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
-        ++accepted;
+        if (ready & 2)
+            return fail(ErrorCode::PeerClosed, QStringLiteral("the client closed the control connection while opening streams"));
+        net::Address dataPeer;
+        net::Socket data = net::acceptTcp(srv.listenFd, 0, &dataPeer);
+        if (data.valid())
+            addStream(std::move(data), dataPeer);
     }
     if (optionsApplied) {
-        if (!reopenListener({}, &err))
-            say(err);
+        if (!srv.reopenListener({}, &err))
+            srv.say(err);
         optionsApplied = false;
     }
+    return true;
+}
 
-    // Running
+// A data connection counts once it shows the test's cookie; anything else is turned away.
+bool ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
+{
+    QByteArray dataCookie(proto::CookieSize, '\0');
+    QString cookieError;
+    if (net::readExact(data, dataCookie.data(), std::size_t(dataCookie.size()), net::deadlineIn(5), &cookieError) !=
+            net::IoStatus::Ok ||
+        dataCookie != cookie) {
+        const char denied = char(proto::AccessDenied);
+        net::sendNow(data, &denied, 1);
+        return false;
+    }
+    QString optionError;
+    if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
+        srv.say(optionError);
+    const int id = streamIdForIndex(accepted);
+    const bool sender = accepted >= toReceive;
+    const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
+                                  : sender                    ? DataStream::Role::Sender
+                                                              : DataStream::Role::Receiver;
+    const net::Address local = net::localAddress(data);
+    result.connections.append({id, local.host(), local.port(), dataPeer.host(), dataPeer.port()});
+    streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
+    ++accepted;
+    return true;
+}
+
+// The client decides when the test ends; the watchdog only catches a vanished client.
+bool ServerRun::runStreams()
+{
     const auto d = net::deadlineIn(idle);
-    if (net::writeState(ctrl.get(), proto::TestStart, d, &err) != net::IoStatus::Ok ||
-        net::writeState(ctrl.get(), proto::TestRunning, d, &err) != net::IoStatus::Ok)
-        return finish(err);
-    DataStream::Config cfg;
-    cfg.blockSize = params.blockSize;
-    cfg.skipRxCopy = params.skipRxCopy; // true for stock clients; NicBench clients choose
-    cfg.requestSize = params.requestSize;
-    cfg.responseSize = params.responseSize;
-    cfg.inFlight = params.inFlight;
-    const double t0 = nowSecs();
-    ProcessCpuMeter cpu;
-    cpu.start();
-    accounting.begin(streams.empty() || streams.at(0).fd() < 0 ? ctrl.get() : streams.at(0).fd());
-    streams.markStart(t0);
-    streams.startAll(cfg);
-    started = true;
-    if (listener)
-        listener->testStarted(result);
-
-    // The client decides when the test ends; the watchdog only catches a vanished client.
-    const double watchdog = params.duration > 0 ? t0 + params.omit + params.duration + 40 : 0;
-    bool omitting = params.omit > 0;
-    const double omitEnd = t0 + params.omit;
-    double nextTick = t0 + (omitting ? std::min(params.interval, params.omit) : params.interval);
-    std::int8_t state = 0;
+    if (ctrl.writeState(proto::TestStart, d, &err) != net::IoStatus::Ok ||
+        ctrl.writeState(proto::TestRunning, d, &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, err);
+    DataStream::Config cfg = streamConfig(params);
+    cfg.zeroCopy = false; // -Z is the client's choice for its own sends
+    session.start(cfg, ctrl.socket());
+    const double watchdog = params.duration > 0 ? nowSecs() + params.omit + params.duration + 40 : 0;
     for (;;) {
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {
-            sendError(ctrl.get(), IeTimeout);
-            return finish(QStringLiteral("the client did not end the test in time"));
+            ctrl.sendError(proto::IeTimeout);
+            return fail(ErrorCode::Timeout, QStringLiteral("the client did not end the test in time"));
         }
-        if (now >= nextTick) {
-            IntervalReport r = streams.takeInterval(now, omitting);
-            r.hasCpu = true;
-            r.cpu = accounting.sampleInterval();
-            result.intervals.append(r);
-            if (listener)
-                listener->intervalReady(r);
-            if (omitting && now >= omitEnd - 1e-6) {
-                omitting = false;
-                streams.markOmitEnd(now);
-                cpu.start();
-                accounting.restart();
-            }
-            nextTick = omitting ? std::min(now + params.interval, omitEnd) : now + params.interval;
+        if (now >= session.nextTick()) {
+            session.tick(now);
             continue;
         }
-        const int w = waitControl(ctrl.get(), std::max(1, int((nextTick - now) * 1000)));
+        const int w = srv.waitControl(ctrl, std::max(1, int((session.nextTick() - now) * 1000)));
         if (w < 0)
-            return finish(QStringLiteral("server stopped"));
+            return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (w == 0) {
             if (streams.allFinished())
-                return finish(QStringLiteral("the client disappeared: all data connections closed"));
+                return fail(ErrorCode::PeerClosed, QStringLiteral("the client disappeared: all data connections closed"));
             continue;
         }
-        if (net::readState(ctrl.get(), &state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
-            return finish(QStringLiteral("the client disappeared during the test"));
+        std::int8_t state = 0;
+        if (ctrl.readState(&state, net::deadlineIn(1), &err) != net::IoStatus::Ok)
+            return fail(ErrorCode::PeerClosed, QStringLiteral("the client disappeared during the test"));
         if (state == proto::TestEnd)
-            break;
+            return true;
         if (state == proto::ClientTerminate)
-            return finish(QStringLiteral("the client terminated the test"));
-        sendError(ctrl.get(), IeCtrlClose);
-        return finish(QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
+            return fail(ErrorCode::Stopped, QStringLiteral("the client terminated the test"));
+        ctrl.sendError(proto::IeCtrlClose);
+        return fail(ErrorCode::Protocol, QStringLiteral("unexpected %1 from the client").arg(proto::stateName(state)));
     }
+}
 
-    // Results
-    const double end = nowSecs();
-    streams.stopSenders();
-    streams.joinSenders();
-    streams.freeze(end);
-    IntervalReport last = streams.takeInterval(end, omitting);
+bool ServerRun::exchangeResults()
+{
     // Close the data connections before EXCHANGE_RESULTS, as iperf3 does (A.4). A stock
     // 3.12 client receiving in -R/--bidir drains its blocking data sockets with a read that
     // wants a whole block; our sender may have stopped mid-block, and without the FIN that
     // read never returns and the client never reads EXCHANGE_RESULTS. The counts are
-    // frozen above, so nothing measured is lost.
-    streams.abortAll();
-    const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * params.interval;
-    if (keepLast) {
-        last.hasCpu = true;
-        last.cpu = accounting.sampleInterval();
-    }
-    accounting.end();
-    if (keepLast) {
-        result.intervals.append(last);
-        if (listener)
-            listener->intervalReady(last);
-    }
-    const ProcessCpuMeter::Percent c = cpu.read();
-    result.cpu.hostTotal = c.total;
-    result.cpu.hostUser = c.user;
-    result.cpu.hostSystem = c.system;
+    // frozen first, so nothing measured is lost.
+    session.endDataPhase(true);
+    const ProcessCpuMeter::Percent c = session.readProcessCpu();
     const auto rd = net::deadlineIn(idle);
-    if (net::writeState(ctrl.get(), proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
-        return finish(err);
+    if (ctrl.writeState(proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, err);
     QJsonObject theirs;
-    if (net::readJson(ctrl.get(), &theirs, rd, &err) != net::IoStatus::Ok)
-        return finish(QStringLiteral("cannot read the client's results: %1").arg(err));
+    if (ctrl.readJson(&theirs, rd, &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, QStringLiteral("cannot read the client's results: %1").arg(err));
     if (!streams.applyPeerResults(theirs, &err)) {
-        sendError(ctrl.get(), 208);
-        return finish(err);
+        ctrl.sendError(proto::IeStreamId);
+        return fail(ErrorCode::Protocol, err);
     }
     result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
     result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
@@ -445,14 +415,37 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     const bool receiverOnly = toReceive == total;
     QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
     if (nbClient)
-        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, accounting));
-    if (net::writeJson(ctrl.get(), mine, rd, &err) != net::IoStatus::Ok ||
-        net::writeState(ctrl.get(), proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
-        return finish(QStringLiteral("cannot send results: %1").arg(err));
+        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, session.accounting()));
+    if (ctrl.writeJson(mine, rd, &err) != net::IoStatus::Ok ||
+        ctrl.writeState(proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, QStringLiteral("cannot send results: %1").arg(err));
     // IPERF_DONE, or the client just closing, ends the test.
-    if (waitControl(ctrl.get(), 5000) > 0)
-        net::readState(ctrl.get(), &state, net::deadlineIn(1), &err);
-    return finish(QString());
+    std::int8_t state = 0;
+    if (srv.waitControl(ctrl, 5000) > 0)
+        ctrl.readState(&state, net::deadlineIn(1), &err);
+    return true;
+}
+
+bool ServerRun::finish()
+{
+    session.finish();
+    if (optionsApplied) {
+        QString ignored;
+        srv.reopenListener({}, &ignored);
+    }
+    if (srv.listener)
+        srv.listener->testFinished(result);
+    if (!result.error.isEmpty())
+        srv.say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
+    return true;
+}
+
+} // namespace
+
+bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
+{
+    ServerRun run(*this, std::move(ctrl), peer);
+    return run.run();
 }
 
 Server::Server(ServerOptions options, TestListener *listener) : d(std::make_unique<Impl>())
@@ -468,7 +461,7 @@ bool Server::listen(QString *error)
     d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
     if (!d->listenFd.valid())
         return false;
-    d->boundPort = net::localPort(d->listenFd.get());
+    d->boundPort = net::localPort(d->listenFd);
     return true;
 }
 
@@ -483,10 +476,10 @@ int Server::serve()
         return 1;
     while (!d->stop.load()) {
         net::Address peer;
-        net::Fd ctrl = net::acceptTcp(d->listenFd.get(), 100, &peer);
+        net::Socket ctrl = net::acceptTcp(d->listenFd, 100, &peer);
         if (!ctrl.valid())
             continue;
-        if (!d->runTest(std::move(ctrl), peer))
+        if (!d->runTest(proto::ControlChannel(std::move(ctrl)), peer))
             continue; // an info query: not a test, and it leaves the listener as it was
         m_testsServed.fetch_add(1);
         if (d->options.oneOff)

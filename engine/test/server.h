@@ -35,8 +35,9 @@ public:
     void stop();
     int testsServed() const { return m_testsServed.load(); }
 
+    struct Impl; // server.cpp: the listener and the phases of one test
+
 private:
-    struct Impl;
     std::unique_ptr<Impl> d;
     std::atomic<int> m_testsServed{0};
 };

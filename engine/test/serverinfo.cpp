@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/serverinfo.h"
 
-#include "protocol/protocol.h"
-#include "net/socketio.h"
+#include "net/connect.h"
+#include "protocol/controlchannel.h"
 
 #include <QJsonArray>
-#include <QtEndian>
-
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 
 #include <algorithm>
 #include <chrono>
@@ -18,37 +14,22 @@ namespace nb {
 
 namespace {
 
-constexpr int IeParams = 112; // iperf3's "parameter exchange failed"
-
-// SERVER_ERROR is followed by iperf3's i_errno and errno (3.12's auth path sends only the
-// first); *iErrno is -1 when not even that arrived.
-QString readServerError(int fd, net::Deadline deadline, int *iErrno)
-{
-    unsigned char buf[8] = {};
-    QString err;
-    *iErrno = -1;
-    if (net::readExact(fd, buf, 4, deadline, &err) != net::IoStatus::Ok)
-        return QStringLiteral("the server reported an error");
-    *iErrno = int(qFromBigEndian<qint32>(buf));
-    QString text = QStringLiteral("the server reported an error: %1").arg(proto::iperfErrorText(*iErrno));
-    if (net::readExact(fd, buf + 4, 4, std::min(deadline, net::deadlineIn(0.5)), &err) == net::IoStatus::Ok) {
-        const int sysErrno = int(qFromBigEndian<qint32>(buf + 4));
-        if (sysErrno != 0)
-            text += QStringLiteral(" (%1)").arg(QString::fromLocal8Bit(strerror(sysErrno)));
-    }
-    return text;
-}
-
 class Query {
 public:
     explicit Query(const ServerInfoQuery &q) : q(q), deadline(net::deadlineIn(q.timeoutSeconds)) {}
     bool run(HostEnvironment *out, QString *error);
 
 private:
-    bool fail(QString *error, const QString &message)
+    bool fail(QString *error, ErrorCode kind, const QString &message)
     {
         *error = message;
+        code = kind;
         return false;
+    }
+    // A server that stays silent does not speak the protocol; see readFailure.
+    static ErrorCode readFailureCode(net::IoStatus s)
+    {
+        return s == net::IoStatus::Timeout ? ErrorCode::Protocol : net::errorCodeOf(s);
     }
     QString where() const { return QStringLiteral("%1 port %2").arg(q.host).arg(q.port); }
     bool cancelled() const { return q.cancel && q.cancel->load(); }
@@ -59,14 +40,16 @@ private:
     void terminate(double graceSeconds)
     {
         const double left = std::chrono::duration<double>(deadline - net::Clock::now()).count();
-        proto::terminateControl(ctrl.get(), std::clamp(left, 0.1, 1.0), graceSeconds);
-        ctrl.reset();
+        ctrl.terminate(std::clamp(left, 0.1, 1.0), graceSeconds);
     }
     QString readFailure(net::IoStatus s, const QString &err, const QString &waitingFor) const;
 
     const ServerInfoQuery &q;
     const net::Deadline deadline;
-    net::Fd ctrl;
+    proto::ControlChannel ctrl;
+
+public:
+    ErrorCode code = ErrorCode::None; // set with the error message
 };
 
 QString Query::readFailure(net::IoStatus s, const QString &err, const QString &waitingFor) const
@@ -89,72 +72,73 @@ QString Query::readFailure(net::IoStatus s, const QString &err, const QString &w
 bool Query::run(HostEnvironment *out, QString *error)
 {
     if (q.host.isEmpty())
-        return fail(error, QStringLiteral("no server given"));
+        return fail(error, ErrorCode::InvalidParams, QStringLiteral("no server given"));
     if (!(q.timeoutSeconds > 0))
-        return fail(error, QStringLiteral("the timeout must be positive"));
+        return fail(error, ErrorCode::InvalidParams, QStringLiteral("the timeout must be positive"));
     QString err;
-    ctrl = net::connectTcp(q.host, q.port, q.family, q.bindAddress, {}, std::max(1, int(q.timeoutSeconds * 1000)), &err,
-                           q.cancel);
+    ErrorCode connectCode = ErrorCode::None;
+    ctrl = proto::ControlChannel(net::connectTcp(q.host, q.port, q.family, q.bindAddress, {},
+                                                 std::max(1, int(q.timeoutSeconds * 1000)), &err, q.cancel,
+                                                 &connectCode));
     if (!ctrl.valid())
-        return fail(error, cancelled() ? QStringLiteral("stopped") : err);
-    const int one = 1;
-    setsockopt(ctrl.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        return fail(error, cancelled() ? ErrorCode::Stopped : connectCode, cancelled() ? QStringLiteral("stopped") : err);
+    net::setNoDelay(ctrl.socket());
 
     // Cookie and parameters go out as soon as the server asks, as in a test (a 3.15+
     // server times out a control read after 10 s).
     const QByteArray cookie = proto::makeCookie();
-    if (net::writeAll(ctrl.get(), cookie.constData(), std::size_t(cookie.size()), deadline, &err) != net::IoStatus::Ok)
-        return fail(error, QStringLiteral("%1: cannot send the cookie: %2").arg(where(), err));
+    if (ctrl.writeBytes(cookie.constData(), std::size_t(cookie.size()), deadline, &err) != net::IoStatus::Ok)
+        return fail(error, ErrorCode::PeerClosed, QStringLiteral("%1: cannot send the cookie: %2").arg(where(), err));
     std::int8_t state = 0;
-    net::IoStatus s = net::readState(ctrl.get(), &state, deadline, &err, q.cancel);
+    net::IoStatus s = ctrl.readState(&state, deadline, &err, q.cancel);
     if (s != net::IoStatus::Ok)
-        return fail(error, readFailure(s, err, QStringLiteral("PARAM_EXCHANGE")));
+        return fail(error, readFailureCode(s), readFailure(s, err, QStringLiteral("PARAM_EXCHANGE")));
     int iErrno = -1;
     switch (state) {
     case proto::ParamExchange:
         break;
     case proto::AccessDenied:
-        return fail(error, QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
+        return fail(error, ErrorCode::Busy, QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
     case proto::ServerError:
-        return fail(error, QStringLiteral("%1: %2").arg(where(), readServerError(ctrl.get(), deadline, &iErrno)));
+        return fail(error, ErrorCode::ServerError, QStringLiteral("%1: %2").arg(where(), ctrl.readServerError(deadline, &iErrno)));
     default:
-        return fail(error, QStringLiteral("%1: protocol error: expected PARAM_EXCHANGE, got %2")
+        return fail(error, ErrorCode::Protocol, QStringLiteral("%1: protocol error: expected PARAM_EXCHANGE, got %2")
                                .arg(where(), proto::stateName(state)));
     }
-    if (net::writeJson(ctrl.get(), infoQueryParameters(), deadline, &err) != net::IoStatus::Ok)
-        return fail(error, QStringLiteral("%1: cannot send the query: %2").arg(where(), err));
+    if (ctrl.writeJson(infoQueryParameters(), deadline, &err) != net::IoStatus::Ok)
+        return fail(error, ErrorCode::PeerClosed, QStringLiteral("%1: cannot send the query: %2").arg(where(), err));
 
-    s = net::readState(ctrl.get(), &state, deadline, &err, q.cancel);
+    s = ctrl.readState(&state, deadline, &err, q.cancel);
     if (s != net::IoStatus::Ok)
-        return fail(error, readFailure(s, err, QStringLiteral("an answer to the query")));
+        return fail(error, readFailureCode(s), readFailure(s, err, QStringLiteral("an answer to the query")));
     switch (state) {
     case proto::NicbenchHello:
         break;
     case proto::CreateStreams:
         // Stock iperf3 took the query for a test and waits for data connections.
         terminate(0.05);
-        return fail(error, QStringLiteral("%1 runs a stock iperf3 server, which cannot list its adapters (start "
+        return fail(error, ErrorCode::Unsupported, QStringLiteral("%1 runs a stock iperf3 server, which cannot list its adapters (start "
                                           "'nicbench-cli -s' there)")
                                .arg(where()));
     case proto::ServerError: {
-        const QString text = readServerError(ctrl.get(), deadline, &iErrno);
-        if (iErrno == IeParams)
-            return fail(error, QStringLiteral("%1 refused the query: its NicBench version is older than the info "
+        const QString text = ctrl.readServerError(deadline, &iErrno);
+        if (iErrno == proto::IeParams)
+            return fail(error, ErrorCode::Unsupported, QStringLiteral("%1 refused the query: its NicBench version is older than the info "
                                               "query (%2)")
                                    .arg(where(), text));
-        return fail(error, QStringLiteral("%1: %2").arg(where(), text));
+        return fail(error, ErrorCode::ServerError, QStringLiteral("%1: %2").arg(where(), text));
     }
     case proto::AccessDenied:
-        return fail(error, QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
+        return fail(error, ErrorCode::Busy, QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
     default:
-        return fail(error, QStringLiteral("%1: protocol error: expected NICBENCH_HELLO, got %2")
+        return fail(error, ErrorCode::Protocol, QStringLiteral("%1: protocol error: expected NICBENCH_HELLO, got %2")
                                .arg(where(), proto::stateName(state)));
     }
 
     QJsonObject hello;
-    s = net::readJson(ctrl.get(), &hello, deadline, &err);
+    s = ctrl.readJson(&hello, deadline, &err);
     if (s != net::IoStatus::Ok)
-        return fail(error, s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
+        return fail(error, ErrorCode::Protocol, s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
                                                      : readFailure(s, err, QStringLiteral("the NicBench greeting")));
     // The hello is all we came for: end the exchange before looking at it, so the server
     // is free again whatever we make of its answer. Ours keeps its listening socket, so
@@ -162,11 +146,11 @@ bool Query::run(HostEnvironment *out, QString *error)
     terminate(0);
     const QJsonValue host = hello.value(QStringLiteral("host"));
     if (!host.isObject())
-        return fail(error, QStringLiteral("%1 runs NicBench %2, which does not describe its machine")
+        return fail(error, ErrorCode::Unsupported, QStringLiteral("%1 runs NicBench %2, which does not describe its machine")
                                .arg(where(), hello.value(QStringLiteral("version")).toString()));
     HostEnvironment e;
     if (!HostEnvironment::fromJson(host.toObject(), &e, &err))
-        return fail(error, QStringLiteral("%1 sent an unreadable machine description: %2").arg(where(), err));
+        return fail(error, ErrorCode::Protocol, QStringLiteral("%1 sent an unreadable machine description: %2").arg(where(), err));
     e.known = true;
     if (e.nicbenchVersion.isEmpty())
         e.nicbenchVersion = hello.value(QStringLiteral("version")).toString();
@@ -176,11 +160,14 @@ bool Query::run(HostEnvironment *out, QString *error)
 
 } // namespace
 
-bool queryServerInfo(const ServerInfoQuery &query, HostEnvironment *out, QString *error)
+bool queryServerInfo(const ServerInfoQuery &query, HostEnvironment *out, QString *error, ErrorCode *code)
 {
     QString ignored;
     Query q(query);
-    return q.run(out, error ? error : &ignored);
+    const bool ok = q.run(out, error ? error : &ignored);
+    if (code)
+        *code = q.code;
+    return ok;
 }
 
 QJsonObject infoQueryParameters()

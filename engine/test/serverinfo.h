@@ -5,6 +5,7 @@
 // (docs/protocol.md §2.6). A stock iperf3 server cannot answer; the query then fails with a
 // clear message and leaves that server ready for its next client.
 
+#include "core/errorcode.h"
 #include "platform/hostenvironment.h"
 #include "test/testparams.h"
 
@@ -24,8 +25,9 @@ struct ServerInfoQuery {
     const std::atomic<bool> *cancel = nullptr; // optional: set it to abandon the query
 };
 
-// Blocking; bounded by timeoutSeconds. On success fills `out` (known = true).
-bool queryServerInfo(const ServerInfoQuery &query, HostEnvironment *out, QString *error);
+// Blocking; bounded by timeoutSeconds. On success fills `out` (known = true); on failure
+// *error is the message and *code (when given) its kind (Stopped when cancelled).
+bool queryServerInfo(const ServerInfoQuery &query, HostEnvironment *out, QString *error, ErrorCode *code = nullptr);
 
 // Wire format shared by the client and our server (docs/protocol.md §2.6).
 // The iperf3 parameter JSON of an info query: a well-formed one-stream test, so that a

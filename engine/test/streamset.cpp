@@ -34,7 +34,7 @@ void StreamSet::markOmitEnd(double now)
         e.omitBaseline = e.stream->bytes();
         e.transactionBaseline = e.stream->transactions();
         e.stream->resetTotalLatency();
-        platform::TcpInfo ti;
+        net::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
             e.retransBaseline = ti.totalRetransmits;
     }
@@ -66,7 +66,7 @@ IntervalReport StreamSet::takeInterval(double now, bool omitted)
         s.bytes = b - e.lastBytes;
         e.lastBytes = b;
         s.omitted = omitted;
-        platform::TcpInfo ti;
+        net::TcpInfo ti;
         if (e.stream->tcpInfo(&ti)) {
             if (s.sender && ti.totalRetransmits >= 0) {
                 s.retransmits = ti.totalRetransmits - e.lastRetrans;
@@ -105,7 +105,7 @@ void StreamSet::freeze(double now)
         e.finalBytes = e.stream->bytes();
         e.finalTransactions = e.stream->transactions();
         e.frozen = true;
-        platform::TcpInfo ti;
+        net::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
             e.finalRetrans = ti.totalRetransmits - e.retransBaseline;
     }
@@ -157,14 +157,6 @@ QString StreamSet::firstError() const
             return err;
     }
     return {};
-}
-
-std::uint64_t StreamSet::totalBytes() const
-{
-    std::uint64_t t = 0;
-    for (const Entry &e : m_streams)
-        t += (e.frozen ? e.finalBytes : e.stream->bytes()) - e.omitBaseline;
-    return t;
 }
 
 QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSystem, bool receiverOnly,

@@ -39,7 +39,6 @@ public:
     // True when every stream's thread has ended (all connections gone).
     bool allFinished() const;
     QString firstError() const;
-    std::uint64_t totalBytes() const;
 
     // The JSON this side sends in EXCHANGE_RESULTS.
     QJsonObject resultsJson(double cpuTotal, double cpuUser, double cpuSystem, bool receiverOnly,

@@ -4,16 +4,16 @@
 #include "platform/interfacemonitor.h"
 #include "platform/platform.h"
 #include "test/servicedemand.h"
-#include "net/socketio.h"
+#include "net/connect.h"
 
 #include <QJsonArray>
 
 namespace nb {
 
-void TestAccounting::begin(int dataFd)
+void TestAccounting::begin(const net::Socket &socket)
 {
-    if (dataFd >= 0) {
-        const net::Address local = net::localAddress(dataFd);
+    if (socket.valid()) {
+        const net::Address local = net::localAddress(socket);
         m_adapter = adapterForLocalAddress(QHostAddress(local.host()));
     }
     m_countersValid = m_adapter && platform::readCounters(m_adapter->name, &m_before);

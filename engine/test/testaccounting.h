@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "net/socket.h"
 #include "platform/adapterinfo.h"
 #include "platform/cpumonitor.h"
 #include "test/results.h"
@@ -15,8 +16,9 @@ namespace nb {
 // and the server alike; one owner thread.
 class TestAccounting {
 public:
-    // dataFd: any connected data socket, or -1 (the control socket is used then).
-    void begin(int dataFd);
+    // socket: a connected data socket (the control socket when there is none); an invalid
+    // one means no adapter is looked up.
+    void begin(const net::Socket &socket);
     CpuSample sampleInterval();
     // End of the warm-up: CPU and counters restart from here.
     void restart();

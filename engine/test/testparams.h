@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "net/address.h" // AddressFamily
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -10,7 +12,6 @@
 namespace nb {
 
 enum class Direction { Upload, Download, Bidirectional };
-enum class AddressFamily { Any, IPv4, IPv6 };
 // Which server the client talks to: our own / stock iperf3 (same protocol), or a
 // stock iperf2 server, which takes plain TCP streams with no control channel.
 enum class PeerProtocol { Iperf3, Iperf2 };

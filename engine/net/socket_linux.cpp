@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// net/socket.h on Linux (POSIX sockets plus TCP_INFO and TCP_CONGESTION).
+#include "net/socket.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace nb::net {
+
+Socket &Socket::operator=(Socket &&o) noexcept
+{
+    if (this != &o)
+        reset(o.release());
+    return *this;
+}
+
+void Socket::reset(Handle h)
+{
+    if (m_handle != Invalid)
+        ::close(m_handle);
+    m_handle = h;
+}
+
+Socket Socket::duplicate() const
+{
+    return Socket(valid() ? ::fcntl(m_handle, F_DUPFD_CLOEXEC, 0) : Invalid);
+}
+
+QString systemErrorText(int code)
+{
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
+bool applyOptions(const Socket &s, const SocketOptions &o, QString *error)
+{
+    const int fd = s.handle();
+    if (o.window > 0) {
+        const int w = int(o.window);
+        if (::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof w) < 0 ||
+            ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof w) < 0) {
+            *error = QStringLiteral("cannot set socket buffer size: %1").arg(systemErrorText(errno));
+            return false;
+        }
+    }
+    if (o.mss > 0 && ::setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &o.mss, sizeof o.mss) < 0) {
+        *error = QStringLiteral("cannot set MSS to %1: %2").arg(o.mss).arg(systemErrorText(errno));
+        return false;
+    }
+    if (o.noDelay) {
+        const int one = 1;
+        if (::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) < 0) {
+            *error = QStringLiteral("cannot set TCP_NODELAY: %1").arg(systemErrorText(errno));
+            return false;
+        }
+    }
+#ifdef TCP_CONGESTION
+    if (!o.congestion.isEmpty()) {
+        const QByteArray name = o.congestion.toLatin1();
+        if (::setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name.constData(), socklen_t(name.size())) < 0) {
+            *error = QStringLiteral("cannot use congestion control '%1': %2 (see "
+                                    "/proc/sys/net/ipv4/tcp_allowed_congestion_control)")
+                         .arg(o.congestion, systemErrorText(errno));
+            return false;
+        }
+    }
+#endif
+    return true;
+}
+
+void setNoDelay(const Socket &s)
+{
+    const int one = 1;
+    ::setsockopt(s.handle(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+void setTimeouts(const Socket &s, int receiveMs, int sendMs)
+{
+    if (receiveMs >= 0) {
+        const timeval tv{receiveMs / 1000, (receiveMs % 1000) * 1000};
+        ::setsockopt(s.handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    }
+    if (sendMs >= 0) {
+        const timeval tv{sendMs / 1000, (sendMs % 1000) * 1000};
+        ::setsockopt(s.handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    }
+}
+
+void shutdownBoth(const Socket &s)
+{
+    if (s.valid())
+        ::shutdown(s.handle(), SHUT_RDWR);
+}
+
+QString congestion(const Socket &s)
+{
+#ifdef TCP_CONGESTION
+    char name[32] = {};
+    socklen_t len = sizeof name;
+    if (::getsockopt(s.handle(), IPPROTO_TCP, TCP_CONGESTION, name, &len) == 0)
+        return QString::fromLatin1(name);
+#endif
+    return {};
+}
+
+bool readTcpInfo(const Socket &s, TcpInfo *out)
+{
+    tcp_info info{};
+    socklen_t len = sizeof info;
+    if (::getsockopt(s.handle(), IPPROTO_TCP, TCP_INFO, &info, &len) < 0)
+        return false;
+    out->totalRetransmits = info.tcpi_total_retrans;
+    out->cwndBytes = std::int64_t(info.tcpi_snd_cwnd) * info.tcpi_snd_mss;
+    out->rttUs = info.tcpi_rtt;
+    out->rttVarUs = info.tcpi_rttvar;
+    out->pmtu = info.tcpi_pmtu;
+    out->sndMss = info.tcpi_snd_mss;
+    return true;
+}
+
+} // namespace nb::net

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "test/testsession.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace nb {
+
+double nowSecs()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+net::SocketOptions socketOptions(const TestParams &params)
+{
+    net::SocketOptions o;
+    o.window = params.window;
+    o.mss = params.mss;
+    o.noDelay = params.noDelay;
+    o.congestion = params.congestion;
+    return o;
+}
+
+DataStream::Config streamConfig(const TestParams &params)
+{
+    DataStream::Config c;
+    c.blockSize = params.blockSize;
+    c.skipRxCopy = params.skipRxCopy;
+    c.zeroCopy = params.zeroCopy;
+    c.requestSize = params.requestSize;
+    c.responseSize = params.responseSize;
+    c.inFlight = params.inFlight;
+    return c;
+}
+
+TestSession::TestSession(const TestParams &params, TestResult *result, TestListener *listener)
+    : m_params(params), m_result(result), m_listener(listener)
+{
+}
+
+void TestSession::start(const DataStream::Config &config, const net::Socket &fallback)
+{
+    const double t0 = nowSecs();
+    m_cpu.start();
+    m_accounting.begin(m_streams.empty() || !m_streams.at(0).socket().valid() ? fallback : m_streams.at(0).socket());
+    m_streams.markStart(t0);
+    m_streams.startAll(config);
+    m_started = true;
+    m_omitting = m_params.omit > 0;
+    m_omitEnd = t0 + m_params.omit;
+    // Intervals restart at the end of the warm-up, as in iperf3.
+    m_nextTick = t0 + (m_omitting ? std::min(m_params.interval, m_params.omit) : m_params.interval);
+    if (m_listener)
+        m_listener->testStarted(*m_result);
+}
+
+void TestSession::endAfterWarmup(double seconds)
+{
+    m_duration = seconds;
+    m_endAt = m_omitEnd + seconds;
+    m_nextTick = std::min(m_nextTick, m_endAt);
+}
+
+void TestSession::report(IntervalReport r)
+{
+    m_result->intervals.append(r);
+    if (m_listener)
+        m_listener->intervalReady(r);
+}
+
+void TestSession::tick(double now)
+{
+    IntervalReport r = m_streams.takeInterval(now, m_omitting);
+    r.hasCpu = true;
+    r.cpu = m_accounting.sampleInterval();
+    report(r);
+    if (m_omitting && now >= m_omitEnd - 1e-6) {
+        m_omitting = false;
+        m_streams.markOmitEnd(now);
+        m_cpu.start();
+        m_accounting.restart();
+        // Counting starts at this tick, which may come late on a busy machine: measure
+        // the full -t from here.
+        if (m_endAt > 0)
+            m_endAt = now + m_duration;
+    }
+    m_nextTick = m_omitting ? std::min(now + m_params.interval, m_omitEnd) : now + m_params.interval;
+    if (m_endAt > 0)
+        m_nextTick = std::min(m_nextTick, m_endAt);
+}
+
+double TestSession::endDataPhase(bool closeConnections)
+{
+    const double end = nowSecs();
+    m_streams.stopSenders();
+    m_streams.joinSenders();
+    m_streams.freeze(end);
+    IntervalReport last = m_streams.takeInterval(end, m_omitting);
+    if (closeConnections)
+        m_streams.abortAll();
+    const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * m_params.interval;
+    if (keepLast) {
+        last.hasCpu = true;
+        last.cpu = m_accounting.sampleInterval();
+    }
+    m_accounting.end();
+    if (keepLast)
+        report(last);
+    return end;
+}
+
+ProcessCpuMeter::Percent TestSession::readProcessCpu()
+{
+    const ProcessCpuMeter::Percent c = m_cpu.read();
+    m_result->cpu.hostTotal = c.total;
+    m_result->cpu.hostUser = c.user;
+    m_result->cpu.hostSystem = c.system;
+    return c;
+}
+
+void TestSession::finish()
+{
+    if (m_started) {
+        m_streams.freeze(nowSecs());
+        m_result->streams = m_streams.summaries();
+        if (m_params.isRequestResponse()) {
+            m_result->hasRr = true;
+            m_result->rr = m_streams.rrSummary();
+            m_result->rr.kind = m_params.kind;
+        }
+        applyAccounting(m_accounting, m_result);
+    }
+    m_streams.abortAll();
+}
+
+} // namespace nb
