@@ -253,4 +253,21 @@ bool readFields(const QJsonObject &o, T *value, std::type_identity_t<Fields<T>> 
     return true;
 }
 
+// A group of fields that is present entirely or not at all (a CPU sample's system figures,
+// say): none present sets *present to false; some but not all is "incomplete" (a corrupt
+// or truncated writer); all are read as the table says.
+template<class T>
+bool readFieldGroup(const QJsonObject &o, T *value, std::type_identity_t<Fields<T>> fields, const QString &where,
+                    QString *error, bool *present)
+{
+    const auto found = std::count_if(fields.begin(), fields.end(),
+                                     [&o](const Field<T> &f) { return o.contains(QLatin1String(f.key)); });
+    *present = found == qsizetype(fields.size());
+    if (found == 0)
+        return true;
+    if (!*present)
+        return fail(error, where, QStringLiteral("incomplete figures"));
+    return readFields(o, value, fields, where, error);
+}
+
 } // namespace nb::json
