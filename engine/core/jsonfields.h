@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <variant>
@@ -47,39 +48,43 @@ inline bool reject(Need need, QString *error, const QString &where, const QStrin
     return need == Need::Tolerant || fail(error, path(where, key), what);
 }
 
-// Absent: an error only when Required. Returns true when the caller should stop (absent).
-inline bool absent(const QJsonValue &v, Need need, bool *ok, QString *error, const QString &where,
-                   const QString &key)
+// The value at `key` when it is there and of `type`. Otherwise nothing, and *ok says whether
+// that is fine under `need`: absent is an error only when Required, mistyped unless Tolerant.
+inline std::optional<QJsonValue> typed(const QJsonObject &o, const QString &key, QJsonValue::Type type,
+                                       const QString &typeError, Need need, const QString &where, QString *error,
+                                       bool *ok)
 {
-    if (!v.isUndefined())
-        return false;
-    *ok = need != Need::Required || fail(error, path(where, key), QStringLiteral("missing"));
-    return true;
+    const QJsonValue v = o.value(key);
+    if (v.isUndefined())
+        *ok = need != Need::Required || fail(error, path(where, key), QStringLiteral("missing"));
+    else if (v.type() != type)
+        *ok = reject(need, error, where, key, typeError);
+    else
+        return v;
+    return std::nullopt;
 }
 
 inline bool readString(const QJsonObject &o, const QString &key, QString *out, const QString &where, QString *error,
                        Need need = Need::Optional, qsizetype maxLength = 1 << 20)
 {
-    const QJsonValue v = o.value(key);
-    if (bool ok; absent(v, need, &ok, error, where, key))
+    bool ok = true;
+    const auto v = typed(o, key, QJsonValue::String, QStringLiteral("must be a string"), need, where, error, &ok);
+    if (!v)
         return ok;
-    if (!v.isString())
-        return reject(need, error, where, key, QStringLiteral("must be a string"));
-    if (v.toString().size() > maxLength)
+    if (v->toString().size() > maxLength)
         return reject(need, error, where, key, QStringLiteral("string too long"));
-    *out = v.toString();
+    *out = v->toString();
     return true;
 }
 
 inline bool readDouble(const QJsonObject &o, const QString &key, double *out, const QString &where, QString *error,
                        Need need = Need::Optional, double min = -1e300, double max = 1e300)
 {
-    const QJsonValue v = o.value(key);
-    if (bool ok; absent(v, need, &ok, error, where, key))
+    bool ok = true;
+    const auto v = typed(o, key, QJsonValue::Double, QStringLiteral("must be a number"), need, where, error, &ok);
+    if (!v)
         return ok;
-    if (!v.isDouble())
-        return reject(need, error, where, key, QStringLiteral("must be a number"));
-    const double d = v.toDouble();
+    const double d = v->toDouble();
     if (!std::isfinite(d) || d < min || d > max)
         return reject(need, error, where, key,
                       QStringLiteral("%1 is out of range [%2, %3]").arg(d).arg(min).arg(max));
@@ -116,36 +121,33 @@ inline bool readInt64(const QJsonObject &o, const QString &key, std::int64_t *ou
 inline bool readBool(const QJsonObject &o, const QString &key, bool *out, const QString &where, QString *error,
                      Need need = Need::Optional)
 {
-    const QJsonValue v = o.value(key);
-    if (bool ok; absent(v, need, &ok, error, where, key))
+    bool ok = true;
+    const auto v = typed(o, key, QJsonValue::Bool, QStringLiteral("must be true or false"), need, where, error, &ok);
+    if (!v)
         return ok;
-    if (!v.isBool())
-        return reject(need, error, where, key, QStringLiteral("must be true or false"));
-    *out = v.toBool();
+    *out = v->toBool();
     return true;
 }
 
 inline bool readObject(const QJsonObject &o, const QString &key, QJsonObject *out, const QString &where,
                        QString *error, Need need = Need::Optional)
 {
-    const QJsonValue v = o.value(key);
-    if (bool ok; absent(v, need, &ok, error, where, key))
+    bool ok = true;
+    const auto v = typed(o, key, QJsonValue::Object, QStringLiteral("must be an object"), need, where, error, &ok);
+    if (!v)
         return ok;
-    if (!v.isObject())
-        return reject(need, error, where, key, QStringLiteral("must be an object"));
-    *out = v.toObject();
+    *out = v->toObject();
     return true;
 }
 
 inline bool readArray(const QJsonObject &o, const QString &key, QJsonArray *out, const QString &where, QString *error,
                       Need need = Need::Optional, qsizetype maxSize = 1 << 20)
 {
-    const QJsonValue v = o.value(key);
-    if (bool ok; absent(v, need, &ok, error, where, key))
+    bool ok = true;
+    const auto v = typed(o, key, QJsonValue::Array, QStringLiteral("must be an array"), need, where, error, &ok);
+    if (!v)
         return ok;
-    if (!v.isArray())
-        return reject(need, error, where, key, QStringLiteral("must be an array"));
-    const QJsonArray a = v.toArray();
+    const QJsonArray a = v->toArray();
     if (a.size() > maxSize)
         return reject(need, error, where, key,
                       QStringLiteral("has %1 entries, more than the %2 allowed").arg(a.size()).arg(maxSize));

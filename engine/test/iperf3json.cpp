@@ -12,6 +12,7 @@
 #include <QSysInfo>
 
 #include <algorithm>
+#include <optional>
 
 namespace nb::iperf3json {
 
@@ -323,6 +324,27 @@ bool readEnd(const QJsonObject &end, TestResult *r, QString *error)
     return true;
 }
 
+// One side's service demand from its whole-machine CPU figures; without `clockHz` the
+// cycles per byte are left out (null when the clock is there but unknown, 0).
+void insertCosts(const TestResult &r, const CpuSample &c, const QString &side, std::optional<double> clockHz,
+                 QJsonObject *o)
+{
+    const auto put = [&](const char *name, std::optional<double> v) {
+        o->insert(side + QLatin1Char('_') + key(name), v ? QJsonValue(*v) : QJsonValue());
+    };
+    const double seconds = c.seconds();
+    if (r.hasRr) {
+        put("us_per_transaction",
+            serviceDemandUsPerTransaction(c.systemBusyPct, c.cpuCount, seconds, double(r.rr.transactions)));
+        return;
+    }
+    const double bytes = double(r.bytesDelivered());
+    put("us_per_kb", serviceDemandUsPerKB(c.systemBusyPct, c.cpuCount, seconds, bytes));
+    put("cpu_pct_per_gbps", cpuPctPerGbps(c.systemBusyPct, seconds > 0 ? bytes * 8 / seconds : 0));
+    if (clockHz)
+        put("cycles_per_byte", cyclesPerByte(c.systemBusyCpuSeconds(), *clockHz, bytes));
+}
+
 } // namespace
 
 QJsonObject sumJson(double start, double end, std::uint64_t bytes, std::int64_t retransmits, bool sender, bool omitted,
@@ -380,7 +402,6 @@ bool fromJson(const QJsonObject &root, TestResult *out, QString *error)
 QJsonObject cpuCostJson(const TestResult &r)
 {
     QJsonObject o;
-    auto put = [&](const char *k, std::optional<double> v) { o.insert(key(k), v ? QJsonValue(*v) : QJsonValue()); };
     if (r.localCpuKnown)
         o.insert(key("local"), r.localCpu.toJson());
     if (r.remoteCpuKnown) {
@@ -392,29 +413,11 @@ QJsonObject cpuCostJson(const TestResult &r)
                                             {key("process_user_pct"), r.cpu.remoteUser},
                                             {key("process_system_pct"), r.cpu.remoteSystem}});
     }
-    const double bytes = double(r.bytesDelivered());
-    const double transactions = double(r.rr.transactions);
-    if (r.localCpuKnown && r.localCpu.systemValid) {
-        const CpuSample &c = r.localCpu;
-        const double seconds = c.seconds();
-        if (r.hasRr) {
-            put("local_us_per_transaction", serviceDemandUsPerTransaction(c.systemBusyPct, c.cpuCount, seconds, transactions));
-        } else {
-            put("local_us_per_kb", serviceDemandUsPerKB(c.systemBusyPct, c.cpuCount, seconds, bytes));
-            put("local_cpu_pct_per_gbps", cpuPctPerGbps(c.systemBusyPct, seconds > 0 ? bytes * 8 / seconds : 0));
-            put("local_cycles_per_byte", cyclesPerByte(c.systemBusyCpuSeconds(), platform::cpuClockHz(), bytes));
-        }
-    }
-    if (r.remoteCpuKnown && r.remoteCpu.systemValid) {
-        const CpuSample &c = r.remoteCpu;
-        const double seconds = c.seconds();
-        if (r.hasRr) {
-            put("remote_us_per_transaction", serviceDemandUsPerTransaction(c.systemBusyPct, c.cpuCount, seconds, transactions));
-        } else {
-            put("remote_us_per_kb", serviceDemandUsPerKB(c.systemBusyPct, c.cpuCount, seconds, bytes));
-            put("remote_cpu_pct_per_gbps", cpuPctPerGbps(c.systemBusyPct, seconds > 0 ? bytes * 8 / seconds : 0));
-        }
-    }
+    // Cycles per byte needs the clock of the machine that did the work: only ours is known.
+    if (r.localCpuKnown && r.localCpu.systemValid)
+        insertCosts(r, r.localCpu, QStringLiteral("local"), platform::cpuClockHz(), &o);
+    if (r.remoteCpuKnown && r.remoteCpu.systemValid)
+        insertCosts(r, r.remoteCpu, QStringLiteral("remote"), std::nullopt, &o);
     o.insert(key("units"), QStringLiteral("*_pct: percent of all cores (system) or of one core (process); us_per_kb: "
                                           "CPU microseconds per 1024 bytes; see docs/cpu-cost.md"));
     return o;
