@@ -8,7 +8,8 @@
 // - Optional: absent keeps the caller's default, present is still type- and range-checked;
 // - Tolerant: for documents other programs write (stock iperf3 -J of many versions, which
 //   leaves out, nulls or prints unsigned what it does not know): absent, null, mistyped or
-//   out-of-range keeps the default and is no error.
+//   out-of-range keeps the default and is no error; a fraction where an integer belongs is
+//   truncated.
 // A flat value type can list its fields once in a Field table that drives both writing
 // (writeFields) and reading (readFields).
 
@@ -98,8 +99,8 @@ inline bool readInt(const QJsonObject &o, const QString &key, int *out, const QS
     double d = *out;
     if (!readDouble(o, key, &d, where, error, need, min, max))
         return false;
-    if (d != std::floor(d))
-        return reject(need, error, where, key, QStringLiteral("must be an integer"));
+    if (d != std::trunc(d) && need != Need::Tolerant) // Tolerant truncates, as iperf3's own reader does
+        return fail(error, path(where, key), QStringLiteral("must be an integer"));
     *out = int(d);
     return true;
 }
@@ -112,8 +113,8 @@ inline bool readInt64(const QJsonObject &o, const QString &key, std::int64_t *ou
     double d = double(*out);
     if (!readDouble(o, key, &d, where, error, need, min, max))
         return false;
-    if (d != std::floor(d))
-        return reject(need, error, where, key, QStringLiteral("must be an integer"));
+    if (d != std::trunc(d) && need != Need::Tolerant) // Tolerant truncates, as iperf3's own reader does
+        return fail(error, path(where, key), QStringLiteral("must be an integer"));
     *out = std::int64_t(d);
     return true;
 }
