@@ -41,7 +41,7 @@ bool StreamInterval::fromJson(const QJsonObject &o, StreamInterval *out, QString
     const QString w = QStringLiteral("intervals[].streams[]");
     StreamInterval s;
     std::int64_t bytes = 0;
-    // iperf3 before 3.1 names the stream by "socket" only.
+    // Stock iperf3 names the stream by "socket"; NicBench writes "id" as well.
     const QString idKey = o.contains(QStringLiteral("id")) ? QStringLiteral("id") : QStringLiteral("socket");
     if (!json::readInt(o, idKey, &s.id, w, error, Need::Required, -2147483647 - 1, 2147483647) ||
         !json::readDouble(o, QStringLiteral("start"), &s.start, w, error, Need::Required) ||
