@@ -107,6 +107,8 @@ private slots:
     void realIperf3DocumentHasNoNicbenchObject();
     void rejectsWrongTypes_data();
     void rejectsWrongTypes();
+    void toleratesOddOptionalFields_data();
+    void toleratesOddOptionalFields();
 };
 
 void TestResults::roundTrip()
@@ -394,6 +396,43 @@ void TestResults::rejectsWrongTypes()
         QVERIFY2(error.contains(errorContains), qPrintable(error));
         QVERIFY(!error.contains(QLatin1Char('\n')));
     }
+}
+
+void TestResults::toleratesOddOptionalFields_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QJsonValue>("value");
+
+    // iperf3 3.12 prints an unknown -1 as 2^64-1; older ones leave fields out or null.
+    QTest::newRow("retransmits 2^64-1") << QStringLiteral("intervals[0].streams[0].retransmits") << QJsonValue(18446744073709551615.0);
+    QTest::newRow("rtt null") << QStringLiteral("intervals[0].streams[0].rtt") << QJsonValue();
+    QTest::newRow("rtt a string") << QStringLiteral("intervals[0].streams[0].rtt") << QJsonValue(QStringLiteral("12"));
+    QTest::newRow("max_rtt missing") << QStringLiteral("end.streams[0].sender.max_rtt") << QJsonValue(QJsonValue::Undefined);
+    QTest::newRow("cpu figure null") << QStringLiteral("end.cpu_utilization_percent.host_total") << QJsonValue();
+    QTest::newRow("congestion a number") << QStringLiteral("end.sender_tcp_congestion") << QJsonValue(3);
+    QTest::newRow("num_streams a string") << QStringLiteral("start.test_start.num_streams") << QJsonValue(QStringLiteral("2"));
+    QTest::newRow("connected entry odd") << QStringLiteral("start.connected[0].local_port") << QJsonValue(-3);
+}
+
+void TestResults::toleratesOddOptionalFields()
+{
+    QFETCH(QString, path);
+    QFETCH(QJsonValue, value);
+    const QJsonObject base = loadFixture(QStringLiteral("iperf3-3.12-client.json"));
+    const QJsonObject odd = setAt(base, path.split(QLatin1Char('.')), value).toObject();
+    QVERIFY(odd != base);
+    nb::TestResult r;
+    QString error;
+    // The field keeps its "unknown" default; the rest of the document reads as before.
+    QVERIFY2(nb::TestResult::fromJson(odd, &r, &error), qPrintable(error));
+    nb::TestResult plain;
+    QVERIFY(nb::TestResult::fromJson(base, &plain, &error));
+    QCOMPARE(r.streams.size(), plain.streams.size());
+    QCOMPARE(r.intervals.size(), plain.intervals.size());
+    QCOMPARE(r.streams[0].bytesSent, plain.streams[0].bytesSent);
+    if (path.endsWith(QLatin1String("retransmits")) || path.endsWith(QLatin1String(".rtt")))
+        QCOMPARE(path.endsWith(QLatin1String("rtt")) ? r.intervals[0].streams[0].rttUs : r.intervals[0].streams[0].retransmits,
+                 std::int64_t(-1));
 }
 
 QTEST_GUILESS_MAIN(TestResults)

@@ -456,7 +456,7 @@ void TestServerInfo::resultsCarryTheServersMachine()
     QVERIFY(r.remoteHost.has_value());
     QVERIFY(hasLoopback127(*r.remoteHost));
 
-    const HostEnvironment remote = HostEnvironment::remoteFromResults({r});
+    const HostEnvironment remote = remoteHostFromResults({r});
     compareWithLocal(remote);
     if (QTest::currentTestFailed())
         return;
@@ -471,7 +471,7 @@ void TestServerInfo::resultsCarryTheServersMachine()
     QVERIFY2(TestResult::fromJson(doc, &back, &err), qPrintable(err));
     QVERIFY(back.remoteHost.has_value());
     QCOMPARE(*back.remoteHost, *r.remoteHost);
-    QCOMPARE(HostEnvironment::remoteFromResults({back}), remote);
+    QCOMPARE(remoteHostFromResults({back}), remote);
 }
 
 void TestServerInfo::oldResultsStillLoad()
@@ -492,7 +492,7 @@ void TestServerInfo::oldResultsStillLoad()
     TestResult old;
     QVERIFY2(TestResult::fromJson(doc, &old, &err), qPrintable(err));
     QVERIFY(!old.remoteHost.has_value());
-    const HostEnvironment remote = HostEnvironment::remoteFromResults({old});
+    const HostEnvironment remote = remoteHostFromResults({old});
     QVERIFY(remote.known);
     QVERIFY(remote.os.isEmpty());
     QCOMPARE(remote.nicbenchVersion, QStringLiteral(NICBENCH_VERSION));

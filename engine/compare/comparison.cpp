@@ -74,15 +74,25 @@ QList<ScheduledRun> buildSchedule(int configurationCount, int repeats, OrderPoli
     return out;
 }
 
+namespace {
+
+using R = Run;
+const json::Field<R> kRunFields[] = {
+    {"config", &R::configIndex, json::Need::Required, 0, 1 << 30},
+    {"repeat", &R::repeatIndex, json::Need::Required, 0, 1 << 30},
+    {"order", &R::orderIndex, json::Need::Required, 0, 1 << 30},
+};
+
+} // namespace
+
 QJsonObject Run::toJson() const
 {
-    QJsonObject o;
-    o.insert(QStringLiteral("config"), configIndex);
-    o.insert(QStringLiteral("repeat"), repeatIndex);
-    o.insert(QStringLiteral("order"), orderIndex);
-    o.insert(QStringLiteral("started_at"), startedAt.toUTC().toString(Qt::ISODateWithMs));
-    o.insert(QStringLiteral("ok"), ok());
-    o.insert(QStringLiteral("result"), result.toJson());
+    QJsonObject o{
+        {QStringLiteral("started_at"), startedAt.toUTC().toString(Qt::ISODateWithMs)},
+        {QStringLiteral("ok"), ok()},
+        {QStringLiteral("result"), result.toJson()},
+    };
+    json::writeFields(*this, kRunFields, &o);
     return o;
 }
 
@@ -93,9 +103,7 @@ bool Run::fromJson(const QJsonObject &o, Run *out, QString *error)
     QString started;
     QJsonObject result;
     const QString w = QStringLiteral("run");
-    if (!readInt(o, QStringLiteral("config"), &r.configIndex, w, error, Need::Required) ||
-        !readInt(o, QStringLiteral("repeat"), &r.repeatIndex, w, error, Need::Required) ||
-        !readInt(o, QStringLiteral("order"), &r.orderIndex, w, error, Need::Required) ||
+    if (!readFields(o, &r, kRunFields, w, error) ||
         !readString(o, QStringLiteral("started_at"), &started, w, error, Need::Optional, 64) ||
         !readObject(o, QStringLiteral("result"), &result, w, error, Need::Required))
         return false;

@@ -138,7 +138,7 @@ Comparison ComparisonRunner::run()
     QList<TestResult> results;
     for (const Run &r : c.runs)
         results.append(r.result);
-    c.environment.remote = HostEnvironment::remoteFromResults(results);
+    c.environment.remote = remoteHostFromResults(results);
     if (c.runs.size() < total)
         c.warnings.append(QStringLiteral("stopped after %1 of %2 runs").arg(c.runs.size()).arg(total));
     else

@@ -235,61 +235,73 @@ ComparisonStatistics computeStatistics(const Comparison &comparison, double alph
     return out;
 }
 
+namespace {
+
+QJsonObject vsBaselineJson(const stats::BaselineComparison &bc)
+{
+    QJsonObject vb;
+    if (bc.difference.valid) {
+        vb.insert(QStringLiteral("relative"), number(bc.difference.relative));
+        if (bc.difference.intervalKnown) {
+            vb.insert(QStringLiteral("relative_ci95_low"), number(bc.difference.low));
+            vb.insert(QStringLiteral("relative_ci95_high"), number(bc.difference.high));
+        }
+    }
+    if (bc.welch.valid) {
+        vb.insert(QStringLiteral("welch_t"), number(bc.welch.t));
+        vb.insert(QStringLiteral("welch_df"), number(bc.welch.df));
+        vb.insert(QStringLiteral("p_value"), number(bc.welch.pValue));
+    }
+    vb.insert(QStringLiteral("verdict"), stats::verdictKey(bc.verdict));
+    return vb;
+}
+
+QJsonObject metricJson(const MetricStatistics &ms)
+{
+    const stats::Summary &s = ms.summary;
+    QJsonObject mo{
+        {QStringLiteral("n"), s.n},
+        {QStringLiteral("mean"), number(s.mean)},
+        {QStringLiteral("median"), number(s.median)},
+        {QStringLiteral("stddev"), number(s.stddev)},
+        {QStringLiteral("min"), number(s.min)},
+        {QStringLiteral("max"), number(s.max)},
+    };
+    if (s.spreadKnown) {
+        mo.insert(QStringLiteral("ci95_low"), number(s.ciLow));
+        mo.insert(QStringLiteral("ci95_high"), number(s.ciHigh));
+    }
+    QJsonArray values;
+    for (double v : ms.values)
+        values.append(number(v));
+    mo.insert(QStringLiteral("values"), values);
+    if (ms.hasBaseline)
+        mo.insert(QStringLiteral("vs_baseline"), vsBaselineJson(ms.vsBaseline));
+    return mo;
+}
+
+} // namespace
+
 QJsonObject ComparisonStatistics::toJson() const
 {
-    QJsonObject root;
-    root.insert(QStringLiteral("baseline"), baselineIndex);
-    root.insert(QStringLiteral("alpha"), alpha);
-    root.insert(QStringLiteral("confidence"), 0.95);
     QJsonArray configs;
     for (const ConfigurationStatistics &cs : configurations) {
-        QJsonObject co;
-        co.insert(QStringLiteral("config"), cs.configIndex);
-        co.insert(QStringLiteral("runs"), cs.runs);
-        co.insert(QStringLiteral("failed_runs"), cs.failedRuns);
         QJsonObject metrics;
-        for (const MetricStatistics &ms : cs.metrics) {
-            QJsonObject mo;
-            const stats::Summary &s = ms.summary;
-            mo.insert(QStringLiteral("n"), s.n);
-            mo.insert(QStringLiteral("mean"), number(s.mean));
-            mo.insert(QStringLiteral("median"), number(s.median));
-            mo.insert(QStringLiteral("stddev"), number(s.stddev));
-            mo.insert(QStringLiteral("min"), number(s.min));
-            mo.insert(QStringLiteral("max"), number(s.max));
-            if (s.spreadKnown) {
-                mo.insert(QStringLiteral("ci95_low"), number(s.ciLow));
-                mo.insert(QStringLiteral("ci95_high"), number(s.ciHigh));
-            }
-            QJsonArray values;
-            for (double v : ms.values)
-                values.append(number(v));
-            mo.insert(QStringLiteral("values"), values);
-            if (ms.hasBaseline) {
-                QJsonObject vb;
-                const stats::BaselineComparison &bc = ms.vsBaseline;
-                if (bc.difference.valid) {
-                    vb.insert(QStringLiteral("relative"), number(bc.difference.relative));
-                    if (bc.difference.intervalKnown) {
-                        vb.insert(QStringLiteral("relative_ci95_low"), number(bc.difference.low));
-                        vb.insert(QStringLiteral("relative_ci95_high"), number(bc.difference.high));
-                    }
-                }
-                if (bc.welch.valid) {
-                    vb.insert(QStringLiteral("welch_t"), number(bc.welch.t));
-                    vb.insert(QStringLiteral("welch_df"), number(bc.welch.df));
-                    vb.insert(QStringLiteral("p_value"), number(bc.welch.pValue));
-                }
-                vb.insert(QStringLiteral("verdict"), stats::verdictKey(bc.verdict));
-                mo.insert(QStringLiteral("vs_baseline"), vb);
-            }
-            metrics.insert(metricKey(ms.metric), mo);
-        }
-        co.insert(QStringLiteral("metrics"), metrics);
-        configs.append(co);
+        for (const MetricStatistics &ms : cs.metrics)
+            metrics.insert(metricKey(ms.metric), metricJson(ms));
+        configs.append(QJsonObject{
+            {QStringLiteral("config"), cs.configIndex},
+            {QStringLiteral("runs"), cs.runs},
+            {QStringLiteral("failed_runs"), cs.failedRuns},
+            {QStringLiteral("metrics"), metrics},
+        });
     }
-    root.insert(QStringLiteral("configurations"), configs);
-    return root;
+    return QJsonObject{
+        {QStringLiteral("baseline"), baselineIndex},
+        {QStringLiteral("alpha"), alpha},
+        {QStringLiteral("confidence"), 0.95},
+        {QStringLiteral("configurations"), configs},
+    };
 }
 
 } // namespace nb

@@ -132,24 +132,9 @@ bool fromVersion1(const QJsonObject &o, Comparison *out, QString *error)
     if (seed != std::floor(seed))
         return fail(error, QStringLiteral("order.seed"), QStringLiteral("must be an integer"));
     c.seed = quint64(seed);
-    for (qsizetype i = 0; i < configs.size(); ++i) {
-        Configuration conf;
-        if (!configs[i].isObject())
-            return fail(error, QStringLiteral("configurations[%1]").arg(i), QStringLiteral("must be an object"));
-        QString e;
-        if (!Configuration::fromJson(configs[i].toObject(), &conf, &e))
-            return fail(error, QStringLiteral("configurations[%1]").arg(i), e);
-        c.configurations.append(conf);
-    }
-    for (qsizetype i = 0; i < runs.size(); ++i) {
-        Run run;
-        if (!runs[i].isObject())
-            return fail(error, QStringLiteral("runs[%1]").arg(i), QStringLiteral("must be an object"));
-        QString e;
-        if (!Run::fromJson(runs[i].toObject(), &run, &e))
-            return fail(error, QStringLiteral("runs[%1]").arg(i), e);
-        c.runs.append(run);
-    }
+    if (!readObjects(configs, &c.configurations, QStringLiteral("configurations"), error, Configuration::fromJson) ||
+        !readObjects(runs, &c.runs, QStringLiteral("runs"), error, Run::fromJson))
+        return false;
     if (!environment.isEmpty() && !Environment::fromJson(environment, &c.environment, error))
         return false;
     for (const QJsonValue &w : warnings) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/adapterinfo.h"
 
+#include "core/jsonfields.h"
 #include "platform/platform.h"
 
 #include <QJsonArray>
@@ -21,12 +22,23 @@ constexpr FamilyName kFamilyNames[] = {
     {AdapterFamily::Ena, "ena"},         {AdapterFamily::Mlx, "mlx"},
 };
 
-bool failWith(QString *error, const QString &message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
+// The plain fields; family, addresses and offloads have shapes of their own. Adapters
+// also come from peers' hellos, so a field of the wrong type keeps its default.
+using A = AdapterInfo;
+constexpr json::Need kT = json::Need::Tolerant;
+const json::Field<A> kAdapterFields[] = {
+    {"name", &A::name, kT},
+    {"index", &A::index, kT},
+    {"driver", &A::driver, kT},
+    {"driver_version", &A::driverVersion, kT},
+    {"bus_info", &A::busInfo, kT},
+    {"description", &A::description, kT},
+    {"mtu", &A::mtu, kT},
+    {"link_speed_bps", &A::linkSpeedBps, kT},
+    {"hardware_address", &A::hardwareAddress, kT},
+    {"oper_state", &A::operState, kT},
+    {"loopback", &A::loopback, kT},
+};
 
 } // namespace
 
@@ -103,56 +115,38 @@ QJsonObject AdapterInfo::toJson() const
     QJsonObject offl;
     for (auto it = offloads.cbegin(); it != offloads.cend(); ++it)
         offl.insert(it.key(), it.value());
-    return QJsonObject{
-        {QStringLiteral("name"), name},
-        {QStringLiteral("index"), index},
-        {QStringLiteral("driver"), driver},
-        {QStringLiteral("driver_version"), driverVersion},
-        {QStringLiteral("bus_info"), busInfo},
-        {QStringLiteral("description"), description},
+    QJsonObject o{
         {QStringLiteral("family"), familyName(family)},
-        {QStringLiteral("mtu"), mtu},
-        {QStringLiteral("link_speed_bps"), double(linkSpeedBps)},
         {QStringLiteral("addresses"), addrs},
-        {QStringLiteral("hardware_address"), hardwareAddress},
-        {QStringLiteral("oper_state"), operState},
-        {QStringLiteral("loopback"), loopback},
         {QStringLiteral("offloads"), offl},
     };
+    json::writeFields(*this, kAdapterFields, &o);
+    return o;
 }
 
 bool AdapterInfo::fromJson(const QJsonObject &json, AdapterInfo *out, QString *error)
 {
     AdapterInfo a;
-    a.name = json.value(QStringLiteral("name")).toString();
+    json::readFields(json, &a, kAdapterFields, QString(), nullptr); // tolerant: cannot fail
     if (a.name.isEmpty())
-        return failWith(error, QStringLiteral("adapter: name missing"));
-    const auto family = familyFromName(json.value(QStringLiteral("family")).toString());
+        return json::fail(error, QStringLiteral("adapter"), QStringLiteral("name missing"));
+    const QString w = QStringLiteral("adapter %1").arg(a.name);
+    const auto family = familyFromName(json::valueOr(json, QStringLiteral("family"), QString()));
     if (!family)
-        return failWith(error, QStringLiteral("adapter %1: unknown family").arg(a.name));
+        return json::fail(error, w, QStringLiteral("unknown family"));
     a.family = *family;
-    a.index = json.value(QStringLiteral("index")).toInt(-1);
-    a.driver = json.value(QStringLiteral("driver")).toString();
-    a.driverVersion = json.value(QStringLiteral("driver_version")).toString();
-    a.busInfo = json.value(QStringLiteral("bus_info")).toString();
-    a.description = json.value(QStringLiteral("description")).toString();
-    a.mtu = json.value(QStringLiteral("mtu")).toInt(0);
-    a.linkSpeedBps = std::int64_t(json.value(QStringLiteral("link_speed_bps")).toDouble(-1));
-    a.hardwareAddress = json.value(QStringLiteral("hardware_address")).toString();
-    a.operState = json.value(QStringLiteral("oper_state")).toString();
-    a.loopback = json.value(QStringLiteral("loopback")).toBool();
-    for (const QJsonValue &v : json.value(QStringLiteral("addresses")).toArray()) {
+    for (const QJsonValue &v : json::valueOr(json, QStringLiteral("addresses"), QJsonArray())) {
         const QJsonObject o = v.toObject();
-        AdapterAddress addr{QHostAddress(o.value(QStringLiteral("address")).toString()),
-                            o.value(QStringLiteral("prefix_length")).toInt(-1)};
+        const AdapterAddress addr{QHostAddress(json::valueOr(o, QStringLiteral("address"), QString())),
+                                  json::valueOr(o, QStringLiteral("prefix_length"), -1)};
         if (addr.address.isNull())
-            return failWith(error, QStringLiteral("adapter %1: bad address").arg(a.name));
+            return json::fail(error, w, QStringLiteral("bad address"));
         a.addresses.append(addr);
     }
-    const QJsonObject offl = json.value(QStringLiteral("offloads")).toObject();
+    const QJsonObject offl = json::valueOr(json, QStringLiteral("offloads"), QJsonObject());
     for (auto it = offl.begin(); it != offl.end(); ++it) {
         if (!it.value().isBool())
-            return failWith(error, QStringLiteral("adapter %1: offload %2 is not a boolean").arg(a.name, it.key()));
+            return json::fail(error, w, QStringLiteral("offload %1 is not a boolean").arg(it.key()));
         a.offloads.insert(it.key(), it.value().toBool());
     }
     *out = a;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/cpumonitor.h"
 
-#include <QJsonValue>
+#include "core/jsonfields.h"
 
 #include <algorithm>
 
@@ -13,12 +13,17 @@ namespace {
 // share would be nonsense, so clamp instead.
 double delta(std::uint64_t a, std::uint64_t b) { return b > a ? double(b - a) : 0.0; }
 
-bool failWith(QString *error, const QString &message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
+// The two groups of figures a sample may carry; each is written and read whole.
+using S = CpuSample;
+const json::Field<S> kSystemFields[] = {
+    {"system_busy_pct", &S::systemBusyPct}, {"user_pct", &S::userPct},     {"system_pct", &S::systemPct},
+    {"irq_pct", &S::irqPct},                {"iowait_pct", &S::iowaitPct}, {"steal_pct", &S::stealPct},
+};
+const json::Field<S> kProcessFields[] = {
+    {"process_pct", &S::processPct},
+    {"process_user_pct", &S::processUserPct},
+    {"process_system_pct", &S::processSystemPct},
+};
 
 } // namespace
 
@@ -97,50 +102,23 @@ QJsonObject CpuSample::toJson() const
         {QStringLiteral("end"), end},
         {QStringLiteral("cpu_count"), cpuCount},
     };
-    if (systemValid) {
-        o.insert(QStringLiteral("system_busy_pct"), systemBusyPct);
-        o.insert(QStringLiteral("user_pct"), userPct);
-        o.insert(QStringLiteral("system_pct"), systemPct);
-        o.insert(QStringLiteral("irq_pct"), irqPct);
-        o.insert(QStringLiteral("iowait_pct"), iowaitPct);
-        o.insert(QStringLiteral("steal_pct"), stealPct);
-    }
-    if (processValid) {
-        o.insert(QStringLiteral("process_pct"), processPct);
-        o.insert(QStringLiteral("process_user_pct"), processUserPct);
-        o.insert(QStringLiteral("process_system_pct"), processSystemPct);
-    }
+    if (systemValid)
+        json::writeFields(*this, kSystemFields, &o);
+    if (processValid)
+        json::writeFields(*this, kProcessFields, &o);
     return o;
 }
 
 bool CpuSample::fromJson(const QJsonObject &json, CpuSample *out, QString *error)
 {
+    const QString w = QStringLiteral("cpu sample");
     CpuSample s;
-    if (!json.value(QStringLiteral("start")).isDouble() || !json.value(QStringLiteral("end")).isDouble())
-        return failWith(error, QStringLiteral("cpu sample: start/end missing"));
-    s.start = json.value(QStringLiteral("start")).toDouble();
-    s.end = json.value(QStringLiteral("end")).toDouble();
-    s.cpuCount = json.value(QStringLiteral("cpu_count")).toInt(0);
-    // A group is present entirely or not at all: half a group means a corrupt file.
-    const auto readGroup = [&json](std::initializer_list<std::pair<const char *, double *>> fields, bool *valid) {
-        int present = 0;
-        for (const auto &[key, target] : fields) {
-            const QJsonValue v = json.value(QLatin1String(key));
-            if (v.isDouble()) {
-                *target = v.toDouble();
-                ++present;
-            }
-        }
-        *valid = present == int(fields.size());
-        return present == 0 || *valid;
-    };
-    if (!readGroup({{"system_busy_pct", &s.systemBusyPct}, {"user_pct", &s.userPct}, {"system_pct", &s.systemPct},
-                    {"irq_pct", &s.irqPct}, {"iowait_pct", &s.iowaitPct}, {"steal_pct", &s.stealPct}},
-                   &s.systemValid)
-        || !readGroup({{"process_pct", &s.processPct}, {"process_user_pct", &s.processUserPct},
-                       {"process_system_pct", &s.processSystemPct}},
-                      &s.processValid))
-        return failWith(error, QStringLiteral("cpu sample: incomplete figures"));
+    if (!json::readDouble(json, QStringLiteral("start"), &s.start, w, error, json::Need::Required) ||
+        !json::readDouble(json, QStringLiteral("end"), &s.end, w, error, json::Need::Required) ||
+        !json::readFieldGroup(json, &s, kSystemFields, w, error, &s.systemValid) ||
+        !json::readFieldGroup(json, &s, kProcessFields, w, error, &s.processValid))
+        return false;
+    s.cpuCount = json::valueOr(json, QStringLiteral("cpu_count"), 0);
     *out = s;
     return true;
 }

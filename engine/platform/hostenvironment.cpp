@@ -3,7 +3,6 @@
 
 #include "core/jsonfields.h"
 #include "platform/platform.h"
-#include "test/results.h"
 
 #include <QJsonArray>
 #include <QSysInfo>
@@ -25,55 +24,27 @@ HostEnvironment HostEnvironment::local()
     return e;
 }
 
-HostEnvironment HostEnvironment::remoteFromResults(const QList<TestResult> &results)
-{
-    HostEnvironment e;
-    for (const TestResult &r : results) {
-        if (!r.peerIsNicbench && !r.remoteAdapter && !r.remoteCpuKnown && !r.remoteHost)
-            continue;
-        e.known = true;
-        if (r.remoteHost) {
-            const HostEnvironment &h = *r.remoteHost;
-            auto take = [](QString *to, const QString &from) {
-                if (!from.isEmpty())
-                    *to = from;
-            };
-            take(&e.hostName, h.hostName);
-            take(&e.os, h.os);
-            take(&e.kernel, h.kernel);
-            take(&e.cpuModel, h.cpuModel);
-            take(&e.nicbenchVersion, h.nicbenchVersion);
-            if (h.cpuCount > 0)
-                e.cpuCount = h.cpuCount;
-            if (h.cpuClockHz > 0)
-                e.cpuClockHz = h.cpuClockHz;
-        }
-        if (!r.remoteVersion.isEmpty())
-            e.nicbenchVersion = r.remoteVersion;
-        if (r.remoteCpuKnown && r.remoteCpu.cpuCount > 0)
-            e.cpuCount = r.remoteCpu.cpuCount;
-        if (r.remoteAdapter) {
-            bool seen = false;
-            for (const AdapterInfo &a : e.adapters)
-                seen = seen || a.name == r.remoteAdapter->name;
-            if (!seen)
-                e.adapters.append(*r.remoteAdapter);
-        }
-    }
-    return e;
-}
+namespace {
+
+// One list drives both directions; "adapters" is a list of objects and is handled apart.
+using E = HostEnvironment;
+const json::Field<E> kHostFields[] = {
+    {"known", &E::known},
+    {"host_name", &E::hostName},
+    {"os", &E::os},
+    {"kernel", &E::kernel},
+    {"cpu_model", &E::cpuModel},
+    {"cpu_count", &E::cpuCount, json::Need::Optional, 0, 1 << 20},
+    {"cpu_clock_hz", &E::cpuClockHz, json::Need::Optional, 0, 1e13},
+    {"nicbench_version", &E::nicbenchVersion},
+};
+
+} // namespace
 
 QJsonObject HostEnvironment::toJson() const
 {
     QJsonObject o;
-    o.insert(QStringLiteral("known"), known);
-    o.insert(QStringLiteral("host_name"), hostName);
-    o.insert(QStringLiteral("os"), os);
-    o.insert(QStringLiteral("kernel"), kernel);
-    o.insert(QStringLiteral("cpu_model"), cpuModel);
-    o.insert(QStringLiteral("cpu_count"), cpuCount);
-    o.insert(QStringLiteral("cpu_clock_hz"), cpuClockHz);
-    o.insert(QStringLiteral("nicbench_version"), nicbenchVersion);
+    json::writeFields(*this, kHostFields, &o);
     QJsonArray arr;
     for (const AdapterInfo &a : adapters)
         arr.append(a.toJson());
@@ -83,28 +54,13 @@ QJsonObject HostEnvironment::toJson() const
 
 bool HostEnvironment::fromJson(const QJsonObject &o, HostEnvironment *out, QString *error)
 {
-    using namespace json;
     HostEnvironment e;
     const QString w = QStringLiteral("environment");
     QJsonArray arr;
-    if (!readBool(o, QStringLiteral("known"), &e.known, w, error) ||
-        !readString(o, QStringLiteral("host_name"), &e.hostName, w, error) ||
-        !readString(o, QStringLiteral("os"), &e.os, w, error) ||
-        !readString(o, QStringLiteral("kernel"), &e.kernel, w, error) ||
-        !readString(o, QStringLiteral("cpu_model"), &e.cpuModel, w, error) ||
-        !readInt(o, QStringLiteral("cpu_count"), &e.cpuCount, w, error, Need::Optional, 0, 1 << 20) ||
-        !readDouble(o, QStringLiteral("cpu_clock_hz"), &e.cpuClockHz, w, error, Need::Optional, 0, 1e13) ||
-        !readString(o, QStringLiteral("nicbench_version"), &e.nicbenchVersion, w, error) ||
-        !readArray(o, QStringLiteral("adapters"), &arr, w, error, Need::Optional, 4096))
+    if (!json::readFields(o, &e, kHostFields, w, error) ||
+        !json::readArray(o, QStringLiteral("adapters"), &arr, w, error, json::Need::Optional, 4096) ||
+        !json::readObjects(arr, &e.adapters, json::path(w, QStringLiteral("adapters")), error, AdapterInfo::fromJson))
         return false;
-    for (const QJsonValue &v : arr) {
-        AdapterInfo a;
-        if (!v.isObject())
-            return fail(error, w, QStringLiteral("adapters[] must be objects"));
-        if (!AdapterInfo::fromJson(v.toObject(), &a, error))
-            return false;
-        e.adapters.append(a);
-    }
     *out = e;
     return true;
 }

@@ -11,8 +11,6 @@
 
 namespace nb {
 
-struct TestResult;
-
 struct HostEnvironment {
     bool known = false;       // false: nothing was learnt about this side
     QString hostName;
@@ -26,12 +24,7 @@ struct HostEnvironment {
 
     // This machine, now (reads the platform layer: cheap, but not free).
     static HostEnvironment local();
-    // What results obtained from a NicBench server say about it: its version, core count
-    // and the adapters that carried the tests, plus host name, OS, kernel and CPU from the
-    // machine description in the hello (TestResult::remoteHost). Results from servers older
-    // than that description leave those empty. The adapters stay the ones that carried
-    // tests, not every adapter the server has (queryServerInfo() lists those).
-    static HostEnvironment remoteFromResults(const QList<TestResult> &results);
+    // The far side as results describe it: remoteHostFromResults() in test/results.h.
 
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, HostEnvironment *out, QString *error);

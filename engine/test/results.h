@@ -115,6 +115,8 @@ struct CpuUtilization {
     double remoteTotal = 0, remoteUser = 0, remoteSystem = 0;
     bool remoteKnown = false;
     QJsonObject toJson() const;
+    // iperf3's end.cpu_utilization_percent; absent or odd figures read as 0.
+    static CpuUtilization fromJson(const QJsonObject &json);
 };
 
 struct ConnectionInfo {
@@ -123,6 +125,9 @@ struct ConnectionInfo {
     quint16 localPort = 0;
     QString remoteHost;
     quint16 remotePort = 0;
+    QJsonObject toJson() const;
+    // start.connected[] entry; absent or odd fields read as 0 or empty.
+    static ConnectionInfo fromJson(const QJsonObject &json);
 };
 
 // Request/response result of the whole test (client side measures it).
@@ -187,10 +192,17 @@ struct TestResult {
     DirectionSum sum(bool clientSent) const;
     bool hasDirection(bool clientSent) const;
 
-    // iperf3-compatible -J document plus a top-level "nicbench" object.
+    // iperf3-compatible -J document plus a top-level "nicbench" object (test/iperf3json.h).
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, TestResult *out, QString *error);
 };
+
+// What results obtained from a NicBench server say about its machine: its version, core
+// count and the adapters that carried the tests, plus host name, OS, kernel and CPU from the
+// machine description in the hello (TestResult::remoteHost). Results from servers older
+// than that description leave those empty. The adapters stay the ones that carried tests,
+// not every adapter the server has (queryServerInfo() lists those).
+HostEnvironment remoteHostFromResults(const QList<TestResult> &results);
 
 } // namespace nb
 
