@@ -52,9 +52,8 @@ void ReportPrinter::testStarted(const TestResult &header)
                       .arg(header.params.streams)
                       .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
                       .arg(formatBytes(header.params.blockSize))
-                      .arg(header.params.bytes > 0 && header.params.duration == 0
-                               ? formatBytes(double(header.params.bytes))
-                               : QStringLiteral("%1 seconds").arg(header.params.duration)));
+                      .arg(header.params.isTimed() ? QStringLiteral("%1 seconds").arg(header.params.duration)
+                                                   : formatBytes(double(header.params.bytes))));
     printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr   Cwnd")
                   .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
 }

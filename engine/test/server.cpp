@@ -280,7 +280,7 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
     // Streams
     if (net::writeState(ctrl.get(), proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return finish(err);
-    const int total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+    const int total = params.dataConnectionCount();
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
@@ -356,7 +356,7 @@ bool Server::Impl::runTest(net::Fd ctrl, const net::Address &peer)
         listener->testStarted(result);
 
     // The client decides when the test ends; the watchdog only catches a vanished client.
-    const double watchdog = params.duration > 0 ? t0 + params.omit + params.duration + 40 : 0;
+    const double watchdog = params.isTimed() ? t0 + params.omit + params.duration + 40 : 0;
     bool omitting = params.omit > 0;
     const double omitEnd = t0 + params.omit;
     double nextTick = t0 + (omitting ? std::min(params.interval, params.omit) : params.interval);

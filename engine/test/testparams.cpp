@@ -88,7 +88,7 @@ QJsonObject TestParams::toIperfParams() const
     QJsonObject o;
     o.insert(QStringLiteral("tcp"), true);
     o.insert(QStringLiteral("omit"), omit);
-    o.insert(QStringLiteral("time"), bytes > 0 && duration == 0 ? 0.0 : duration);
+    o.insert(QStringLiteral("time"), isTimed() ? duration : 0.0);
     o.insert(QStringLiteral("num"), double(bytes));
     o.insert(QStringLiteral("blockcount"), 0);
     o.insert(QStringLiteral("parallel"), streams);

@@ -61,6 +61,14 @@ struct TestParams {
     // The NicBench extension object sent inside the iperf3 parameter JSON (docs/protocol.md).
     QJsonObject extensionJson() const;
     bool isRequestResponse() const { return kind != TestKind::Stream; }
+    // What ends the test, in one place: each limit that is set can end it, and the first
+    // one reached does (-t with -n: the clock or the byte count, whichever comes first).
+    bool isTimed() const { return duration > 0; }
+    bool endsOnBytes() const { return bytes > 0; }
+    // Data connections the client opens: one per stream and direction; CRR opens its own.
+    int dataConnectionCount() const { return kind == TestKind::Crr ? 0 : isBidir() ? streams * 2 : streams; }
+    // Request/response tests keep their connection count in the same field as -P.
+    int connections() const { return streams; }
     bool isReverse() const { return direction == Direction::Download; }
     bool isBidir() const { return direction == Direction::Bidirectional; }
 };

@@ -199,7 +199,7 @@ bool ClientRun::createStreams()
     dataOptions.mss = params.mss;
     dataOptions.noDelay = params.noDelay;
     dataOptions.congestion = params.congestion;
-    const int n = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+    const int n = params.dataConnectionCount();
     if (params.kind == TestKind::Crr) {
         const auto crrPort = proto::toInt64(hello.value(QStringLiteral("crr_port")));
         if (!crrPort || *crrPort <= 0 || *crrPort > 65535)
@@ -270,7 +270,7 @@ bool ClientRun::runPhase()
     if (listener)
         listener->testStarted(result);
 
-    const bool timed = params.duration > 0;
+    const bool timed = params.isTimed();
     const double omitEnd = t0 + params.omit;
     double endAt = omitEnd + params.duration;
     bool omitting = params.omit > 0;
@@ -282,7 +282,9 @@ bool ClientRun::runPhase()
             break;
         if (timed && now >= endAt)
             break;
-        if (!timed && streams.allSendersFinished())
+        // -n: our senders stop by themselves once the byte count is sent, which ends the
+        // test even when a -t is also given (the first limit reached ends it).
+        if ((!timed || (params.endsOnBytes() && streams.anySender())) && streams.allSendersFinished())
             break;
         if (now >= nextTick) {
             IntervalReport r = streams.takeInterval(now, omitting);
@@ -321,7 +323,7 @@ bool ClientRun::runPhase()
             const QString e = streams.firstError();
             // With -n the senders end by themselves once the byte count is sent; if that
             // happened during the wait above it is the normal end, not a lost peer.
-            if (!timed && e.isEmpty() && streams.allSendersFinished())
+            if (params.endsOnBytes() && e.isEmpty() && streams.allSendersFinished())
                 break;
             return fail(QStringLiteral("the data connections were closed by the peer%1")
                             .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
@@ -402,7 +404,7 @@ void ClientRun::finish()
             result.rr.kind = params.kind;
             result.rr.requestSize = params.requestSize;
             result.rr.responseSize = params.responseSize;
-            result.rr.connections = params.streams;
+            result.rr.connections = params.connections();
             result.rr.inFlight = params.inFlight;
         }
         applyAccounting(accounting, &result);
