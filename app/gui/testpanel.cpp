@@ -265,7 +265,7 @@ QWidget *TestPanel::buildAdvanced()
     m_interval->setObjectName(QStringLiteral("intervalSpin"));
     fromTable(m_interval, nb::param::Id::Interval);
     m_interval->setDecimals(1);
-    m_interval->setSingleStep(0.1);
+    m_interval->setSingleStep(m_interval->minimum()); // the shortest interval is also the step
     m_interval->setSuffix(tr(" s"));
     m_requestSize = new QLineEdit(box);
     m_requestSize->setObjectName(QStringLiteral("requestSizeEdit"));
