@@ -43,7 +43,7 @@ QString describeTest(const nb::TestParams &p)
     if (p.isRequestResponse())
         return QObject::tr("%1, %2 connection(s), %3 in flight, %4 s")
             .arg(nb::testKindName(p.kind).toUpper())
-            .arg(p.streams)
+            .arg(p.connections())
             .arg(p.inFlight)
             .arg(p.duration);
     return QObject::tr("throughput %1, %2 stream(s), %3 s").arg(nb::directionName(p.direction)).arg(p.streams).arg(p.duration);
@@ -481,7 +481,7 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
         for (int n : rrCounts) {
             nb::MatrixVariant v = nb::MatrixVariant::requestResponse();
             v.kind = m_base.kind == nb::TestKind::Crr ? nb::TestKind::Crr : nb::TestKind::Rr;
-            v.streams = n;
+            v.streams = n; // the connection count: TestParams keeps it in streams
             v.direction = nb::Direction::Upload;
             v.name = v.kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
             if (rrCounts.size() > 1)

@@ -11,6 +11,8 @@ namespace {
 using P = TestParams;
 constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 constexpr double MaxU64 = 18446744073709551615.0;
+// Streams (-P) and request/response connections (--connections) share the field and the limit.
+constexpr double MaxStreams = 128;
 
 // iperf3's letters wherever they overlap. Columns: id, short, long, value name, type, unit,
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
@@ -49,7 +51,7 @@ const std::array<Parameter, 36> kTable = {{
      &P::bytes, 1, 1, "byte count must be positive"},
     {Id::Omit, 'O', "omit", "SECS", Type::Seconds, "s", 0, 600, false, "0", "warm-up seconds left out of the results",
      Section::Client, AllKinds, "omit", "omit", &P::omit},
-    {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, 128, false, "1", "parallel streams", Section::Client,
+    {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, MaxStreams, false, "1", "parallel streams", Section::Client,
      AllKinds, "parallel", "streams", &P::streams},
     {Id::Reverse, 'R', "reverse", nullptr, Type::Flag, "", 0, 0, false, "", "download: the server sends",
      Section::Client, Stream, "reverse", "direction", &P::direction, int(Direction::Download)},
@@ -92,7 +94,7 @@ const std::array<Parameter, 36> kTable = {{
      Section::RequestResponse, Rr | Crr, "nicbench.response_size", "response_size", &P::responseSize, 1, 1,
      "must be at least 1 byte"},
     // The same field as -P: request/response tests count connections, not streams.
-    {Id::Connections, 0, "connections", "N", Type::Int, "", 1, 128, false, "1", "concurrent connections; same as -P",
+    {Id::Connections, 0, "connections", "N", Type::Int, "", 1, MaxStreams, false, "1", "concurrent connections; same as -P",
      Section::RequestResponse, Rr | Crr, "parallel", "streams", &P::streams},
     {Id::InFlight, 0, "in-flight", "N", Type::Int, "", 1, 1024, false, "1",
      "transactions outstanding per connection; --rr only", Section::RequestResponse, Rr, "nicbench.in_flight",
