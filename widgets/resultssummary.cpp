@@ -281,8 +281,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
         QString target = p.host;
         if (target.contains(QLatin1Char(':')))
             target = QStringLiteral("[%1]").arg(target);
-        const QString length = p.bytes > 0 && p.duration <= 0 ? nb::formatBytes(double(p.bytes))
-                                                               : tr("%1 s").arg(secondsText(p.duration));
+        const QString length = p.isTimed() ? tr("%1 s").arg(secondsText(p.duration)) : nb::formatBytes(double(p.bytes));
         if (p.isRequestResponse()) {
             testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
         } else {

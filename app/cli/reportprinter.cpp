@@ -39,7 +39,7 @@ void ReportPrinter::testStarted(const TestResult &header)
         if (!header.isServerSide)
             printLine(QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
                           .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
-                          .arg(header.params.streams)
+                          .arg(header.params.connections())
                           .arg(header.params.inFlight)
                           .arg(header.params.requestSize)
                           .arg(header.params.responseSize)
@@ -52,9 +52,8 @@ void ReportPrinter::testStarted(const TestResult &header)
                       .arg(header.params.streams)
                       .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
                       .arg(formatBytes(header.params.blockSize))
-                      .arg(header.params.bytes > 0 && header.params.duration == 0
-                               ? formatBytes(double(header.params.bytes))
-                               : QStringLiteral("%1 seconds").arg(header.params.duration)));
+                      .arg(header.params.isTimed() ? QStringLiteral("%1 seconds").arg(header.params.duration)
+                                                   : formatBytes(double(header.params.bytes))));
     printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr   Cwnd")
                   .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
 }

@@ -3,6 +3,7 @@
 
 #include <test/serverinfo.h>
 #include <core/units.h>
+#include <test/parameters.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,7 +43,7 @@ QString describeTest(const nb::TestParams &p)
     if (p.isRequestResponse())
         return QObject::tr("%1, %2 connection(s), %3 in flight, %4 s")
             .arg(nb::testKindName(p.kind).toUpper())
-            .arg(p.streams)
+            .arg(p.connections())
             .arg(p.inFlight)
             .arg(p.duration);
     return QObject::tr("throughput %1, %2 stream(s), %3 s").arg(nb::directionName(p.direction)).arg(p.streams).arg(p.duration);
@@ -188,8 +189,13 @@ QWidget *ComparisonDialog::buildVariants()
     m_baseLabel->setToolTip(tr("From the test panel; change them there"));
     m_duration = new QDoubleSpinBox;
     m_duration->setObjectName(QStringLiteral("comparisonDurationSpin"));
-    m_duration->setRange(0.5, 3600);
     m_duration->setDecimals(1);
+    {
+        // The comparison's runs are timed, so the least is the smallest step shown, not 0.
+        const nb::param::Parameter &d = nb::param::parameter(nb::param::Id::Duration);
+        m_duration->setRange(std::max(d.min, std::pow(10.0, -m_duration->decimals())), d.max);
+        m_duration->setToolTip(nb::param::toolTip(d));
+    }
     m_duration->setSuffix(tr(" s"));
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &ComparisonDialog::refresh);
     m_port = new QSpinBox;
@@ -267,7 +273,7 @@ void ComparisonDialog::setBaseParams(const nb::TestParams &params)
 {
     m_base = params;
     const QSignalBlocker b1(m_duration), b2(m_port);
-    m_duration->setValue(params.duration > 0 ? params.duration : 10.0);
+    m_duration->setValue(params.isTimed() ? params.duration : 10.0);
     m_port->setValue(params.port);
     QStringList parts;
     parts << nb::directionName(params.direction);
@@ -441,16 +447,20 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
 {
     QList<int> streams;
     const QStringList parts = m_streams->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    const nb::param::Parameter &range = nb::param::parameter(nb::param::Id::Streams);
     for (const QString &part : parts) {
         bool ok = false;
         const int n = part.toInt(&ok);
-        if (!ok || n < 1 || n > 128) {
-            *error = tr("Streams: \"%1\" is not a number from 1 to 128.").arg(part);
+        if (!ok || !nb::param::inRange(range, n)) {
+            *error = tr("Streams: \"%1\" is not a number from %2.").arg(part, nb::param::rangeText(range));
             return false;
         }
         if (!streams.contains(n))
             streams.append(n);
     }
+    // An empty list keeps the test panel's own count: streams for throughput, connections
+    // for request/response (the panel gives only one of them, the other is 1).
+    const QList<int> rrCounts = streams.isEmpty() ? QList<int>{m_base.isRequestResponse() ? m_base.connections() : 1} : streams;
     if (streams.isEmpty())
         streams.append(m_base.isRequestResponse() ? 1 : m_base.streams);
     if (!m_throughput->isChecked() && !m_rr->isChecked()) {
@@ -468,13 +478,13 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
         }
     }
     if (m_rr->isChecked()) {
-        for (int n : streams) {
+        for (int n : rrCounts) {
             nb::MatrixVariant v = nb::MatrixVariant::requestResponse();
             v.kind = m_base.kind == nb::TestKind::Crr ? nb::TestKind::Crr : nb::TestKind::Rr;
-            v.streams = n;
+            v.streams = n; // the connection count: TestParams keeps it in streams
             v.direction = nb::Direction::Upload;
             v.name = v.kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
-            if (streams.size() > 1)
+            if (rrCounts.size() > 1)
                 v.name += QStringLiteral(" x%1").arg(n);
             vars.append(v);
         }

@@ -429,7 +429,7 @@ void MainWindow::startPlan(const QList<nb::TestParams> &plan)
     const nb::TestParams &first = plan.constFirst();
     const bool anyStream = std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); });
     const bool anyRr = std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return p.isRequestResponse(); });
-    m_chart->startTest(anyStream ? (first.bytes > 0 && first.duration <= 0 ? 0.0 : first.duration) : 10.0);
+    m_chart->startTest(anyStream ? (first.isTimed() ? first.duration : 0.0) : 10.0);
     if (!anyStream)
         m_chart->setPlaceholderText(tr("A request/response test: see its tab"));
     m_rrChart->startTest(anyRr ? plan.constLast().duration : 10.0);
@@ -437,7 +437,7 @@ void MainWindow::startPlan(const QList<nb::TestParams> &plan)
         m_rrChart->setPlaceholderText(tr("A throughput test: see its tab"));
     // Request/response has no streams to list; the summary gets the room.
     m_streamTable->setVisible(anyStream);
-    m_cpuChart->startTest(first.bytes > 0 && first.duration <= 0 ? 0.0 : m_planSeconds);
+    m_cpuChart->startTest(first.isTimed() ? m_planSeconds : 0.0);
     m_chartTabs->setCurrentWidget(first.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart);
     setRunning(true);
     startNext();
@@ -519,7 +519,7 @@ void MainWindow::updateProgress()
         return;
     const double elapsed = m_doneSeconds + m_clock.elapsed() / 1000.0;
     const double total = m_planSeconds;
-    if (m_current.bytes > 0 && m_current.duration <= 0) {
+    if (!m_current.isTimed()) {
         m_progress->setRange(0, 0);   // a byte count has no known end time
         m_progressLabel->setText(tr("%1 s").arg(QString::number(elapsed, 'f', 0)));
         return;

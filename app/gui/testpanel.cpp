@@ -2,6 +2,7 @@
 #include "testpanel.h"
 
 #include <core/units.h>
+#include <test/parameters.h>
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -27,16 +28,26 @@ constexpr int kMaxRecentTargets = 10;
 const auto kRecentKey = QStringLiteral("test/recentTargets");
 const auto kAdvancedKey = QStringLiteral("test/advancedVisible");
 
-// 131072 -> "128K": the form an iperf user types.
+// 131072 -> "128K": the form an iperf user types; 0 (not set) is an empty field.
 QString sizeText(std::uint64_t bytes)
 {
-    if (bytes == 0)
-        return QString();
-    if (bytes % (1024 * 1024) == 0)
-        return QStringLiteral("%1M").arg(bytes / (1024 * 1024));
-    if (bytes % 1024 == 0)
-        return QStringLiteral("%1K").arg(bytes / 1024);
-    return QString::number(bytes);
+    return bytes == 0 ? QString() : nb::param::sizeText(double(bytes));
+}
+
+// Range and tooltip from the parameter table; a value that may be 0 for "none" gets 0.
+template <typename Spin>
+void fromTable(Spin *spin, nb::param::Id id, double scale = 1)
+{
+    const nb::param::Parameter &p = nb::param::parameter(id);
+    spin->setRange(p.zeroIsNone ? 0 : p.min * scale, p.max * scale);
+    spin->setToolTip(nb::param::toolTip(p));
+}
+
+std::uint64_t sizeMax(nb::param::Id id)
+{
+    // 2^64 - 1 as a double rounds up to 2^64, which does not convert back.
+    const double max = nb::param::parameter(id).max;
+    return max >= 18446744073709551615.0 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(max);
 }
 
 bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, std::uint64_t *out, QString *error)
@@ -152,14 +163,14 @@ TestPanel::TestPanel(QWidget *parent)
     m_direction->setMinimumContentsLength(16);
 
     m_streams->setObjectName(QStringLiteral("streamsSpin"));
-    m_streams->setRange(1, 128);
-    m_streams->setToolTip(tr("Parallel TCP streams (-P)."));
+    fromTable(m_streams, nb::param::Id::Streams);
 
     m_duration->setObjectName(QStringLiteral("durationSpin"));
-    m_duration->setRange(0.5, 86400);
+    fromTable(m_duration, nb::param::Id::Duration);
     m_duration->setDecimals(1);
     m_duration->setSuffix(tr(" s"));
-    m_duration->setToolTip(tr("Test duration (-t)."));
+    // 0 runs until the byte count (-n) is sent; with both, the first limit ends the test.
+    m_duration->setSpecialValueText(tr("no limit"));
 
     m_advancedToggle->setObjectName(QStringLiteral("advancedToggle"));
     m_advancedToggle->setText(tr("Advanced settings"));
@@ -226,7 +237,7 @@ QWidget *TestPanel::buildAdvanced()
     box->setObjectName(QStringLiteral("advancedSection"));
     m_port = new QSpinBox(box);
     m_port->setObjectName(QStringLiteral("portSpin"));
-    m_port->setRange(1, 65535);
+    fromTable(m_port, nb::param::Id::Port);
     m_blockSize = new QLineEdit(box);
     m_blockSize->setObjectName(QStringLiteral("blockSizeEdit"));
     m_blockSize->setToolTip(tr("Bytes per send or receive call; K and M suffixes as in iperf (128K)."));
@@ -235,7 +246,7 @@ QWidget *TestPanel::buildAdvanced()
     m_window->setPlaceholderText(tr("system default"));
     m_window->setToolTip(tr("Socket send and receive buffer size (64K, 4M)."));
     m_mss = new QSpinBox(box);
-    m_mss->setRange(0, 65535);
+    fromTable(m_mss, nb::param::Id::Mss);
     m_mss->setSpecialValueText(tr("system default"));
     m_noDelay = new QCheckBox(tr("No delay (-N, disable Nagle)"), box);
     m_congestion = new QLineEdit(box);
@@ -244,17 +255,17 @@ QWidget *TestPanel::buildAdvanced()
     m_bytes = new QLineEdit(box);
     m_bytes->setObjectName(QStringLiteral("bytesEdit"));
     m_bytes->setPlaceholderText(tr("use the duration"));
-    m_bytes->setToolTip(tr("Send this many bytes instead of running for a time (1G, 500M)."));
+    m_bytes->setToolTip(tr("Send this many bytes (1G, 500M). With a duration, the first limit reached ends the "
+                           "test; set the duration to \"no limit\" to run until the bytes are sent."));
     m_omit = new QDoubleSpinBox(box);
-    m_omit->setRange(0, 600);
+    fromTable(m_omit, nb::param::Id::Omit);
     m_omit->setDecimals(1);
     m_omit->setSuffix(tr(" s"));
-    m_omit->setToolTip(tr("Warm-up time left out of the results (TCP slow start)."));
     m_interval = new QDoubleSpinBox(box);
     m_interval->setObjectName(QStringLiteral("intervalSpin"));
-    m_interval->setRange(0.1, 60);
+    fromTable(m_interval, nb::param::Id::Interval);
     m_interval->setDecimals(1);
-    m_interval->setSingleStep(0.1);
+    m_interval->setSingleStep(m_interval->minimum()); // the shortest interval is also the step
     m_interval->setSuffix(tr(" s"));
     m_requestSize = new QLineEdit(box);
     m_requestSize->setObjectName(QStringLiteral("requestSizeEdit"));
@@ -264,12 +275,10 @@ QWidget *TestPanel::buildAdvanced()
     m_responseSize->setToolTip(tr("Bytes the server answers per transaction."));
     m_connections = new QSpinBox(box);
     m_connections->setObjectName(QStringLiteral("connectionsSpin"));
-    m_connections->setRange(1, 128);
-    m_connections->setToolTip(tr("Parallel request/response connections."));
+    fromTable(m_connections, nb::param::Id::Connections);
     m_inFlight = new QSpinBox(box);
     m_inFlight->setObjectName(QStringLiteral("inFlightSpin"));
-    m_inFlight->setRange(1, 1024);
-    m_inFlight->setToolTip(tr("Transactions outstanding per connection (netperf's burst); 1 measures latency."));
+    fromTable(m_inFlight, nb::param::Id::InFlight);
     m_crr = new QCheckBox(tr("New connection per transaction (TCP_CRR)"), box);
     m_crr->setObjectName(QStringLiteral("crrCheck"));
     m_family = new QComboBox(box);
@@ -282,7 +291,7 @@ QWidget *TestPanel::buildAdvanced()
     m_skipRxCopy = new QCheckBox(tr("Receive without copying (MSG_TRUNC)"), box);
     m_zeroCopy = new QCheckBox(tr("Zero-copy send (-Z, sendfile)"), box);
     m_connectTimeout = new QSpinBox(box);
-    m_connectTimeout->setRange(100, 600000);
+    fromTable(m_connectTimeout, nb::param::Id::ConnectTimeout, 1000); // kept in milliseconds
     m_connectTimeout->setSingleStep(500);
     m_connectTimeout->setSuffix(tr(" ms"));
     m_title = new QLineEdit(box);
@@ -442,7 +451,7 @@ void TestPanel::showParams(const nb::TestParams &p)
     m_direction->setCurrentIndex(m_direction->findData(int(p.direction)));
     if (p.isRequestResponse()) {
         setTestType(TestType::RequestResponse);
-        m_connections->setValue(p.streams);
+        m_connections->setValue(p.connections());
         m_crr->setChecked(p.kind == nb::TestKind::Crr);
     } else {
         setTestType(TestType::Throughput);
@@ -535,13 +544,13 @@ bool TestPanel::streamParams(nb::TestParams *out, QString *error) const
     p.streams = m_streams->value();
     p.duration = m_duration->value();
     std::uint64_t v = 0;
-    if (!sizeField(m_blockSize, tr("Buffer length"), 0xffffffffu, &v, error))
+    if (!sizeField(m_blockSize, tr("Buffer length"), sizeMax(nb::param::Id::BlockSize), &v, error))
         return false;
     p.blockSize = v > 0 ? std::uint32_t(v) : p.blockSize;
-    if (!sizeField(m_window, tr("Socket buffer"), 0xffffffffu, &v, error))
+    if (!sizeField(m_window, tr("Socket buffer"), sizeMax(nb::param::Id::Window), &v, error))
         return false;
     p.window = std::uint32_t(v);
-    if (!sizeField(m_bytes, tr("Bytes"), std::numeric_limits<std::uint64_t>::max(), &v, error))
+    if (!sizeField(m_bytes, tr("Bytes"), sizeMax(nb::param::Id::Bytes), &v, error))
         return false;
     p.bytes = v;
     p.mss = m_mss->value();
@@ -550,10 +559,10 @@ bool TestPanel::streamParams(nb::TestParams *out, QString *error) const
     p.omit = m_omit->value();
     p.interval = m_interval->value();
     p.bindAddress = bindAddress();
-    if (!sizeField(m_requestSize, tr("Request size"), 1024 * 1024, &v, error))
+    if (!sizeField(m_requestSize, tr("Request size"), sizeMax(nb::param::Id::RequestSize), &v, error))
         return false;
     p.requestSize = v > 0 ? std::uint32_t(v) : 1;
-    if (!sizeField(m_responseSize, tr("Response size"), 1024 * 1024, &v, error))
+    if (!sizeField(m_responseSize, tr("Response size"), sizeMax(nb::param::Id::ResponseSize), &v, error))
         return false;
     p.responseSize = v > 0 ? std::uint32_t(v) : 1;
     p.inFlight = m_inFlight->value();
@@ -590,7 +599,7 @@ void TestPanel::updateTypeFields()
     m_streams->setEnabled(stream);
     // The greyed-out stream count is not what a request/response test uses: say where
     // its parallelism is set instead.
-    m_streams->setToolTip(stream ? tr("Parallel TCP streams (-P).")
+    m_streams->setToolTip(stream ? nb::param::toolTip(nb::param::parameter(nb::param::Id::Streams))
                                  : tr("Not used by request/response tests: they open the number of "
                                       "Connections set under Advanced."));
 }

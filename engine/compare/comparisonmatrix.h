@@ -33,7 +33,7 @@ struct MatrixEndpoint {
 // A change applied on top of the base parameters. Unset fields keep the base value.
 struct MatrixVariant {
     QString name; // "P=4", "TCP_RR": appended to the endpoint's label
-    std::optional<int> streams;
+    std::optional<int> streams; // -P; for RR/CRR the connections (TestParams::connections())
     std::optional<TestKind> kind;
     std::optional<Direction> direction;
     std::optional<std::uint32_t> blockSize;

@@ -288,7 +288,7 @@ bool ServerRun::acceptStreams()
 {
     if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, err);
-    total = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+    total = params.dataConnectionCount();
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
@@ -358,7 +358,7 @@ bool ServerRun::runStreams()
     DataStream::Config cfg = streamConfig(params);
     cfg.zeroCopy = false; // -Z is the client's choice for its own sends
     session.start(cfg, ctrl.socket());
-    const double watchdog = params.duration > 0 ? nowSecs() + params.omit + params.duration + 40 : 0;
+    const double watchdog = params.isTimed() ? nowSecs() + params.omit + params.duration + 40 : 0;
     for (;;) {
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/testparams.h"
 
+#include "core/jsonfields.h"
 #include "protocol/protocol.h"
+#include "test/parameters.h"
 
 #include <QJsonValue>
 
 #include <cmath>
+#include <optional>
 
 namespace nb {
 
@@ -44,40 +47,24 @@ QJsonObject TestParams::extensionJson() const
     return o;
 }
 
+// Ranges come from the parameter table; the rules between fields are here.
 QString TestParams::validate() const
 {
     if (isRequestResponse()) {
-        if (requestSize < 1 || requestSize > proto::MaxBlockSize || responseSize < 1 || responseSize > proto::MaxBlockSize)
-            return QStringLiteral("request and response sizes must be between 1 byte and 1M");
-        if (inFlight < 1 || inFlight > 1024)
-            return QStringLiteral("transactions in flight must be between 1 and 1024");
         if (kind == TestKind::Crr && inFlight != 1)
             return QStringLiteral("connect/request/response tests have one transaction per connection (--in-flight 1)");
         if (direction != Direction::Upload)
             return QStringLiteral("request/response tests have no direction (-R/--bidir)");
         if (protocol == PeerProtocol::Iperf2)
             return QStringLiteral("request/response tests need a NicBench server, not iperf2");
-        if (duration <= 0)
+        if (!isTimed())
             return QStringLiteral("request/response tests need a duration (-t)");
     }
-    if (streams < 1 || streams > proto::MaxStreams)
-        return QStringLiteral("number of parallel streams must be between 1 and %1").arg(proto::MaxStreams);
-    if (blockSize < 1 || blockSize > proto::MaxBlockSize)
-        return QStringLiteral("buffer length (-l) must be between 1 byte and 1M");
-    if (window > 1024u * 1024u * 1024u)
-        return QStringLiteral("socket buffer (-w) must be at most 1G");
-    if (mss < 0 || mss > 9216 * 4)
-        return QStringLiteral("MSS (-M) must be between 0 and 36864");
-    if (!(duration >= 0) || duration > 86400)
-        return QStringLiteral("duration (-t) must be between 0 and 86400 seconds");
-    if (duration == 0 && bytes == 0)
+    const QString range = param::checkRanges(*this);
+    if (!range.isEmpty())
+        return range;
+    if (!isTimed() && !endsOnBytes())
         return QStringLiteral("give a duration (-t) or a byte count (-n)");
-    if (!(omit >= 0) || omit > 600)
-        return QStringLiteral("omit (-O) must be between 0 and 600 seconds");
-    if (!(interval >= 0.1) || interval > 60)
-        return QStringLiteral("report interval (-i) must be between 0.1 and 60 seconds");
-    if (port == 0)
-        return QStringLiteral("port must be between 1 and 65535");
     if (protocol == PeerProtocol::Iperf2 && direction != Direction::Upload)
         return QStringLiteral("only upload tests are supported against an iperf2 server");
     return {};
@@ -88,7 +75,7 @@ QJsonObject TestParams::toIperfParams() const
     QJsonObject o;
     o.insert(QStringLiteral("tcp"), true);
     o.insert(QStringLiteral("omit"), omit);
-    o.insert(QStringLiteral("time"), bytes > 0 && duration == 0 ? 0.0 : duration);
+    o.insert(QStringLiteral("time"), isTimed() ? duration : 0.0);
     o.insert(QStringLiteral("num"), double(bytes));
     o.insert(QStringLiteral("blockcount"), 0);
     o.insert(QStringLiteral("parallel"), streams);
@@ -116,52 +103,89 @@ QJsonObject TestParams::toIperfParams() const
 
 namespace {
 
-// Each helper returns false with *error set when the key exists with the wrong type.
-bool readBool(const QJsonObject &o, const char *key, bool *out, QString *error)
+// The iperf3 parameter JSON comes from any client, stock ones included, so this reader is
+// more lenient than core/jsonfields.h: null counts as absent and old clients send 1 for
+// true. Each returns false with *error set when the key exists with the wrong type.
+bool readWireBool(const QJsonObject &o, const QString &key, bool *out, QString *error)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
+    const QJsonValue v = o.value(key);
     if (v.isUndefined() || v.isNull())
         return true;
-    if (v.isBool()) {
-        *out = v.toBool();
+    if (v.isBool() || v.isDouble()) {
+        *out = v.isBool() ? v.toBool() : v.toDouble() != 0;
         return true;
     }
-    if (v.isDouble()) { // old clients send 1
-        *out = v.toDouble() != 0;
-        return true;
-    }
-    *error = QStringLiteral("parameter '%1' must be a boolean").arg(QLatin1String(key));
+    *error = QStringLiteral("parameter '%1' must be a boolean").arg(key);
     return false;
 }
 
-bool readNumber(const QJsonObject &o, const char *key, double lo, double hi, double *out, QString *error)
+bool readWireNumber(const QJsonObject &o, const QString &key, std::optional<double> *out, QString *error)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
+    const QJsonValue v = o.value(key);
     if (v.isUndefined() || v.isNull())
         return true;
-    const auto d = proto::toDouble(v);
-    if (!d) {
-        *error = QStringLiteral("parameter '%1' must be a number").arg(QLatin1String(key));
-        return false;
-    }
-    if (*d < lo || *d > hi) {
-        *error = QStringLiteral("parameter '%1' out of range: %2").arg(QLatin1String(key)).arg(*d);
-        return false;
-    }
-    *out = *d;
-    return true;
+    *out = proto::toDouble(v);
+    if (!*out)
+        *error = QStringLiteral("parameter '%1' must be a number").arg(key);
+    return bool(*out);
 }
 
-bool readString(const QJsonObject &o, const char *key, QString *out, QString *error)
+bool readWireString(const QJsonObject &o, const QString &key, QString *out, QString *error)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
+    const QJsonValue v = o.value(key);
     if (v.isUndefined() || v.isNull())
         return true;
     if (!v.isString()) {
-        *error = QStringLiteral("parameter '%1' must be a string").arg(QLatin1String(key));
+        *error = QStringLiteral("parameter '%1' must be a string").arg(key);
         return false;
     }
     *out = v.toString().left(256);
+    return true;
+}
+
+bool isNumeric(const param::Parameter &row)
+{
+    return row.type == param::Type::Int || row.type == param::Type::Size || row.type == param::Type::Seconds;
+}
+
+// Every table row with an iperf3 key: numbers range-checked by the row, booleans as flags,
+// strings as text. "nicbench.x" keys live in our extension object.
+bool readIperfRows(const QJsonObject &json, const QJsonObject &ext, TestParams *p, QString *error)
+{
+    static const QString extPrefix = QStringLiteral("nicbench.");
+    for (const param::Parameter &row : param::parameters()) {
+        if (!row.iperfKey || row.id == param::Id::Rr || row.id == param::Id::Crr) // kind: a string, read apart
+            continue;
+        QString key = QLatin1String(row.iperfKey);
+        const bool inExt = key.startsWith(extPrefix);
+        const QJsonObject &src = inExt ? ext : json;
+        if (inExt)
+            key = key.mid(extPrefix.size());
+        if (isNumeric(row)) {
+            std::optional<double> v;
+            if (!readWireNumber(src, key, &v, error))
+                return false;
+            if (!v)
+                continue;
+            if (!param::inRange(row, *v)) {
+                *error = QStringLiteral("parameter '%1' out of range: %2").arg(key).arg(*v);
+                return false;
+            }
+            param::setNumericValue(p, row, *v);
+        } else if (row.type == param::Type::Flag) {
+            bool set = false;
+            if (!readWireBool(src, key, &set, error))
+                return false;
+            if (set)
+                param::setFlag(p, row);
+        } else if (row.type == param::Type::Text) {
+            QString text;
+            if (!readWireString(src, key, &text, error))
+                return false;
+            if (!text.isEmpty())
+                param::setText(p, row, text);
+        }
+    }
     return true;
 }
 
@@ -171,48 +195,30 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
 {
     TestParams p;
     bool udp = false, sctp = false;
-    if (!readBool(json, "udp", &udp, error) || !readBool(json, "sctp", &sctp, error))
+    if (!readWireBool(json, QStringLiteral("udp"), &udp, error) || !readWireBool(json, QStringLiteral("sctp"), &sctp, error))
         return false;
     if (udp || sctp) {
         *error = QStringLiteral("only TCP tests are supported");
         return false;
     }
-    double omit = 0, time = 10, num = 0, blockcount = 0, parallel = 1, len = proto::DefaultBlockSize,
-           window = 0, mss = 0;
-    bool reverse = false, bidir = false, nodelay = false;
-    if (!readNumber(json, "omit", 0, 600, &omit, error) || !readNumber(json, "time", 0, 86400, &time, error) ||
-        !readNumber(json, "num", 0, 1.8e19, &num, error) ||
-        !readNumber(json, "blockcount", 0, 1.8e19, &blockcount, error) ||
-        !readNumber(json, "parallel", 1, proto::MaxStreams, &parallel, error) ||
-        !readNumber(json, "len", 1, proto::MaxBlockSize, &len, error) ||
-        !readNumber(json, "window", 0, 1024.0 * 1024 * 1024, &window, error) ||
-        !readNumber(json, "MSS", 0, 9216 * 4, &mss, error) || !readBool(json, "reverse", &reverse, error) ||
-        !readBool(json, "bidirectional", &bidir, error) || !readBool(json, "nodelay", &nodelay, error) ||
-        !readString(json, "congestion", &p.congestion, error) || !readString(json, "title", &p.title, error))
-        return false;
-    p.omit = omit;
-    p.duration = time;
-    p.bytes = std::uint64_t(num);
-    if (blockcount > 0 && p.bytes == 0)
-        p.bytes = std::uint64_t(blockcount * len);
-    p.streams = int(parallel);
-    p.blockSize = std::uint32_t(len);
-    p.window = std::uint32_t(window);
-    p.mss = int(mss);
-    p.noDelay = nodelay;
-    p.direction = bidir ? Direction::Bidirectional : reverse ? Direction::Download : Direction::Upload;
     const QJsonValue ext = json.value(QStringLiteral("nicbench"));
+    if (!ext.isUndefined() && !ext.isObject()) {
+        *error = QStringLiteral("parameter 'nicbench' must be an object");
+        return false;
+    }
+    std::optional<double> blockcount;
+    if (!readIperfRows(json, ext.toObject(), &p, error) ||
+        !readWireNumber(json, QStringLiteral("blockcount"), &blockcount, error))
+        return false;
+    if (blockcount && (*blockcount < 0 || *blockcount > 1.8e19)) {
+        *error = QStringLiteral("parameter 'blockcount' out of range: %1").arg(*blockcount);
+        return false;
+    }
+    if (blockcount && *blockcount > 0 && p.bytes == 0)
+        p.bytes = std::uint64_t(*blockcount * p.blockSize);
     if (ext.isObject()) {
-        const QJsonObject e = ext.toObject();
         QString kind;
-        double req = 1, resp = 1, inflight = 1;
-        bool rxCopy = false;
-        if (!readBool(e, "rx_copy", &rxCopy, error))
-            return false;
-        p.skipRxCopy = !rxCopy;
-        if (!readString(e, "test", &kind, error) || !readNumber(e, "request_size", 1, proto::MaxBlockSize, &req, error) ||
-            !readNumber(e, "response_size", 1, proto::MaxBlockSize, &resp, error) ||
-            !readNumber(e, "in_flight", 1, 1024, &inflight, error))
+        if (!readWireString(ext.toObject(), QStringLiteral("test"), &kind, error))
             return false;
         if (kind == QLatin1String("rr"))
             p.kind = TestKind::Rr;
@@ -222,12 +228,6 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
             *error = QStringLiteral("unknown NicBench test kind '%1'").arg(kind);
             return false;
         }
-        p.requestSize = std::uint32_t(req);
-        p.responseSize = std::uint32_t(resp);
-        p.inFlight = int(inflight);
-    } else if (!ext.isUndefined()) {
-        *error = QStringLiteral("parameter 'nicbench' must be an object");
-        return false;
     }
     *out = p;
     return true;
@@ -270,30 +270,36 @@ QJsonObject TestParams::toJson() const
 
 bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
 {
+    using namespace json;
     TestParams p;
-    double port = p.port, streams = p.streams, block = p.blockSize, window = 0, mss = 0, bytes = 0;
-    QString family, direction, protocol;
-    if (!readString(o, "host", &p.host, error) || !readString(o, "bind_address", &p.bindAddress, error) ||
-        !readString(o, "family", &family, error) || !readString(o, "direction", &direction, error) ||
-        !readString(o, "peer_protocol", &protocol, error) ||
-        !readNumber(o, "port", 1, 65535, &port, error) ||
-        !readNumber(o, "streams", 1, proto::MaxStreams, &streams, error) ||
-        !readNumber(o, "block_size", 1, proto::MaxBlockSize, &block, error) ||
-        !readNumber(o, "window", 0, 1024.0 * 1024 * 1024, &window, error) ||
-        !readNumber(o, "mss", 0, 9216 * 4, &mss, error) || !readBool(o, "no_delay", &p.noDelay, error) ||
-        !readString(o, "congestion", &p.congestion, error) ||
-        !readNumber(o, "duration", 0, 86400, &p.duration, error) ||
-        !readNumber(o, "bytes", 0, 1.8e19, &bytes, error) || !readNumber(o, "omit", 0, 600, &p.omit, error) ||
-        !readNumber(o, "interval", 0.1, 60, &p.interval, error) ||
-        !readBool(o, "skip_rx_copy", &p.skipRxCopy, error) || !readBool(o, "zerocopy", &p.zeroCopy, error) ||
-        !readString(o, "title", &p.title, error))
+    QString family, direction, protocol, kind;
+    // Every table row with a JSON key: numbers in the row's range, booleans and text as
+    // they are; the enumerations are named strings, read after the loop.
+    for (const param::Parameter &row : param::parameters()) {
+        if (!row.jsonKey)
+            continue;
+        const QString key = QLatin1String(row.jsonKey);
+        if (isNumeric(row)) {
+            double v = param::numericValue(p, row);
+            if (!readDouble(o, key, &v, QString(), error))
+                return false;
+            if (!param::inRange(row, v))
+                return fail(error, key, QStringLiteral("%1 is out of range (%2)").arg(v).arg(param::rangeText(row)));
+            param::setNumericValue(&p, row, v);
+        } else if (auto flag = std::get_if<bool TestParams::*>(&row.field)) {
+            if (!readBool(o, key, &(p.**flag), QString(), error))
+                return false;
+        } else if (auto text = std::get_if<QString TestParams::*>(&row.field)) {
+            if (!readString(o, key, &(p.**text), QString(), error))
+                return false;
+            p.**text = (p.**text).left(256);
+        }
+    }
+    if (!readString(o, QStringLiteral("family"), &family, QString(), error) ||
+        !readString(o, QStringLiteral("direction"), &direction, QString(), error) ||
+        !readString(o, QStringLiteral("peer_protocol"), &protocol, QString(), error) ||
+        !readString(o, QStringLiteral("kind"), &kind, QString(), error))
         return false;
-    p.port = quint16(port);
-    p.streams = int(streams);
-    p.blockSize = std::uint32_t(block);
-    p.window = std::uint32_t(window);
-    p.mss = int(mss);
-    p.bytes = std::uint64_t(bytes);
     p.family = family == QLatin1String("ipv4")   ? AddressFamily::IPv4
                : family == QLatin1String("ipv6") ? AddressFamily::IPv6
                                                   : AddressFamily::Any;
@@ -301,16 +307,7 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
                   : direction == QLatin1String("bidirectional") ? Direction::Bidirectional
                                                                  : Direction::Upload;
     p.protocol = protocol == QLatin1String("iperf2") ? PeerProtocol::Iperf2 : PeerProtocol::Iperf3;
-    QString kind;
-    double req = 1, resp = 1, inflight = 1;
-    if (!readString(o, "kind", &kind, error) || !readNumber(o, "request_size", 1, proto::MaxBlockSize, &req, error) ||
-        !readNumber(o, "response_size", 1, proto::MaxBlockSize, &resp, error) ||
-        !readNumber(o, "in_flight", 1, 1024, &inflight, error))
-        return false;
     p.kind = kind == QLatin1String("rr") ? TestKind::Rr : kind == QLatin1String("crr") ? TestKind::Crr : TestKind::Stream;
-    p.requestSize = std::uint32_t(req);
-    p.responseSize = std::uint32_t(resp);
-    p.inFlight = int(inflight);
     *out = p;
     return true;
 }

@@ -19,7 +19,8 @@ enum class PeerProtocol { Iperf3, Iperf2 };
 // TCP_RR). Crr: a new connection per transaction (netperf TCP_CRR).
 enum class TestKind { Stream, Rr, Crr };
 
-// Everything that defines a throughput test. Plain value type.
+// Everything that defines a throughput test. Plain value type. Flags, ranges, defaults
+// and JSON keys of the fields are in the parameter table (test/parameters.cpp).
 struct TestParams {
     QString host;
     quint16 port = 5201;
@@ -27,7 +28,7 @@ struct TestParams {
     AddressFamily family = AddressFamily::Any;
     Direction direction = Direction::Upload;
     PeerProtocol protocol = PeerProtocol::Iperf3;
-    int streams = 1;                // -P, 1..128
+    int streams = 1;                // -P; for RR/CRR the connections (see connections())
     std::uint32_t blockSize = 128 * 1024; // -l
     std::uint32_t window = 0;       // -w, 0 = system default
     int mss = 0;                    // -M, 0 = system default
@@ -36,7 +37,7 @@ struct TestParams {
     double duration = 10.0;         // -t seconds (0 with bytes set = run until bytes)
     std::uint64_t bytes = 0;        // -n, 0 = use duration
     double omit = 0.0;              // -O seconds excluded from the results
-    double interval = 1.0;          // -i seconds, 0.1..60
+    double interval = 1.0;          // -i seconds between reports
     bool skipRxCopy = true;         // receive with MSG_TRUNC (no copy to user space)
     bool zeroCopy = false;          // -Z: send with sendfile() from a memory file
     int connectTimeoutMs = 5000;
@@ -47,7 +48,8 @@ struct TestParams {
     std::uint32_t responseSize = 1;
     int inFlight = 1;               // transactions outstanding per connection
 
-    // Checks ranges; returns an empty string when valid, else a one-line message.
+    // Checks the table's ranges and the rules between fields; returns an empty string when
+    // valid, else a one-line message.
     QString validate() const;
     // Parameter JSON as an iperf3 3.12 client sends it (A.5 in the protocol notes).
     QJsonObject toIperfParams() const;
@@ -62,6 +64,14 @@ struct TestParams {
     // The NicBench extension object sent inside the iperf3 parameter JSON (docs/protocol.md).
     QJsonObject extensionJson() const;
     bool isRequestResponse() const { return kind != TestKind::Stream; }
+    // What ends the test, in one place: each limit that is set can end it, and the first
+    // one reached does (-t with -n: the clock or the byte count, whichever comes first).
+    bool isTimed() const { return duration > 0; }
+    bool endsOnBytes() const { return bytes > 0; }
+    // Data connections the client opens: one per stream and direction; CRR opens its own.
+    int dataConnectionCount() const { return kind == TestKind::Crr ? 0 : isBidir() ? streams * 2 : streams; }
+    // Request/response tests keep their connection count in the same field as -P.
+    int connections() const { return streams; }
     bool isReverse() const { return direction == Direction::Download; }
     bool isBidir() const { return direction == Direction::Bidirectional; }
 };

@@ -150,7 +150,7 @@ bool ClientRun::handshake()
 bool ClientRun::createStreams()
 {
     const net::SocketOptions dataOptions = socketOptions(params);
-    const int n = params.kind == TestKind::Crr ? 0 : params.isBidir() ? params.streams * 2 : params.streams;
+    const int n = params.dataConnectionCount();
     if (params.kind == TestKind::Crr) {
         const auto crrPort = proto::toInt64(hello.value(QStringLiteral("crr_port")));
         if (!crrPort || *crrPort <= 0 || *crrPort > 65535)
@@ -208,14 +208,16 @@ bool ClientRun::runPhase()
     cfg.crrTarget = crrTarget;
     cfg.crrBindAddress = params.bindAddress;
     session.start(cfg, ctrl.socket());
-    const bool timed = params.duration > 0;
+    const bool timed = params.isTimed();
     if (timed)
         session.endAfterWarmup(params.duration);
     for (;;) {
         const double now = nowSecs();
         if (stop->load() || session.timeUp(now))
             break;
-        if (!timed && streams.allSendersFinished())
+        // -n: our senders stop by themselves once the byte count is sent, which ends the
+        // test even when a -t is also given (the first limit reached ends it).
+        if ((!timed || (params.endsOnBytes() && streams.anySender())) && streams.allSendersFinished())
             break;
         if (now >= session.nextTick()) {
             session.tick(now);
@@ -231,7 +233,7 @@ bool ClientRun::runPhase()
             const QString e = streams.firstError();
             // With -n the senders end by themselves once the byte count is sent; if that
             // happened during the wait above it is the normal end, not a lost peer.
-            if (!timed && e.isEmpty() && streams.allSendersFinished())
+            if (params.endsOnBytes() && e.isEmpty() && streams.allSendersFinished())
                 break;
             return fail(ErrorCode::PeerClosed, QStringLiteral("the data connections were closed by the peer%1")
                             .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
@@ -308,7 +310,7 @@ void ClientRun::finish()
         if (result.hasRr) {
             result.rr.requestSize = params.requestSize;
             result.rr.responseSize = params.responseSize;
-            result.rr.connections = params.streams;
+            result.rr.connections = params.connections();
             result.rr.inFlight = params.inFlight;
         }
         if (!result.peerExtension.isEmpty())

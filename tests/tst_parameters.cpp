@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The parameter table is the one source of flags, ranges and keys: every reader (command
+// line, validate, iperf3 parameter JSON, snapshot JSON, --help) must agree with it.
+
+#include "test/commandline.h"
+#include "test/parameters.h"
+#include "test/testparams.h"
+
+#include <QSet>
+#include <QTest>
+
+namespace param = nb::param;
+
+class TestParameters : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void flagsUnique();
+    void helpListsEveryRow();
+    void readersShareRanges_data();
+    void readersShareRanges();
+    void endRule();
+};
+
+void TestParameters::flagsUnique()
+{
+    QSet<QString> seen;
+    for (const param::Parameter &p : param::parameters()) {
+        const QString l = QLatin1String(p.longFlag);
+        QVERIFY2(!seen.contains(l), qPrintable(l));
+        seen.insert(l);
+        if (p.shortFlag) {
+            const QString s = QString(QLatin1Char(p.shortFlag));
+            QVERIFY2(!seen.contains(s), qPrintable(s));
+            seen.insert(s);
+        }
+        QVERIFY(p.help && *p.help);
+        QCOMPARE(&param::parameter(p.id), &p); // each Id names exactly its row
+    }
+}
+
+void TestParameters::helpListsEveryRow()
+{
+    const QString help = nb::commandLineHelp(QStringLiteral("nicbench-cli"));
+    for (const param::Parameter &p : param::parameters())
+        QVERIFY2(help.contains(QStringLiteral("--") + QLatin1String(p.longFlag)), p.longFlag);
+    QVERIFY(help.contains(QStringLiteral("parallel streams, 1 to 128 (default 1)")));
+}
+
+void TestParameters::readersShareRanges_data()
+{
+    QTest::addColumn<int>("id");
+    QTest::addColumn<int>("kind");
+    QTest::newRow("streams") << int(param::Id::Streams) << int(nb::TestKind::Stream);
+    QTest::newRow("duration") << int(param::Id::Duration) << int(nb::TestKind::Stream);
+    QTest::newRow("omit") << int(param::Id::Omit) << int(nb::TestKind::Stream);
+    QTest::newRow("interval") << int(param::Id::Interval) << int(nb::TestKind::Stream);
+    QTest::newRow("length") << int(param::Id::BlockSize) << int(nb::TestKind::Stream);
+    QTest::newRow("mss") << int(param::Id::Mss) << int(nb::TestKind::Stream);
+    QTest::newRow("in-flight") << int(param::Id::InFlight) << int(nb::TestKind::Rr);
+    QTest::newRow("connections") << int(param::Id::Connections) << int(nb::TestKind::Rr);
+}
+
+// Just above the maximum is refused by every reader, the maximum itself accepted.
+void TestParameters::readersShareRanges()
+{
+    QFETCH(int, id);
+    QFETCH(int, kind);
+    const param::Parameter &p = param::parameter(param::Id(id));
+    const double over = p.max + (p.type == param::Type::Seconds ? 0.5 : 1);
+    nb::TestParams base;
+    base.host = QStringLiteral("h");
+    base.kind = nb::TestKind(kind);
+
+    nb::TestParams t = base;
+    param::setNumericValue(&t, p, p.max);
+    QVERIFY2(t.validate().isEmpty(), qPrintable(t.validate()));
+    param::setNumericValue(&t, p, over);
+    QVERIFY2(!t.validate().isEmpty(), "validate");
+
+    QStringList args = {QStringLiteral("-c"), QStringLiteral("h"), QStringLiteral("--%1").arg(QLatin1String(p.longFlag)),
+                        QString::number(over, 'g', 12)};
+    if (kind == int(nb::TestKind::Rr))
+        args << QStringLiteral("--rr");
+    nb::CommandLine cl;
+    QString error;
+    QVERIFY2(!nb::parseCommandLine(args, &cl, &error), "command line");
+    QVERIFY2(error.contains(param::flagName(p)), qPrintable(error));
+
+    nb::TestParams back;
+    QVERIFY(!nb::TestParams::fromJson(t.toJson(), &back, &error));
+    QVERIFY2(error.contains(QLatin1String(p.jsonKey)), qPrintable(error));
+    if (p.iperfKey) {
+        QVERIFY(!nb::TestParams::fromIperfParams(t.toIperfParams(), &back, &error));
+        QVERIFY2(error.contains(QStringLiteral("out of range")), qPrintable(error));
+    }
+}
+
+// What ends the test, and how many data connections it opens.
+void TestParameters::endRule()
+{
+    nb::TestParams p;
+    QVERIFY(p.isTimed() && !p.endsOnBytes());
+    p.bytes = 1;
+    QVERIFY(p.isTimed() && p.endsOnBytes());
+    p.duration = 0;
+    QVERIFY(!p.isTimed() && p.endsOnBytes());
+    QVERIFY(p.toIperfParams().value(QStringLiteral("time")).toDouble() == 0);
+    p.streams = 3;
+    QCOMPARE(p.dataConnectionCount(), 3);
+    p.direction = nb::Direction::Bidirectional;
+    QCOMPARE(p.dataConnectionCount(), 6);
+    p.kind = nb::TestKind::Crr;
+    QCOMPARE(p.dataConnectionCount(), 0);
+    QCOMPARE(p.connections(), 3);
+}
+
+QTEST_GUILESS_MAIN(TestParameters)
+#include "tst_parameters.moc"
