@@ -4,14 +4,13 @@
 #include "platform/adapterinfo.h"
 #include "platform/interfacemonitor.h"
 #include "platform/platform.h"
+#include "netfixtures.h"
 #ifdef Q_OS_LINUX
 #include "platform/platform_linux.h"
 #endif
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
@@ -70,38 +69,6 @@ qint64 sendOverTcp(const QHostAddress &from, const QHostAddress &to, qint64 byte
     }
     return received;
 }
-
-// A veth pair with unique names in the root namespace, removed however the test ends.
-class VethPair {
-public:
-    VethPair()
-        : a(QStringLiteral("nbt%1a").arg(::getpid())), b(QStringLiteral("nbt%1b").arg(::getpid())),
-          subnet(QStringLiteral("198.19.%1.").arg(20 + ::getpid() % 200))
-    {
-    }
-    ~VethPair()
-    {
-        if (created)
-            ip({QStringLiteral("link"), QStringLiteral("del"), a}); // takes the peer with it
-    }
-    bool create()
-    {
-        created = ip({QStringLiteral("link"), QStringLiteral("add"), a, QStringLiteral("mtu"), QStringLiteral("9000"),
-                      QStringLiteral("type"), QStringLiteral("veth"), QStringLiteral("peer"), QStringLiteral("name"), b,
-                      QStringLiteral("mtu"), QStringLiteral("9000")});
-        // Only a /30 between the two ends: nothing routes outside the machine.
-        return created && ip({QStringLiteral("addr"), QStringLiteral("add"), subnet + QStringLiteral("1/30"), QStringLiteral("dev"), a})
-               && ip({QStringLiteral("addr"), QStringLiteral("add"), subnet + QStringLiteral("2/30"), QStringLiteral("dev"), b})
-               && ip({QStringLiteral("link"), QStringLiteral("set"), a, QStringLiteral("up")})
-               && ip({QStringLiteral("link"), QStringLiteral("set"), b, QStringLiteral("up")});
-    }
-    static bool ip(const QStringList &args)
-    {
-        return QProcess::execute(QStringLiteral("ip"), args) == 0;
-    }
-    const QString a, b, subnet;
-    bool created = false;
-};
 
 } // namespace
 
@@ -514,11 +481,9 @@ void TestAdapters::countersCost()
 
 void TestAdapters::liveVeth()
 {
-    if (::geteuid() != 0)
-        QSKIP("creating a veth pair needs root (CI runs as root)");
-    if (QStandardPaths::findExecutable(QStringLiteral("ip")).isEmpty())
-        QSKIP("iproute2 'ip' not installed");
-    VethPair veth;
+    if (const QString why = nbtest::vethUnavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    nbtest::VethPair veth(QStringLiteral("nbt"), QStringLiteral("198.19.%1.").arg(20 + ::getpid() % 200), 9000);
     QVERIFY2(veth.create(), "ip link add ... type veth failed");
 
     const QList<AdapterInfo> adapters = platform::listAdapters();

@@ -4,6 +4,7 @@
 // document, and the adapter that carried a test, including the wrong-path warning (a veth
 // pair whose addresses the kernel routes through lo; root only).
 #include "integrationhelpers.h"
+#include "netfixtures.h"
 #include "test/testlistener.h"
 #include "test/throughputclient.h"
 
@@ -119,44 +120,6 @@ public:
     }
 };
 
-// A veth pair with unique names in the root namespace, both ends carrying an address of one
-// /30. Both addresses are local, so the kernel delivers traffic between them through lo:
-// the veth never sees it. Removed however the test ends.
-class VethPair {
-public:
-    VethPair()
-        : a(QStringLiteral("nbw%1a").arg(::getpid())), b(QStringLiteral("nbw%1b").arg(::getpid())),
-          subnet(QStringLiteral("198.18.%1.").arg(1 + ::getpid() % 250))
-    {
-    }
-    ~VethPair()
-    {
-        if (created)
-            ip({QStringLiteral("link"), QStringLiteral("del"), a}); // takes the peer with it
-    }
-    bool create()
-    {
-        created = ip({QStringLiteral("link"), QStringLiteral("add"), a, QStringLiteral("type"), QStringLiteral("veth"),
-                      QStringLiteral("peer"), QStringLiteral("name"), b});
-        return created && ip({QStringLiteral("addr"), QStringLiteral("add"), addressA() + QStringLiteral("/30"),
-                              QStringLiteral("dev"), a})
-               && ip({QStringLiteral("addr"), QStringLiteral("add"), addressB() + QStringLiteral("/30"),
-                      QStringLiteral("dev"), b})
-               && ip({QStringLiteral("link"), QStringLiteral("set"), a, QStringLiteral("up")})
-               && ip({QStringLiteral("link"), QStringLiteral("set"), b, QStringLiteral("up")});
-    }
-    QString addressA() const { return subnet + QStringLiteral("1"); }
-    QString addressB() const { return subnet + QStringLiteral("2"); }
-    static bool ip(const QStringList &args)
-    {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::ForwardedChannels);
-        p.start(QStringLiteral("ip"), args);
-        return p.waitForFinished(5000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    }
-    const QString a, b, subnet;
-    bool created = false;
-};
 
 } // namespace
 
@@ -449,11 +412,9 @@ void TestRequestResponse::wrongPathWarning()
 #ifndef Q_OS_LINUX
     QSKIP("the veth pair needs Linux");
 #else
-    if (::geteuid() != 0)
-        QSKIP("creating a veth pair needs root (CI runs as root)");
-    if (QStandardPaths::findExecutable(QStringLiteral("ip")).isEmpty())
-        QSKIP("the ip tool (iproute2) is not installed");
-    VethPair veth;
+    if (const QString why = nbtest::vethUnavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    nbtest::VethPair veth(QStringLiteral("nbw"), QStringLiteral("198.18.%1.").arg(1 + ::getpid() % 250));
     QVERIFY2(veth.create(), "cannot create the veth pair");
 
     InProcessServer server(veth.addressB());

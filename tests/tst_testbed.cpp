@@ -24,10 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#if __has_include("statistics.h")
 #include "core/statistics.h"
-#define NICBENCH_HAVE_STATISTICS 1
-#endif
 
 #include <cmath>
 #include <unistd.h>
@@ -211,6 +208,44 @@ double receivedBps(const QJsonObject &doc)
 
 QJsonObject nicbench(const QJsonObject &doc) { return doc.value(QStringLiteral("nicbench")).toObject(); }
 
+// What one measuring attempt found: within the tolerance, outside it (worth another try:
+// on a shared machine a process that loses its CPU for a while under-fills the link or
+// stretches a transaction, a shortfall of the run rather than a measuring error), or an
+// error that no retry cures (the client failed, the document lacks a field).
+struct Attempt {
+    enum Kind { Within, Outside, Error };
+    Kind kind = Error;
+    QString text;
+    static Attempt within() { return {Within, {}}; }
+    static Attempt outside(const QString &why) { return {Outside, why}; }
+    static Attempt error(const QString &why) { return {Error, why}; }
+};
+
+// Runs `measure(attempt number)` until it is within the tolerance or errs, at most
+// `attempts` times, `pauseMs` apart (CPU-starved spells on a 2-core VM last seconds, so
+// back-to-back attempts tend to miss together). Every attempt logs its own figures; the
+// caller fails on anything but Within, with the last attempt's reason. The bound stays
+// the same on every attempt: only bad luck is retried, never a looser check.
+template <typename Measure>
+Attempt retryWithinTolerance(int attempts, int pauseMs, Measure &&measure)
+{
+    Attempt last;
+    for (int attempt = 1; attempt <= attempts; ++attempt) {
+        if (attempt > 1)
+            QTest::qWait(pauseMs);
+        last = measure(attempt);
+        if (last.kind != Attempt::Outside)
+            return last;
+    }
+    last.text += QStringLiteral(" (all %1 attempts outside the tolerance)").arg(attempts);
+    return last;
+}
+
+QString retryTag(int attempt)
+{
+    return attempt > 1 ? QStringLiteral(" [retry %1]").arg(attempt - 1) : QString();
+}
+
 } // namespace
 
 class TestTestbed : public QObject {
@@ -299,25 +334,23 @@ void TestTestbed::throughputMatchesShaper()
                           {"j500", "198.18.4.2", 500e6, 9000}};
     QStringList failures;
     for (const Case &c : cases) {
-        // One retry when outside the tolerance: on a shared machine a sender that loses its
-        // CPU for a while under-fills the link (a shortfall, not a measuring error). Both
-        // attempts are logged; the test fails only when both miss.
-        for (int attempt = 1; attempt <= 2; ++attempt) {
+        const Attempt result = retryWithinTolerance(3, 1000, [&](int attempt) {
             QJsonObject doc;
-            QVERIFY2(tb.client({QStringLiteral("-c"), QLatin1String(c.server), QStringLiteral("-t"), QStringLiteral("3"),
-                                QStringLiteral("-O"), QStringLiteral("1")},
-                               &doc, &error),
-                     qPrintable(error));
+            if (!tb.client({QStringLiteral("-c"), QLatin1String(c.server), QStringLiteral("-t"), QStringLiteral("3"),
+                            QStringLiteral("-O"), QStringLiteral("1")},
+                           &doc, &error))
+                return Attempt::error(error);
             const double expected = expectedGoodput(c.rate, c.mtu);
             const double measured = receivedBps(doc);
             const double e = relErr(measured, expected);
             qInfo("throughput %-5s rate %4.0f Mbit/s MTU %4d: expected %7.2f Mbit/s, measured %7.2f Mbit/s (%s)%s", c.name,
-                  c.rate / 1e6, c.mtu, expected / 1e6, measured / 1e6, qPrintable(pct(e)), attempt > 1 ? " [retry]" : "");
-            if (std::abs(e) <= 0.02)
-                break;
-            if (attempt == 2)
-                failures << QStringLiteral("%1: %2 off").arg(QLatin1String(c.name), pct(e));
-        }
+                  c.rate / 1e6, c.mtu, expected / 1e6, measured / 1e6, qPrintable(pct(e)), qPrintable(retryTag(attempt)));
+            return std::abs(e) <= 0.02 ? Attempt::within()
+                                       : Attempt::outside(QStringLiteral("%1: %2 off").arg(QLatin1String(c.name), pct(e)));
+        });
+        QVERIFY2(result.kind != Attempt::Error, qPrintable(result.text));
+        if (result.kind == Attempt::Outside)
+            failures << result.text;
     }
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QStringLiteral(", "))));
 }
@@ -347,22 +380,19 @@ void TestTestbed::requestResponseMatchesDelay()
     const double configuredUs = 2 * 10000.0;
     const double expectedUs = configuredUs + overheadUs;
     const double expectedTps = 1e6 / expectedUs;
-    // Up to two retries, two seconds apart: when the delay link or a test process loses its
+    // Three attempts, two seconds apart: when the delay link or a test process loses its
     // CPU on a shared 2-core VM, transactions take 30+ ms and the mean (hence the rate)
     // drifts; such spells last a few seconds (two back-to-back attempts have both missed by
-    // the same -6.7% in a full suite run). Every attempt is logged; the test fails when all
-    // three miss.
-    QString failure;
-    for (int attempt = 1; attempt <= 3; ++attempt) {
-        if (attempt > 1)
-            QTest::qWait(2000);
+    // the same -6.7% in a full suite run).
+    const Attempt result = retryWithinTolerance(3, 2000, [&](int attempt) {
         QJsonObject delayed;
-        QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"),
-                            QStringLiteral("-t"), QStringLiteral("3")},
-                           &delayed, &error),
-                 qPrintable(error));
+        if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"), QStringLiteral("-t"),
+                        QStringLiteral("3")},
+                       &delayed, &error))
+            return Attempt::error(error);
         const QJsonObject rr = nicbench(delayed).value(QStringLiteral("rr")).toObject();
-        QVERIFY2(!rr.isEmpty(), "no nicbench.rr in the RR result");
+        if (rr.isEmpty())
+            return Attempt::error(QStringLiteral("no nicbench.rr in the RR result"));
         const double tps = rr.value(QStringLiteral("transactions_per_second")).toDouble();
         const QJsonObject lat = rr.value(QStringLiteral("latency_us")).toObject();
         const double p50 = lat.value(QStringLiteral("p50")).toDouble();
@@ -370,18 +400,16 @@ void TestTestbed::requestResponseMatchesDelay()
               "(%s vs expected, %s vs configured), mean %.1f us, p99 %.1f us%s",
               overheadUs, expectedUs, configuredUs, p50, qPrintable(pct(relErr(p50, expectedUs))),
               qPrintable(pct(relErr(p50, configuredUs))), lat.value(QStringLiteral("mean")).toDouble(),
-              lat.value(QStringLiteral("p99")).toDouble(), attempt > 1 ? qPrintable(QStringLiteral(" [retry %1]").arg(attempt - 1)) : "");
+              lat.value(QStringLiteral("p99")).toDouble(), qPrintable(retryTag(attempt)));
         qInfo("rr: expected %.2f transactions/s, measured %.2f (%s)", expectedTps, tps,
               qPrintable(pct(relErr(tps, expectedTps))));
-        failure.clear();
         if (std::abs(relErr(p50, expectedUs)) > 0.05)
-            failure = QStringLiteral("p50 %1 us, expected %2 us").arg(p50).arg(expectedUs);
-        else if (std::abs(relErr(tps, expectedTps)) > 0.05)
-            failure = QStringLiteral("%1 transactions/s, expected %2").arg(tps).arg(expectedTps);
-        if (failure.isEmpty())
-            break;
-    }
-    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+            return Attempt::outside(QStringLiteral("p50 %1 us, expected %2 us").arg(p50).arg(expectedUs));
+        if (std::abs(relErr(tps, expectedTps)) > 0.05)
+            return Attempt::outside(QStringLiteral("%1 transactions/s, expected %2").arg(tps).arg(expectedTps));
+        return Attempt::within();
+    });
+    QVERIFY2(result.kind == Attempt::Within, qPrintable(result.text));
 }
 
 // (c) The shaped interface's utilization during a test equals the configured rate: from the
@@ -395,38 +423,52 @@ void TestTestbed::utilizationMatchesRate()
     QVERIFY2(tb.up(QStringLiteral("u500 rate=500mbit mtu=1500\n"), &error), qPrintable(error));
     QVERIFY2(tb.startServer(&error), qPrintable(error));
 
-    // Client in the background; sample the counters from 1.5 s to 3.0 s after its start
-    // (after slow start and the 1 s omit, well before the end at 4 s).
-    QProcess client;
-    client.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), tb.clientNs(), cliPath(),
-                                        QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("-t"),
-                                        QStringLiteral("3"), QStringLiteral("-O"), QStringLiteral("1"),
-                                        QStringLiteral("-J")});
-    QVERIFY(client.waitForStarted(5000));
-    QElapsedTimer t;
-    t.start();
-    QTest::qWait(1500);
-    const qint64 tx0 = tb.clientCounter(QStringLiteral("u500"), QStringLiteral("tx_bytes"));
-    const qint64 t0 = t.nsecsElapsed();
-    QTest::qWait(1500);
-    const qint64 tx1 = tb.clientCounter(QStringLiteral("u500"), QStringLiteral("tx_bytes"));
-    const qint64 t1 = t.nsecsElapsed();
-    QVERIFY(client.waitForFinished(20000));
-    QVERIFY2(tx0 >= 0 && tx1 > tx0, "cannot read the veth's tx_bytes");
-    const QJsonDocument doc = QJsonDocument::fromJson(client.readAllStandardOutput());
-    QVERIFY2(client.exitCode() == 0 && doc.isObject(), client.readAllStandardError().constData());
+    // Three attempts, two seconds apart, for the reason given at retryWithinTolerance: the
+    // review's run missed by -3.14% against the 3% bound once, with nothing wrong but load.
+    const Attempt result = retryWithinTolerance(3, 2000, [&](int attempt) {
+        // Client in the background; sample the counters from 1.5 s to 3.0 s after its start
+        // (after slow start and the 1 s omit, well before the end at 4 s).
+        QProcess client;
+        client.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), tb.clientNs(), cliPath(),
+                                            QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("-t"),
+                                            QStringLiteral("3"), QStringLiteral("-O"), QStringLiteral("1"),
+                                            QStringLiteral("-J")});
+        if (!client.waitForStarted(5000))
+            return Attempt::error(QStringLiteral("cannot start the client"));
+        QElapsedTimer t;
+        t.start();
+        QTest::qWait(1500);
+        const qint64 tx0 = tb.clientCounter(QStringLiteral("u500"), QStringLiteral("tx_bytes"));
+        const qint64 t0 = t.nsecsElapsed();
+        QTest::qWait(1500);
+        const qint64 tx1 = tb.clientCounter(QStringLiteral("u500"), QStringLiteral("tx_bytes"));
+        const qint64 t1 = t.nsecsElapsed();
+        if (!client.waitForFinished(20000))
+            return Attempt::error(QStringLiteral("the client did not finish"));
+        if (tx0 < 0 || tx1 <= tx0)
+            return Attempt::error(QStringLiteral("cannot read the veth's tx_bytes"));
+        const QJsonDocument doc = QJsonDocument::fromJson(client.readAllStandardOutput());
+        if (client.exitCode() != 0 || !doc.isObject())
+            return Attempt::error(QString::fromLocal8Bit(client.readAllStandardError()));
 
-    const double rate = 500e6;
-    const double sysfsBps = double(tx1 - tx0) * 8 / (double(t1 - t0) / 1e9);
-    const QJsonObject ad = nicbench(doc.object()).value(QStringLiteral("adapters")).toObject();
-    const double seconds = doc.object().value(QStringLiteral("end")).toObject().value(QStringLiteral("sum_sent"))
-                               .toObject().value(QStringLiteral("seconds")).toDouble();
-    QVERIFY2(ad.contains(QStringLiteral("local_tx_bytes")) && seconds > 0, "no nicbench.adapters.local_tx_bytes");
-    const double engineBps = ad.value(QStringLiteral("local_tx_bytes")).toDouble() * 8 / seconds;
-    qInfo("utilization of u500 (500 Mbit/s): sysfs mid-test %.2f Mbit/s (%s), engine local_tx_bytes %.2f Mbit/s (%s)",
-          sysfsBps / 1e6, qPrintable(pct(relErr(sysfsBps, rate))), engineBps / 1e6, qPrintable(pct(relErr(engineBps, rate))));
-    QVERIFY2(std::abs(relErr(sysfsBps, rate)) <= 0.03, qPrintable(QStringLiteral("sysfs: %1").arg(pct(relErr(sysfsBps, rate)))));
-    QVERIFY2(std::abs(relErr(engineBps, rate)) <= 0.03, qPrintable(QStringLiteral("engine: %1").arg(pct(relErr(engineBps, rate)))));
+        const double rate = 500e6;
+        const double sysfsBps = double(tx1 - tx0) * 8 / (double(t1 - t0) / 1e9);
+        const QJsonObject ad = nicbench(doc.object()).value(QStringLiteral("adapters")).toObject();
+        const double seconds = doc.object().value(QStringLiteral("end")).toObject().value(QStringLiteral("sum_sent"))
+                                   .toObject().value(QStringLiteral("seconds")).toDouble();
+        if (!ad.contains(QStringLiteral("local_tx_bytes")) || seconds <= 0)
+            return Attempt::error(QStringLiteral("no nicbench.adapters.local_tx_bytes"));
+        const double engineBps = ad.value(QStringLiteral("local_tx_bytes")).toDouble() * 8 / seconds;
+        qInfo("utilization of u500 (500 Mbit/s): sysfs mid-test %.2f Mbit/s (%s), engine local_tx_bytes %.2f Mbit/s (%s)%s",
+              sysfsBps / 1e6, qPrintable(pct(relErr(sysfsBps, rate))), engineBps / 1e6,
+              qPrintable(pct(relErr(engineBps, rate))), qPrintable(retryTag(attempt)));
+        if (std::abs(relErr(sysfsBps, rate)) > 0.03)
+            return Attempt::outside(QStringLiteral("sysfs: %1").arg(pct(relErr(sysfsBps, rate))));
+        if (std::abs(relErr(engineBps, rate)) > 0.03)
+            return Attempt::outside(QStringLiteral("engine: %1").arg(pct(relErr(engineBps, rate))));
+        return Attempt::within();
+    });
+    QVERIFY2(result.kind == Attempt::Within, qPrintable(result.text));
 }
 
 // (d) The carrying interface is the veth (on both sides), and a test bound to another
@@ -482,9 +524,6 @@ void TestTestbed::adapterIdentifiedAndWrongPathWarned()
 void TestTestbed::comparisonVerdicts()
 {
     TESTBED_OR_SKIP();
-#ifndef NICBENCH_HAVE_STATISTICS
-    QSKIP("engine/statistics.h is not there yet");
-#else
     Testbed tb(QStringLiteral("cmp"));
     QString error;
     QVERIFY2(tb.up(QStringLiteral("c200a rate=200mbit mtu=1500\n"
@@ -529,7 +568,6 @@ void TestTestbed::comparisonVerdicts()
           same.welch.pValue);
     QCOMPARE(nb::stats::verdictKey(faster.verdict), QStringLiteral("faster"));
     QCOMPARE(nb::stats::verdictKey(same.verdict), QStringLiteral("no_difference"));
-#endif
 }
 
 QTEST_GUILESS_MAIN(TestTestbed)

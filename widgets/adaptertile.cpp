@@ -83,11 +83,6 @@ void AdapterTile::updateRates(const AdapterMonitor &monitor)
     m_sparkline->setData(monitor.history(m_adapter.name), double(m_adapter.linkSpeedBps));
 }
 
-QString AdapterTile::ratesText() const
-{
-    return m_rates->text();
-}
-
 void AdapterTile::setSelected(bool selected)
 {
     if (m_selected == selected)

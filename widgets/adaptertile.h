@@ -24,7 +24,6 @@ public:
     void setSelected(bool selected);
     bool isSelected() const { return m_selected; }
     void updateRates(const AdapterMonitor &monitor);
-    QString ratesText() const;
 
     // "loopback", "virtio", "e1000e": the label users compare by (driver when "other").
     static QString familyLabel(const nb::AdapterInfo &adapter);

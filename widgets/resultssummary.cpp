@@ -187,11 +187,6 @@ void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
     row.setVisible(true);
 }
 
-void ResultsSummary::showResult(const nb::TestResult &result)
-{
-    showResults({result});
-}
-
 void ResultsSummary::showResults(const QList<nb::TestResult> &results)
 {
     clear();

@@ -24,7 +24,6 @@ public:
     // While a test runs: the latest total rate, as a preview of the result.
     void showLive(double sendBitsPerSecond, double receiveBitsPerSecond);
     void showLiveText(const QString &text);
-    void showResult(const nb::TestResult &result);
     // Several tests of one run (throughput, then request/response), shown together.
     void showResults(const QList<nb::TestResult> &results);
 

@@ -380,12 +380,6 @@ void ComparisonDialog::setEndpoints(const QList<nb::MatrixEndpoint> &endpoints)
     refresh();
 }
 
-void ComparisonDialog::addEndpoint(const nb::MatrixEndpoint &endpoint, bool enabled)
-{
-    insertEndpointRow(endpoint, enabled);
-    refresh();
-}
-
 QList<nb::MatrixEndpoint> ComparisonDialog::endpoints() const
 {
     QList<nb::MatrixEndpoint> out;

@@ -45,7 +45,6 @@ public:
     // Endpoint rows. Each row: enabled, label (empty: the default), bind address (empty:
     // any), target host.
     void setEndpoints(const QList<nb::MatrixEndpoint> &endpoints);
-    void addEndpoint(const nb::MatrixEndpoint &endpoint, bool enabled = true);
     QList<nb::MatrixEndpoint> endpoints() const;   // the enabled rows
     int endpointRowCount() const;
     void setEndpointEnabled(int row, bool enabled);

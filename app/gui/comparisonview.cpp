@@ -477,12 +477,6 @@ bool ComparisonView::addSnapshot(const QString &path)
     return true;
 }
 
-void ComparisonView::addSource(const QString &name, const nb::Comparison &comparison)
-{
-    m_sources.append(nb::ComparisonSource{name, comparison});
-    refresh();
-}
-
 void ComparisonView::removeSource(int index)
 {
     if (index < 0 || index >= m_sources.size())
@@ -494,18 +488,6 @@ void ComparisonView::removeSource(int index)
     m_sources.removeAt(index);
     if (m_liveSource > index)
         --m_liveSource;
-    refresh();
-}
-
-void ComparisonView::clearSources()
-{
-    if (m_liveSource >= 0) {
-        const nb::ComparisonSource live = m_sources.at(m_liveSource);
-        m_sources = {live};
-        m_liveSource = 0;
-    } else {
-        m_sources.clear();
-    }
     refresh();
 }
 
@@ -521,11 +503,6 @@ int ComparisonView::currentSource() const
 {
     const int row = m_sourceList->currentRow();
     return row >= 0 && row < m_sources.size() ? row : (m_sources.isEmpty() ? -1 : 0);
-}
-
-nb::Comparison ComparisonView::sourceComparison(int index) const
-{
-    return index >= 0 && index < m_sources.size() ? m_sources.at(index).comparison : nb::Comparison();
 }
 
 bool ComparisonView::saveSnapshot(const QString &path, int source)

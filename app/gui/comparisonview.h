@@ -64,14 +64,11 @@ public:
     bool openSnapshots(const QStringList &paths);       // replaces the sources
     void showSources(const QList<nb::ComparisonSource> &sources); // same, already loaded
     bool addSnapshot(const QString &path);              // overlays one more
-    void addSource(const QString &name, const nb::Comparison &comparison);
     void removeSource(int index);
-    void clearSources();
     int sourceCount() const { return int(m_sources.size()); }
     QStringList sourceNames() const;
     // The source Save and Re-run act on: the selected one, else the first.
     int currentSource() const;
-    nb::Comparison sourceComparison(int index) const;
 
     bool saveSnapshot(const QString &path, int source = -1);
     bool rerunConfigurations(int source = -1);

@@ -662,11 +662,6 @@ void MainWindow::showCompareArea()
     m_areaTabs->setCurrentWidget(m_compareView);
 }
 
-void MainWindow::showTestArea()
-{
-    m_areaTabs->setCurrentWidget(m_mainSplitter);
-}
-
 void MainWindow::copyResults()
 {
     QApplication::clipboard()->setText(m_summary->toText());

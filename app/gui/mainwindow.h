@@ -73,9 +73,8 @@ public:
     // The "New Comparison" dialog filled from the test panel (base parameters, the
     // built-in server as the default endpoint) and the live adapters; not shown.
     ComparisonDialog *createComparisonDialog();
-    // Brings the Compare tab (or the Test tab) to the front.
+    // Brings the Compare tab to the front.
     void showCompareArea();
-    void showTestArea();
     QAction *runAction() const { return m_runAction; }
     QAction *stopAction() const { return m_stopAction; }
 

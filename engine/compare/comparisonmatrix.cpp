@@ -69,14 +69,6 @@ MatrixVariant MatrixVariant::requestResponse()
     return v;
 }
 
-MatrixVariant MatrixVariant::connectRequestResponse()
-{
-    MatrixVariant v;
-    v.name = QStringLiteral("TCP_CRR");
-    v.kind = TestKind::Crr;
-    return v;
-}
-
 QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpoint> &endpoints,
                                  const QList<MatrixVariant> &variants)
 {

@@ -46,7 +46,6 @@ struct MatrixVariant {
     static MatrixVariant withStreams(int streams);  // "P=<n>"
     static MatrixVariant throughput();              // "TCP_STREAM"
     static MatrixVariant requestResponse();         // "TCP_RR"
-    static MatrixVariant connectRequestResponse();  // "TCP_CRR"
 };
 
 // Endpoints outer, variants inner: A/P=1, A/P=4, B/P=1, B/P=4. No variants: one

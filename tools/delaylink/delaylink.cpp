@@ -480,9 +480,10 @@ int main(int argc, char **argv)
             std::fprintf(stderr,
                          "delaylink %s: in %llu out %llu bytes %llu lost %llu queue-drops %llu write-errors %llu "
                          "late-mean-us %.1f late-max-us %.1f\n",
-                         d->name, (unsigned long long)d->packetsIn, (unsigned long long)d->packetsOut,
-                         (unsigned long long)d->bytesOut, (unsigned long long)d->dropsLoss,
-                         (unsigned long long)d->dropsQueue, (unsigned long long)d->writeErrors,
+                         d->name, static_cast<unsigned long long>(d->packetsIn),
+                         static_cast<unsigned long long>(d->packetsOut), static_cast<unsigned long long>(d->bytesOut),
+                         static_cast<unsigned long long>(d->dropsLoss), static_cast<unsigned long long>(d->dropsQueue),
+                         static_cast<unsigned long long>(d->writeErrors),
                          d->packetsOut ? double(d->latenessSum) / 1e3 / double(d->packetsOut) : 0.0,
                          double(d->latenessMax) / 1e3);
     }
