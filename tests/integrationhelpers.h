@@ -127,10 +127,7 @@ public:
         m_err += m_process->readAllStandardError();
         return m_err;
     }
-    QJsonObject outJson()
-    {
-        return QJsonDocument::fromJson(out()).object();
-    }
+    QJsonObject outJson() { return QJsonDocument::fromJson(out()).object(); }
     // Waits until stdout contains the text.
     bool waitForOutput(const QByteArray &text, int ms)
     {

@@ -33,8 +33,10 @@ class VethPair {
 public:
     // mtu 0: the kernel's default.
     VethPair(const QString &prefix, const QString &subnetPrefix, int mtu = 0)
-        : a(prefix + QString::number(::getpid()) + QLatin1Char('a')),
-          b(prefix + QString::number(::getpid()) + QLatin1Char('b')), subnet(subnetPrefix), m_mtu(mtu)
+        : a(prefix + QString::number(::getpid()) + QLatin1Char('a'))
+        , b(prefix + QString::number(::getpid()) + QLatin1Char('b'))
+        , subnet(subnetPrefix)
+        , m_mtu(mtu)
     {
     }
     ~VethPair()
@@ -50,17 +52,18 @@ public:
         QStringList add{QStringLiteral("link"), QStringLiteral("add"), a};
         if (m_mtu > 0)
             add << QStringLiteral("mtu") << QString::number(m_mtu);
-        add << QStringLiteral("type") << QStringLiteral("veth") << QStringLiteral("peer") << QStringLiteral("name") << b;
+        add << QStringLiteral("type") << QStringLiteral("veth") << QStringLiteral("peer") << QStringLiteral("name")
+            << b;
         if (m_mtu > 0)
             add << QStringLiteral("mtu") << QString::number(m_mtu);
         created = ip(add);
-        return created
-               && ip({QStringLiteral("addr"), QStringLiteral("add"), addressA() + QStringLiteral("/30"),
-                      QStringLiteral("dev"), a})
-               && ip({QStringLiteral("addr"), QStringLiteral("add"), addressB() + QStringLiteral("/30"),
-                      QStringLiteral("dev"), b})
-               && ip({QStringLiteral("link"), QStringLiteral("set"), a, QStringLiteral("up")})
-               && ip({QStringLiteral("link"), QStringLiteral("set"), b, QStringLiteral("up")});
+        return created &&
+               ip({QStringLiteral("addr"), QStringLiteral("add"), addressA() + QStringLiteral("/30"),
+                   QStringLiteral("dev"), a}) &&
+               ip({QStringLiteral("addr"), QStringLiteral("add"), addressB() + QStringLiteral("/30"),
+                   QStringLiteral("dev"), b}) &&
+               ip({QStringLiteral("link"), QStringLiteral("set"), a, QStringLiteral("up")}) &&
+               ip({QStringLiteral("link"), QStringLiteral("set"), b, QStringLiteral("up")});
     }
     QString addressA() const { return subnet + QStringLiteral("1"); }
     QString addressB() const { return subnet + QStringLiteral("2"); }

@@ -41,7 +41,8 @@ QStringList describe(const QList<AdapterPair> &pairs)
 {
     QStringList out;
     for (const AdapterPair &p : pairs)
-        out.append(QStringLiteral("%1: %2 -> %3 /%4").arg(p.label(), p.localAddress, p.remoteAddress).arg(p.prefixLength));
+        out.append(
+            QStringLiteral("%1: %2 -> %3 /%4").arg(p.label(), p.localAddress, p.remoteAddress).arg(p.prefixLength));
     return out;
 }
 
@@ -117,13 +118,13 @@ void TestAdapterPairs::suggestions_data()
     QTest::newRow("remote interface down skipped")
         << AdapterList{nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
         << AdapterList{nic(s("ens192"), {s("192.168.1.20/24")}, kMacB, s("lowerlayerdown"))} << QStringList{};
-    QTest::newRow("unknown prefix skipped") << AdapterList{nic(s("eth0"), {s("192.168.1.10")}, kMacA)}
-                                            << AdapterList{nic(s("ens192"), {s("192.168.1.20/24")}, kMacB)}
-                                            << QStringList{};
+    QTest::newRow("unknown prefix skipped")
+        << AdapterList{nic(s("eth0"), {s("192.168.1.10")}, kMacA)}
+        << AdapterList{nic(s("ens192"), {s("192.168.1.20/24")}, kMacB)} << QStringList{};
     // Two NATed VMs both at 10.0.2.15 are not neighbours.
-    QTest::newRow("equal addresses skipped") << AdapterList{nic(s("enp0s3"), {s("10.0.2.15/24")}, kMacA)}
-                                             << AdapterList{nic(s("enp0s3"), {s("10.0.2.15/24")}, kMacB)}
-                                             << QStringList{};
+    QTest::newRow("equal addresses skipped")
+        << AdapterList{nic(s("enp0s3"), {s("10.0.2.15/24")}, kMacA)}
+        << AdapterList{nic(s("enp0s3"), {s("10.0.2.15/24")}, kMacB)} << QStringList{};
     QTest::newRow("loopback fallback, lo only") << AdapterList{lo()} << AdapterList{lo()}
                                                 << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"),
                                                                s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
@@ -132,7 +133,8 @@ void TestAdapterPairs::suggestions_data()
     QTest::newRow("loopback fallback, same machine")
         << AdapterList{lo(), nic(s("eth0"), {s("192.0.2.2/24"), s("fd00::2/64")}, kMacA)}
         << AdapterList{lo(), nic(s("eth0"), {s("192.0.2.2/24"), s("fd00::2/64")}, kMacA)}
-        << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"), s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
+        << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"),
+                       s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
     QTest::newRow("no loopback fallback when something matched")
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")})}
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.20/24")})}
@@ -140,24 +142,20 @@ void TestAdapterPairs::suggestions_data()
     QTest::newRow("no loopback fallback for another machine")
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
         << AdapterList{lo(), nic(s("eth0"), {s("172.16.0.1/24")}, kMacB)} << QStringList{};
-    QTest::newRow("loopback fallback skips a down lo")
-        << AdapterList{lo()}
-        << AdapterList{[] {
-               AdapterInfo l = lo();
-               l.operState = QStringLiteral("down");
-               return l;
-           }()}
-        << QStringList{};
+    QTest::newRow("loopback fallback skips a down lo") << AdapterList{lo()} << AdapterList{[] {
+        AdapterInfo l = lo();
+        l.operState = QStringLiteral("down");
+        return l;
+    }()} << QStringList{};
     // Local adapter order first, then remote adapter order, then address order.
-    QTest::newRow("order")
-        << AdapterList{lo(), nic(s("eth0"), {s("10.0.0.1/24")}, kMacA),
-                       nic(s("eth1"), {s("10.0.1.1/24"), s("fd00:1::1/64")}, kMacC)}
-        << AdapterList{nic(s("ens1"), {s("fd00:1::2/64"), s("10.0.1.2/24")}, kMacB), lo(),
-                       nic(s("ens0"), {s("10.0.0.2/24"), s("10.0.1.3/24")})}
-        << QStringList{s("virtio eth0 -> ens0: 10.0.0.1 -> 10.0.0.2 /24"),
-                       s("virtio eth1 -> ens1: 10.0.1.1 -> 10.0.1.2 /24"),
-                       s("virtio eth1 -> ens1 (IPv6): fd00:1::1 -> fd00:1::2 /64"),
-                       s("virtio eth1 -> ens0: 10.0.1.1 -> 10.0.1.3 /24")};
+    QTest::newRow("order") << AdapterList{lo(), nic(s("eth0"), {s("10.0.0.1/24")}, kMacA),
+                                          nic(s("eth1"), {s("10.0.1.1/24"), s("fd00:1::1/64")}, kMacC)}
+                           << AdapterList{nic(s("ens1"), {s("fd00:1::2/64"), s("10.0.1.2/24")}, kMacB), lo(),
+                                          nic(s("ens0"), {s("10.0.0.2/24"), s("10.0.1.3/24")})}
+                           << QStringList{s("virtio eth0 -> ens0: 10.0.0.1 -> 10.0.0.2 /24"),
+                                          s("virtio eth1 -> ens1: 10.0.1.1 -> 10.0.1.2 /24"),
+                                          s("virtio eth1 -> ens1 (IPv6): fd00:1::1 -> fd00:1::2 /64"),
+                                          s("virtio eth1 -> ens0: 10.0.1.1 -> 10.0.1.3 /24")};
 }
 
 void TestAdapterPairs::suggestions()
@@ -166,8 +164,9 @@ void TestAdapterPairs::suggestions()
     QFETCH(AdapterList, remote);
     QFETCH(QStringList, expected);
     const QStringList got = describe(suggestAdapterPairs(local, remote));
-    QVERIFY2(got == expected, qPrintable(QStringLiteral("got:\n  %1\nexpected:\n  %2")
-                                             .arg(got.join(QStringLiteral("\n  ")), expected.join(QStringLiteral("\n  ")))));
+    QVERIFY2(got == expected,
+             qPrintable(QStringLiteral("got:\n  %1\nexpected:\n  %2")
+                            .arg(got.join(QStringLiteral("\n  ")), expected.join(QStringLiteral("\n  ")))));
 }
 
 void TestAdapterPairs::pairCarriesBothAdapters()

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Adapter discovery: family labels, sysfs/ethtool parsing from recorded fixtures, rates and
 // the wrong-path check, and the live machine (lo always; a veth pair when root).
+#include "netfixtures.h"
 #include "platform/adapterinfo.h"
 #include "platform/interfacemonitor.h"
 #include "platform/platform.h"
-#include "netfixtures.h"
 #ifdef Q_OS_LINUX
 #include "platform/platform_linux.h"
 #endif
@@ -145,9 +145,9 @@ void TestAdapters::familyFromDriver()
 
 void TestAdapters::familyNames()
 {
-    const QStringList names{QStringLiteral("e1000"), QStringLiteral("e1000e"), QStringLiteral("vmxnet3"),
-                            QStringLiteral("virtio"), QStringLiteral("veth"), QStringLiteral("loopback"),
-                            QStringLiteral("hyper-v"), QStringLiteral("ena"), QStringLiteral("mlx"),
+    const QStringList names{QStringLiteral("e1000"),   QStringLiteral("e1000e"), QStringLiteral("vmxnet3"),
+                            QStringLiteral("virtio"),  QStringLiteral("veth"),   QStringLiteral("loopback"),
+                            QStringLiteral("hyper-v"), QStringLiteral("ena"),    QStringLiteral("mlx"),
                             QStringLiteral("other")};
     for (const QString &n : names) {
         const auto f = familyFromName(n);
@@ -214,7 +214,8 @@ void TestAdapters::addressLookup()
     lo.loopback = true;
     lo.addresses = {{QHostAddress(QStringLiteral("127.0.0.1")), 8}};
     eth0.name = QStringLiteral("eth0");
-    eth0.addresses = {{QHostAddress(QStringLiteral("10.0.0.5")), 24}, {QHostAddress(QStringLiteral("2001:db8::5")), 64}};
+    eth0.addresses = {{QHostAddress(QStringLiteral("10.0.0.5")), 24},
+                      {QHostAddress(QStringLiteral("2001:db8::5")), 64}};
     ens192.name = QStringLiteral("ens192");
     ens192.addresses = {{QHostAddress(QStringLiteral("198.18.1.1")), 24}};
     const auto found = adapterForLocalAddress(QHostAddress(address), {eth0, lo, ens192});
@@ -233,17 +234,17 @@ void TestAdapters::rates_data()
     // 125 MB/s = 1 Gbit/s: 100% of a gigabit link
     QTest::newRow("full gigabit rx") << counters(0, 0, 1) << counters(125'000'000, 12'500'000, 2)
                                      << qint64(1'000'000'000) << 125e6 << 12.5e6 << 100.0 << 10.0;
-    QTest::newRow("half second") << counters(1000, 1000, 10) << counters(6000, 1000, 10.5)
-                                 << qint64(10'000'000) << 10000.0 << 0.0 << 0.8 << 0.0;
+    QTest::newRow("half second") << counters(1000, 1000, 10) << counters(6000, 1000, 10.5) << qint64(10'000'000)
+                                 << 10000.0 << 0.0 << 0.8 << 0.0;
     // An E1000 "1 Gbit/s" adapter moving 2.6 Gbit/s: not clamped
-    QTest::newRow("faster than nominal") << counters(0, 0, 0) << counters(0, 325'000'000, 1)
-                                         << qint64(1'000'000'000) << 0.0 << 325e6 << 0.0 << 260.0;
-    QTest::newRow("speed unknown") << counters(0, 0, 0) << counters(500, 500, 1) << qint64(-1)
-                                   << 500.0 << 500.0 << -1.0 << -1.0;
-    QTest::newRow("counter went backwards") << counters(5000, 5000, 0) << counters(100, 6000, 1)
-                                            << qint64(1'000'000) << 0.0 << 1000.0 << 0.0 << 0.8;
-    QTest::newRow("no time elapsed") << counters(0, 0, 1) << counters(500, 500, 1) << qint64(1'000'000)
-                                     << 0.0 << 0.0 << 0.0 << 0.0;
+    QTest::newRow("faster than nominal") << counters(0, 0, 0) << counters(0, 325'000'000, 1) << qint64(1'000'000'000)
+                                         << 0.0 << 325e6 << 0.0 << 260.0;
+    QTest::newRow("speed unknown") << counters(0, 0, 0) << counters(500, 500, 1) << qint64(-1) << 500.0 << 500.0 << -1.0
+                                   << -1.0;
+    QTest::newRow("counter went backwards")
+        << counters(5000, 5000, 0) << counters(100, 6000, 1) << qint64(1'000'000) << 0.0 << 1000.0 << 0.0 << 0.8;
+    QTest::newRow("no time elapsed") << counters(0, 0, 1) << counters(500, 500, 1) << qint64(1'000'000) << 0.0 << 0.0
+                                     << 0.0 << 0.0;
 }
 
 void TestAdapters::rates()
@@ -270,17 +271,18 @@ void TestAdapters::wrongPath_data()
     QTest::addColumn<qulonglong>("received");
     QTest::addColumn<bool>("warns");
     const InterfaceCounters zero = counters(0, 0, 0);
-    QTest::newRow("all seen, plus headers") << zero << counters(0, 1'050'000'000, 10) << 1'000'000'000ULL << 0ULL << false;
+    QTest::newRow("all seen, plus headers")
+        << zero << counters(0, 1'050'000'000, 10) << 1'000'000'000ULL << 0ULL << false;
     QTest::newRow("exactly 90%") << zero << counters(0, 900, 10) << 1000ULL << 0ULL << false;
     QTest::newRow("89.9%") << zero << counters(0, 899, 10) << 1000ULL << 0ULL << true;
     QTest::newRow("bytes went elsewhere") << zero << counters(2000, 3000, 10) << 1'000'000'000ULL << 0ULL << true;
-    QTest::newRow("receive side short") << zero << counters(1000, 1'000'000'000, 10)
-                                        << 1'000'000'000ULL << 1'000'000'000ULL << true;
-    QTest::newRow("bidirectional ok") << zero << counters(1'000'000'000, 1'000'000'000, 10)
-                                      << 1'000'000'000ULL << 950'000'000ULL << false;
+    QTest::newRow("receive side short") << zero << counters(1000, 1'000'000'000, 10) << 1'000'000'000ULL
+                                        << 1'000'000'000ULL << true;
+    QTest::newRow("bidirectional ok") << zero << counters(1'000'000'000, 1'000'000'000, 10) << 1'000'000'000ULL
+                                      << 950'000'000ULL << false;
     QTest::newRow("nothing moved") << zero << counters(0, 0, 10) << 0ULL << 0ULL << false;
-    QTest::newRow("counter reset") << counters(5'000'000'000, 5'000'000'000, 0) << counters(10, 10, 10)
-                                   << 1'000'000ULL << 0ULL << true;
+    QTest::newRow("counter reset") << counters(5'000'000'000, 5'000'000'000, 0) << counters(10, 10, 10) << 1'000'000ULL
+                                   << 0ULL << true;
 }
 
 void TestAdapters::wrongPath()
@@ -309,17 +311,21 @@ void TestAdapters::sysfsFixtures_data()
     QTest::addColumn<QString>("mac");
     QTest::addColumn<bool>("loopback");
     QTest::addColumn<QString>("alias");
-    QTest::newRow("virtio via driver link") << QStringLiteral("eth0") << 2 << QStringLiteral("virtio_net") << QStringLiteral("virtio")
-        << 1500 << qint64(-1) << QStringLiteral("up") << QStringLiteral("52:54:00:12:34:56") << false << QString();
-    QTest::newRow("vmxnet3 jumbo 10G") << QStringLiteral("ens192") << 3 << QStringLiteral("vmxnet3") << QStringLiteral("vmxnet3")
-        << 9000 << qint64(10'000'000'000) << QStringLiteral("up") << QStringLiteral("00:50:56:aa:bb:cc") << false
-        << QStringLiteral("storage network");
-    QTest::newRow("e1000 via uevent, down") << QStringLiteral("ens33") << 4 << QStringLiteral("e1000") << QStringLiteral("e1000")
-        << 1500 << qint64(-1) << QStringLiteral("down") << QStringLiteral("00:0c:29:01:02:03") << false << QString();
-    QTest::newRow("loopback") << QStringLiteral("lo") << 1 << QString() << QStringLiteral("loopback")
-        << 65536 << qint64(-1) << QStringLiteral("unknown") << QString() << true << QString();
-    QTest::newRow("veth without device") << QStringLiteral("veth1") << 7 << QString() << QStringLiteral("other")
-        << 1500 << qint64(10'000'000'000) << QStringLiteral("up") << QStringLiteral("9a:3b:4c:5d:6e:7f") << false << QString();
+    QTest::newRow("virtio via driver link")
+        << QStringLiteral("eth0") << 2 << QStringLiteral("virtio_net") << QStringLiteral("virtio") << 1500 << qint64(-1)
+        << QStringLiteral("up") << QStringLiteral("52:54:00:12:34:56") << false << QString();
+    QTest::newRow("vmxnet3 jumbo 10G") << QStringLiteral("ens192") << 3 << QStringLiteral("vmxnet3")
+                                       << QStringLiteral("vmxnet3") << 9000 << qint64(10'000'000'000)
+                                       << QStringLiteral("up") << QStringLiteral("00:50:56:aa:bb:cc") << false
+                                       << QStringLiteral("storage network");
+    QTest::newRow("e1000 via uevent, down")
+        << QStringLiteral("ens33") << 4 << QStringLiteral("e1000") << QStringLiteral("e1000") << 1500 << qint64(-1)
+        << QStringLiteral("down") << QStringLiteral("00:0c:29:01:02:03") << false << QString();
+    QTest::newRow("loopback") << QStringLiteral("lo") << 1 << QString() << QStringLiteral("loopback") << 65536
+                              << qint64(-1) << QStringLiteral("unknown") << QString() << true << QString();
+    QTest::newRow("veth without device") << QStringLiteral("veth1") << 7 << QString() << QStringLiteral("other") << 1500
+                                         << qint64(10'000'000'000) << QStringLiteral("up")
+                                         << QStringLiteral("9a:3b:4c:5d:6e:7f") << false << QString();
 }
 
 void TestAdapters::sysfsFixtures()
@@ -403,11 +409,27 @@ void TestAdapters::ethtoolFeatureFixtures_data()
         return r;
     };
     QTest::newRow("virtio_net recorded") << QStringLiteral("ethtool/virtio_net-features.txt")
-        << m({{"tso", true}, {"gso", true}, {"gro", true}, {"lro", false}, {"rx-checksum", true},
-              {"tx-checksum", true}, {"sg", true}, {"rxhash", false}, {"rx-vlan", false}, {"tx-vlan", false}});
+                                         << m({{"tso", true},
+                                               {"gso", true},
+                                               {"gro", true},
+                                               {"lro", false},
+                                               {"rx-checksum", true},
+                                               {"tx-checksum", true},
+                                               {"sg", true},
+                                               {"rxhash", false},
+                                               {"rx-vlan", false},
+                                               {"tx-vlan", false}});
     QTest::newRow("e1000 hand-written") << QStringLiteral("ethtool/e1000-features.txt")
-        << m({{"tso", true}, {"gso", true}, {"gro", true}, {"lro", false}, {"rx-checksum", false},
-              {"tx-checksum", true}, {"sg", true}, {"rxhash", false}, {"rx-vlan", true}, {"tx-vlan", true}});
+                                        << m({{"tso", true},
+                                              {"gso", true},
+                                              {"gro", true},
+                                              {"lro", false},
+                                              {"rx-checksum", false},
+                                              {"tx-checksum", true},
+                                              {"sg", true},
+                                              {"rxhash", false},
+                                              {"rx-vlan", true},
+                                              {"tx-vlan", true}});
 }
 
 void TestAdapters::ethtoolFeatureFixtures()
@@ -421,10 +443,14 @@ void TestAdapters::ethtoolFeatureFixtures()
     QCOMPARE(platform::linuxsys::offloadsFromFeatures(features), expected);
 
     // Kernel names as ETHTOOL_GSTRINGS returns them; any tx-checksum-* on counts.
-    const QMap<QString, bool> kernel = platform::linuxsys::offloadsFromFeatures(
-        {{QStringLiteral("tx-checksum-ipv4"), false}, {QStringLiteral("tx-checksum-ip-generic"), true},
-         {QStringLiteral("rx-gro"), false}, {QStringLiteral("rx-lro"), true}, {QStringLiteral("highdma"), true}});
-    QCOMPARE(kernel, (QMap<QString, bool>{{QStringLiteral("tx-checksum"), true}, {QStringLiteral("gro"), false},
+    const QMap<QString, bool> kernel =
+        platform::linuxsys::offloadsFromFeatures({{QStringLiteral("tx-checksum-ipv4"), false},
+                                                  {QStringLiteral("tx-checksum-ip-generic"), true},
+                                                  {QStringLiteral("rx-gro"), false},
+                                                  {QStringLiteral("rx-lro"), true},
+                                                  {QStringLiteral("highdma"), true}});
+    QCOMPARE(kernel, (QMap<QString, bool>{{QStringLiteral("tx-checksum"), true},
+                                          {QStringLiteral("gro"), false},
                                           {QStringLiteral("lro"), true}}));
 }
 
@@ -457,7 +483,8 @@ void TestAdapters::liveLoopbackCounters()
     QVERIFY(platform::readCounters(QStringLiteral("lo"), &after));
     const InterfaceRates rates = interfaceRates(before, after, -1);
     // On lo every byte is both transmitted and received.
-    QVERIFY2(after.txBytes - before.txBytes >= std::uint64_t(kBytes), qPrintable(QString::number(after.txBytes - before.txBytes)));
+    QVERIFY2(after.txBytes - before.txBytes >= std::uint64_t(kBytes),
+             qPrintable(QString::number(after.txBytes - before.txBytes)));
     QVERIFY(after.rxBytes - before.rxBytes >= std::uint64_t(kBytes));
     QVERIFY(after.txPackets > before.txPackets);
     QVERIFY(rates.txBytesPerSecond > 0);

@@ -49,31 +49,31 @@ void TestCommandLine::valid_data()
                                   << quint64(131072) << 30.0 << quint64(0) << D::Upload << 1.0;
     QTest::newRow("defaults") << split("-c host") << M::Client << 1 << quint64(0) << quint64(131072) << 10.0
                               << quint64(0) << D::Upload << 1.0;
-    QTest::newRow("-R") << split("-c host -R") << M::Client << 1 << quint64(0) << quint64(131072) << 10.0
-                        << quint64(0) << D::Download << 1.0;
+    QTest::newRow("-R") << split("-c host -R") << M::Client << 1 << quint64(0) << quint64(131072) << 10.0 << quint64(0)
+                        << D::Download << 1.0;
     QTest::newRow("--reverse") << split("-c host --reverse") << M::Client << 1 << quint64(0) << quint64(131072) << 10.0
                                << quint64(0) << D::Download << 1.0;
-    QTest::newRow("--bidir") << split("-c host --bidir -P 4") << M::Client << 4 << quint64(0) << quint64(131072)
-                             << 10.0 << quint64(0) << D::Bidirectional << 1.0;
+    QTest::newRow("--bidir") << split("-c host --bidir -P 4") << M::Client << 4 << quint64(0) << quint64(131072) << 10.0
+                             << quint64(0) << D::Bidirectional << 1.0;
     QTest::newRow("-n without -t runs by bytes") << split("-c host -n 10M") << M::Client << 1 << quint64(0)
                                                  << quint64(131072) << 0.0 << quint64(10485760) << D::Upload << 1.0;
     QTest::newRow("-n with -t keeps both") << split("-c host -t 5 -n 1G") << M::Client << 1 << quint64(0)
                                            << quint64(131072) << 5.0 << quint64(1073741824) << D::Upload << 1.0;
     QTest::newRow("glued values") << split("-chost -P8 -l16K -t2 -i0.5") << M::Client << 8 << quint64(0)
                                   << quint64(16384) << 2.0 << quint64(0) << D::Upload << 0.5;
-    QTest::newRow("long options with =") << split("--client=host --parallel=3 --window=1M --time=1.5")
-                                         << M::Client << 3 << quint64(1048576) << quint64(131072) << 1.5 << quint64(0)
-                                         << D::Upload << 1.0;
+    QTest::newRow("long options with =") << split("--client=host --parallel=3 --window=1M --time=1.5") << M::Client << 3
+                                         << quint64(1048576) << quint64(131072) << 1.5 << quint64(0) << D::Upload
+                                         << 1.0;
     QTest::newRow("-P 1 and -P 128 bounds") << split("-c host -P 128 -P 1") << M::Client << 1 << quint64(0)
                                             << quint64(131072) << 10.0 << quint64(0) << D::Upload << 1.0;
     QTest::newRow("-P128") << split("-c host -P128") << M::Client << 128 << quint64(0) << quint64(131072) << 10.0
                            << quint64(0) << D::Upload << 1.0;
-    QTest::newRow("-i 0.1 is the minimum") << split("-c host -i 0.1") << M::Client << 1 << quint64(0)
-                                           << quint64(131072) << 10.0 << quint64(0) << D::Upload << 0.1;
+    QTest::newRow("-i 0.1 is the minimum") << split("-c host -i 0.1") << M::Client << 1 << quint64(0) << quint64(131072)
+                                           << 10.0 << quint64(0) << D::Upload << 0.1;
     QTest::newRow("-i 60 is the maximum") << split("-c host -i 60") << M::Client << 1 << quint64(0) << quint64(131072)
                                           << 10.0 << quint64(0) << D::Upload << 60.0;
-    QTest::newRow("-l 1M is the maximum") << split("-c host -l 1M") << M::Client << 1 << quint64(0)
-                                          << quint64(1048576) << 10.0 << quint64(0) << D::Upload << 1.0;
+    QTest::newRow("-l 1M is the maximum") << split("-c host -l 1M") << M::Client << 1 << quint64(0) << quint64(1048576)
+                                          << 10.0 << quint64(0) << D::Upload << 1.0;
     QTest::newRow("server") << split("-s") << M::Server << 1 << quint64(0) << quint64(131072) << 10.0 << quint64(0)
                             << D::Upload << 1.0;
     QTest::newRow("--help") << split("--help") << M::Help << 1 << quint64(0) << quint64(131072) << 10.0 << quint64(0)
@@ -120,15 +120,21 @@ void TestCommandLine::invalid_data()
     QTest::addColumn<QString>("expected");
 
     QTest::newRow("-P0") << split("-c host -P0") << QStringLiteral("-P: '0' must be a whole number from 1 to 128");
-    QTest::newRow("-P129") << split("-c host -P129") << QStringLiteral("-P: '129' must be a whole number from 1 to 128");
-    QTest::newRow("-P abc") << split("-c host -P abc") << QStringLiteral("-P: 'abc' must be a whole number from 1 to 128");
-    QTest::newRow("-P 1.5") << split("-c host -P 1.5") << QStringLiteral("-P: '1.5' must be a whole number from 1 to 128");
-    QTest::newRow("-i 0.05") << split("-c host -i 0.05") << QStringLiteral("-i: 0.05 must be between 0.1 and 60 seconds");
+    QTest::newRow("-P129") << split("-c host -P129")
+                           << QStringLiteral("-P: '129' must be a whole number from 1 to 128");
+    QTest::newRow("-P abc") << split("-c host -P abc")
+                            << QStringLiteral("-P: 'abc' must be a whole number from 1 to 128");
+    QTest::newRow("-P 1.5") << split("-c host -P 1.5")
+                            << QStringLiteral("-P: '1.5' must be a whole number from 1 to 128");
+    QTest::newRow("-i 0.05") << split("-c host -i 0.05")
+                             << QStringLiteral("-i: 0.05 must be between 0.1 and 60 seconds");
     QTest::newRow("-i 61") << split("-c host -i 61") << QStringLiteral("-i: 61 must be between 0.1 and 60 seconds");
     QTest::newRow("-t abc") << split("-c host -t abc")
                             << QStringLiteral("-t: invalid time 'abc': expected seconds, e.g. 10 or 0.5");
-    QTest::newRow("-t -5") << split("-c host -t -5") << QStringLiteral("-t: invalid time '-5': expected seconds, e.g. 10 or 0.5");
-    QTest::newRow("-t 0 and no -n") << split("-c host -t 0") << QStringLiteral("give a duration (-t) or a byte count (-n)");
+    QTest::newRow("-t -5") << split("-c host -t -5")
+                           << QStringLiteral("-t: invalid time '-5': expected seconds, e.g. 10 or 0.5");
+    QTest::newRow("-t 0 and no -n") << split("-c host -t 0")
+                                    << QStringLiteral("give a duration (-t) or a byte count (-n)");
     QTest::newRow("-n 0") << split("-c host -n 0") << QStringLiteral("-n: byte count must be positive");
     QTest::newRow("-n garbage") << split("-c host -n 12Q")
                                 << QStringLiteral("-n: invalid size '12Q': not a number (use e.g. 128K, 1M, 2G)");
@@ -137,10 +143,14 @@ void TestCommandLine::invalid_data()
     QTest::newRow("-w 2G") << split("-c host -w 2G") << QStringLiteral("-w: 2G is too large (at most 1073741824)");
     QTest::newRow("-w -1") << split("-c host -w -1") << QStringLiteral("-w: invalid size '-1': must not be negative");
     QTest::newRow("-p 0") << split("-c host -p 0") << QStringLiteral("-p: '0' must be a whole number from 1 to 65535");
-    QTest::newRow("-p 70000") << split("-c host -p 70000") << QStringLiteral("-p: '70000' must be a whole number from 1 to 65535");
-    QTest::newRow("-M 10") << split("-c host -M 10") << QStringLiteral("-M: '10' must be a whole number from 88 to 36864");
-    QTest::newRow("-O -1") << split("-c host -O -1") << QStringLiteral("-O: invalid time '-1': expected seconds, e.g. 10 or 0.5");
-    QTest::newRow("unknown long") << split("-c host --frobnicate") << QStringLiteral("unknown option '--frobnicate' (see --help)");
+    QTest::newRow("-p 70000") << split("-c host -p 70000")
+                              << QStringLiteral("-p: '70000' must be a whole number from 1 to 65535");
+    QTest::newRow("-M 10") << split("-c host -M 10")
+                           << QStringLiteral("-M: '10' must be a whole number from 88 to 36864");
+    QTest::newRow("-O -1") << split("-c host -O -1")
+                           << QStringLiteral("-O: invalid time '-1': expected seconds, e.g. 10 or 0.5");
+    QTest::newRow("unknown long") << split("-c host --frobnicate")
+                                  << QStringLiteral("unknown option '--frobnicate' (see --help)");
     QTest::newRow("unknown short") << split("-c host -x") << QStringLiteral("unknown option '-x' (see --help)");
     QTest::newRow("udp is not ours") << split("-c host -u") << QStringLiteral("unknown option '-u' (see --help)");
     QTest::newRow("glued flags") << split("-c host -RN") << QStringLiteral("unknown option '-RN' (see --help)");
@@ -148,11 +158,16 @@ void TestCommandLine::invalid_data()
     QTest::newRow("-t without value") << split("-c host -t") << QStringLiteral("option '-t' needs a value");
     QTest::newRow("-P without value") << split("-c host -P") << QStringLiteral("option '-P' needs a value");
     QTest::newRow("--time without value") << split("-c host --time") << QStringLiteral("option '--time' needs a value");
-    QTest::newRow("flag with value") << split("-c host --reverse=1") << QStringLiteral("option '--reverse=1' takes no value");
-    QTest::newRow("stray argument") << split("-c host 5201") << QStringLiteral("unexpected argument '5201' (see --help)");
-    QTest::newRow("-s with -c") << split("-s -c host") << QStringLiteral("choose either -s (server) or -c HOST (client)");
-    QTest::newRow("-c with -s") << split("-c host -t 1 -s") << QStringLiteral("choose either -s (server) or -c HOST (client)");
-    QTest::newRow("empty host") << QStringList{QStringLiteral("-c"), QString()} << QStringLiteral("-c needs a host name or address");
+    QTest::newRow("flag with value") << split("-c host --reverse=1")
+                                     << QStringLiteral("option '--reverse=1' takes no value");
+    QTest::newRow("stray argument") << split("-c host 5201")
+                                    << QStringLiteral("unexpected argument '5201' (see --help)");
+    QTest::newRow("-s with -c") << split("-s -c host")
+                                << QStringLiteral("choose either -s (server) or -c HOST (client)");
+    QTest::newRow("-c with -s") << split("-c host -t 1 -s")
+                                << QStringLiteral("choose either -s (server) or -c HOST (client)");
+    QTest::newRow("empty host") << QStringList{QStringLiteral("-c"), QString()}
+                                << QStringLiteral("-c needs a host name or address");
     QTest::newRow("iperf2 download") << split("-c host --iperf2 -R")
                                      << QStringLiteral("only upload tests are supported against an iperf2 server");
 }
@@ -231,8 +246,9 @@ void TestCommandLine::extraFlags()
 void TestCommandLine::helpMentionsEveryFlag()
 {
     const QString help = nb::commandLineHelp(QStringLiteral("nicbench-cli"));
-    for (const char *flag : {"-s,", "-c,", "-p,", "-B,", "-1,", "-P,", "-l,", "-w,", "-M,", "-N,", "-C,", "-t,", "-n,",
-                             "-O,", "-i,", "-R,", "--bidir", "-J,", "--json-stream", "-4,", "-6,", "--iperf2"})
+    for (const char *flag :
+         {"-s,", "-c,", "-p,", "-B,", "-1,", "-P,",     "-l,", "-w,",           "-M,", "-N,", "-C,",
+          "-t,", "-n,", "-O,", "-i,", "-R,", "--bidir", "-J,", "--json-stream", "-4,", "-6,", "--iperf2"})
         QVERIFY2(help.contains(QLatin1String(flag)), flag);
 }
 

@@ -6,8 +6,8 @@
 #include "compare/comparisonmatrix.h"
 #include "compare/comparisonrunner.h"
 #include "compare/comparisonstatistics.h"
-#include "integrationhelpers.h"
 #include "compare/snapshot.h"
+#include "integrationhelpers.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -201,7 +201,8 @@ void TestCompare::matrixLabels()
     e1000.name = QStringLiteral("eth1");
     e1000.family = AdapterFamily::E1000;
     MatrixEndpoint vm{QStringLiteral("198.18.0.1"), QStringLiteral("198.18.0.2"), e1000, QString()};
-    const QList<Configuration> m = buildMatrix(base, {lo, vm}, {MatrixVariant::withStreams(1), MatrixVariant::withStreams(4)});
+    const QList<Configuration> m =
+        buildMatrix(base, {lo, vm}, {MatrixVariant::withStreams(1), MatrixVariant::withStreams(4)});
     QCOMPARE(m.size(), 4);
     QCOMPARE(m[0].label, QStringLiteral("loopback %1, P=1").arg(lo.adapter->name));
     QCOMPARE(m[3].label, QStringLiteral("e1000 eth1, P=4"));
@@ -209,7 +210,8 @@ void TestCompare::matrixLabels()
     QCOMPARE(m[3].params.bindAddress, QStringLiteral("198.18.0.1"));
     QCOMPARE(m[3].params.host, QStringLiteral("198.18.0.2"));
     QCOMPARE(m[3].params.duration, 5.0);
-    const QList<Configuration> kinds = buildMatrix(base, {vm}, {MatrixVariant::throughput(), MatrixVariant::requestResponse()});
+    const QList<Configuration> kinds =
+        buildMatrix(base, {vm}, {MatrixVariant::throughput(), MatrixVariant::requestResponse()});
     QCOMPARE(kinds[1].label, QStringLiteral("e1000 eth1, TCP_RR"));
     QCOMPARE(kinds[1].params.kind, TestKind::Rr);
     vm.label = QStringLiteral("VM NIC");
@@ -241,7 +243,8 @@ void TestCompare::runnerEndToEnd()
     QCOMPARE(recorder.finished, (QList<int>{0, 1, 2, 3}));
     QCOMPARE(recorder.totals, (QList<int>{4, 4, 4, 4}));
     for (int i = 0; i < 4; ++i)
-        QVERIFY2(recorder.intervalsByRun.value(i) >= 1, qPrintable(QStringLiteral("run %1 reported no intervals").arg(i)));
+        QVERIFY2(recorder.intervalsByRun.value(i) >= 1,
+                 qPrintable(QStringLiteral("run %1 reported no intervals").arg(i)));
     QVERIFY(done.finishedAt.isValid());
     QVERIFY(done.environment.local.known);
     QVERIFY(done.environment.local.cpuCount > 0);
@@ -347,7 +350,8 @@ void TestCompare::cliEndToEnd()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
     QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 1);
-    QCOMPARE(doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray().size(), 2);
+    QCOMPARE(
+        doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray().size(), 2);
 
     const QStringList reportArgs{QStringLiteral("report"), out, QStringLiteral("--format"), QStringLiteral("csv")};
     const CliRun report = runCli(reportArgs, 30000);
@@ -395,13 +399,24 @@ void TestCompare::cliFlagsForm()
     QVERIFY2(why.isEmpty(), qPrintable(why));
     const QString out = m_dir.filePath(QStringLiteral("flags.nicbench.gz"));
     const QString base = QStringLiteral("-c 127.0.0.1 -p %1 -t 1").arg(server.port());
-    const QStringList args{QStringLiteral("compare"), QStringLiteral("--repeats"), QStringLiteral("2"),
-                           QStringLiteral("--order"), QStringLiteral("shuffled"), QStringLiteral("--seed"),
-                           QStringLiteral("7"), QStringLiteral("--pause"), QStringLiteral("0.2"),
-                           QStringLiteral("--config"), QStringLiteral("P1=%1 -P 1").arg(base),
-                           QStringLiteral("--config"), QStringLiteral("P4=%1 -P 4").arg(base),
-                           QStringLiteral("--quiet"), QStringLiteral("--format"), QStringLiteral("csv"),
-                           QStringLiteral("-o"), out};
+    const QStringList args{QStringLiteral("compare"),
+                           QStringLiteral("--repeats"),
+                           QStringLiteral("2"),
+                           QStringLiteral("--order"),
+                           QStringLiteral("shuffled"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("7"),
+                           QStringLiteral("--pause"),
+                           QStringLiteral("0.2"),
+                           QStringLiteral("--config"),
+                           QStringLiteral("P1=%1 -P 1").arg(base),
+                           QStringLiteral("--config"),
+                           QStringLiteral("P4=%1 -P 4").arg(base),
+                           QStringLiteral("--quiet"),
+                           QStringLiteral("--format"),
+                           QStringLiteral("csv"),
+                           QStringLiteral("-o"),
+                           out};
     const CliRun run = runCli(args, 90000);
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     QVERIFY(run.out.startsWith("metric,"));
@@ -439,7 +454,8 @@ void TestCompare::cliRejectsBadInput()
           QStringLiteral("-o"), QStringLiteral("x")},
          "A"},
         {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("A=-c 127.0.0.1")}, "-o"},
-        {{QStringLiteral("report"), QStringLiteral(NICBENCH_TEST_DATA "/snapshots/bad-truncated.nicbench")}, "truncated"},
+        {{QStringLiteral("report"), QStringLiteral(NICBENCH_TEST_DATA "/snapshots/bad-truncated.nicbench")},
+         "truncated"},
         {{QStringLiteral("report")}, "snapshot"},
     };
     for (const Case &c : cases) {

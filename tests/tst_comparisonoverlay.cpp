@@ -79,41 +79,45 @@ void TestComparisonOverlay::overlay_data()
     QTest::addColumn<QStringList>("warnings");
 
     const QStringList three{QStringLiteral("E1000"), QStringLiteral("E1000E"), QStringLiteral("VMXNET3")};
-    QTest::newRow("one source")
-        << QList<ComparisonSource>{{QStringLiteral("adapters.nicbench"), makeComparison(three, {2.9, 3.4, 4.7}, 3, 0,
-                                                                                      {QStringLiteral("w")})}}
-        << three << three << QList<int>{0, 0, 0} << QList<int>{0, 1, 2} << 0
-        << QList<QList<int>>{{0}, {1}, {2}} << QStringList{QStringLiteral("w")};
+    QTest::newRow("one source") << QList<ComparisonSource>{{QStringLiteral("adapters.nicbench"),
+                                                            makeComparison(three, {2.9, 3.4, 4.7}, 3, 0,
+                                                                           {QStringLiteral("w")})}}
+                                << three << three << QList<int>{0, 0, 0} << QList<int>{0, 1, 2} << 0
+                                << QList<QList<int>>{{0}, {1}, {2}} << QStringList{QStringLiteral("w")};
 
     QTest::newRow("two sources, same labels")
-        << QList<ComparisonSource>{{QStringLiteral("before"), makeComparison(three, {2.9, 3.4, 4.7}, 3, 1,
-                                                                            {QStringLiteral("adapters differ")})},
-                                   {QStringLiteral("after"), makeComparison(three, {3.0, 3.6, 6.1}, 3, 0,
-                                                                           {QStringLiteral("run 2 failed")})}}
-        << QStringList{QStringLiteral("E1000 (before)"), QStringLiteral("E1000E (before)"),
+        << QList<ComparisonSource>{{QStringLiteral("before"),
+                                    makeComparison(three, {2.9, 3.4, 4.7}, 3, 1, {QStringLiteral("adapters differ")})},
+                                   {QStringLiteral("after"),
+                                    makeComparison(three, {3.0, 3.6, 6.1}, 3, 0, {QStringLiteral("run 2 failed")})}}
+        << QStringList{QStringLiteral("E1000 (before)"),   QStringLiteral("E1000E (before)"),
                        QStringLiteral("VMXNET3 (before)"), QStringLiteral("E1000 (after)"),
-                       QStringLiteral("E1000E (after)"), QStringLiteral("VMXNET3 (after)")}
+                       QStringLiteral("E1000E (after)"),   QStringLiteral("VMXNET3 (after)")}
         << three << QList<int>{0, 0, 0, 1, 1, 1} << QList<int>{0, 1, 2, 0, 1, 2} << 1
         << QList<QList<int>>{{0, 3}, {1, 4}, {2, 5}}
         << QStringList{QStringLiteral("before: adapters differ"), QStringLiteral("after: run 2 failed")};
 
     QTest::newRow("label only in one source")
-        << QList<ComparisonSource>{{QStringLiteral("a"), makeComparison({QStringLiteral("E1000"), QStringLiteral("VMXNET3")},
-                                                                        {2.9, 4.7}, 2, 0)},
-                                   {QStringLiteral("b"), makeComparison({QStringLiteral("VMXNET3"), QStringLiteral("virtio")},
-                                                                        {5.0, 7.0}, 2, 1)}}
+        << QList<ComparisonSource>{{QStringLiteral("a"),
+                                    makeComparison({QStringLiteral("E1000"), QStringLiteral("VMXNET3")}, {2.9, 4.7}, 2,
+                                                   0)},
+                                   {QStringLiteral("b"),
+                                    makeComparison({QStringLiteral("VMXNET3"), QStringLiteral("virtio")}, {5.0, 7.0}, 2,
+                                                   1)}}
         << QStringList{QStringLiteral("E1000 (a)"), QStringLiteral("VMXNET3 (a)"), QStringLiteral("VMXNET3 (b)"),
                        QStringLiteral("virtio (b)")}
         << QStringList{QStringLiteral("E1000"), QStringLiteral("VMXNET3"), QStringLiteral("virtio")}
-        << QList<int>{0, 0, 1, 1} << QList<int>{0, 1, 1, 2} << 0
-        << QList<QList<int>>{{0, -1}, {1, 2}, {-1, 3}} << QStringList{};
+        << QList<int>{0, 0, 1, 1} << QList<int>{0, 1, 1, 2} << 0 << QList<QList<int>>{{0, -1}, {1, 2}, {-1, 3}}
+        << QStringList{};
 
     QTest::newRow("three sources, different order")
-        << QList<ComparisonSource>{{QStringLiteral("x"), makeComparison({QStringLiteral("A"), QStringLiteral("B")}, {1, 2}, 2, 0)},
-                                   {QStringLiteral("y"), makeComparison({QStringLiteral("B"), QStringLiteral("A")}, {2, 1}, 2, 0)},
+        << QList<ComparisonSource>{{QStringLiteral("x"),
+                                    makeComparison({QStringLiteral("A"), QStringLiteral("B")}, {1, 2}, 2, 0)},
+                                   {QStringLiteral("y"),
+                                    makeComparison({QStringLiteral("B"), QStringLiteral("A")}, {2, 1}, 2, 0)},
                                    {QStringLiteral("z"), makeComparison({QStringLiteral("A")}, {1}, 2, 0)}}
-        << QStringList{QStringLiteral("A (x)"), QStringLiteral("B (x)"), QStringLiteral("B (y)"), QStringLiteral("A (y)"),
-                       QStringLiteral("A (z)")}
+        << QStringList{QStringLiteral("A (x)"), QStringLiteral("B (x)"), QStringLiteral("B (y)"),
+                       QStringLiteral("A (y)"), QStringLiteral("A (z)")}
         << QStringList{QStringLiteral("A"), QStringLiteral("B")} << QList<int>{0, 0, 1, 1, 2}
         << QList<int>{0, 1, 1, 0, 0} << 0 << QList<QList<int>>{{0, 3, 4}, {1, 2, -1}} << QStringList{};
 }
@@ -184,7 +188,7 @@ void TestComparisonOverlay::runsRemapped()
     const Comparison b = makeComparison({QStringLiteral("VMXNET3"), QStringLiteral("E1000")}, {6.0, 3.0}, 3, 0);
     const ComparisonOverlay o = overlayComparisons({{QStringLiteral("a"), a}, {QStringLiteral("b"), b}});
     QCOMPARE(o.merged.runs.size(), a.runs.size() + b.runs.size());
-    QCOMPARE(o.merged.repeats, 3);   // enough rounds for both sources' runs
+    QCOMPARE(o.merged.repeats, 3); // enough rounds for both sources' runs
     for (int i = 0; i < o.merged.runs.size(); ++i) {
         const Run &run = o.merged.runs[i];
         const bool fromA = i < a.runs.size();

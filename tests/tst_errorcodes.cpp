@@ -88,8 +88,7 @@ void TestErrorCodes::clientErrors()
     case Scenario::Stopped: {
         // A listener that never answers: the client waits for PARAM_EXCHANGE until stopped.
         QString error;
-        const nb::net::Socket silent =
-            nb::net::listenTcp(nbtest::kLoopback, 0, nb::AddressFamily::IPv4, {}, &error);
+        const nb::net::Socket silent = nb::net::listenTcp(nbtest::kLoopback, 0, nb::AddressFamily::IPv4, {}, &error);
         QVERIFY2(silent.valid(), qPrintable(error));
         p.port = nb::net::localPort(silent);
         r = runClient(p, 300);
@@ -113,9 +112,9 @@ void TestErrorCodes::clientErrors()
         break;
     }
     QVERIFY2(!r.ok(), "the test should have failed");
-    QVERIFY2(r.errorCode == expected, qPrintable(QStringLiteral("code %1 (expected %2), message: %3")
-                                                      .arg(nb::errorCodeName(r.errorCode), nb::errorCodeName(expected),
-                                                           r.error)));
+    QVERIFY2(r.errorCode == expected,
+             qPrintable(QStringLiteral("code %1 (expected %2), message: %3")
+                            .arg(nb::errorCodeName(r.errorCode), nb::errorCodeName(expected), r.error)));
     QVERIFY(!nb::errorCodeMessage(expected).isEmpty());
 }
 

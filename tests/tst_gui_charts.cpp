@@ -5,12 +5,12 @@
 #include <adaptermonitor.h>
 #include <boundedseries.h>
 #include <chartactions.h>
-#include <rrformat.h>
-#include <utilizationchart.h>
-#include <utilizationscale.h>
 #include <livetestchart.h>
 #include <ratescale.h>
+#include <rrformat.h>
 #include <streamresultsmodel.h>
+#include <utilizationchart.h>
+#include <utilizationscale.h>
 
 #include <qcustomplot.h>
 
@@ -183,7 +183,7 @@ private Q_SLOTS:
 
     void adapterMonitorRates()
     {
-        nb::ui::AdapterMonitor monitor;   // not started: fed by hand
+        nb::ui::AdapterMonitor monitor; // not started: fed by hand
         QMap<QString, nb::InterfaceCounters> c;
         c.insert(QStringLiteral("lo"), {1000, 2000, 0, 0, 1'000'000'000});
         monitor.refreshAdapters();
@@ -194,7 +194,7 @@ private Q_SLOTS:
         monitor.addReading(c);
         const auto &h = monitor.history(QStringLiteral("lo"));
         QCOMPARE(int(h.size()), 2);
-        QCOMPARE(h.back().receiveBps, 1e9);   // 12.5 MB in 100 ms
+        QCOMPARE(h.back().receiveBps, 1e9); // 12.5 MB in 100 ms
         QCOMPARE(h.back().sendBps, 2e9);
     }
 
@@ -309,8 +309,8 @@ private Q_SLOTS:
         chart.resize(640, 360);
         chart.startTest(10);
         for (int i = 0; i < 10; ++i)
-            chart.addInterval(makeReport(i, i + 1, {{true, 125'000'000}, {true, 125'000'000}}));   // 2 x 1 Gbit/s
-        QCOMPARE(chart.sampleCount(), 30);     // 10 totals + 20 stream samples
+            chart.addInterval(makeReport(i, i + 1, {{true, 125'000'000}, {true, 125'000'000}})); // 2 x 1 Gbit/s
+        QCOMPARE(chart.sampleCount(), 30); // 10 totals + 20 stream samples
         QCOMPARE(chart.plot()->graphCount(), 1);
         QCOMPARE(chart.plot()->graph(0)->dataCount(), 10);
         QCOMPARE(chart.peakBitsPerSecond(), 2e9);
@@ -345,7 +345,8 @@ private Q_SLOTS:
         for (int i = 0; i < 36000; ++i)
             chart.addInterval(makeReport(i * 0.1, (i + 1) * 0.1, {{true, 1000}, {true, 2000}}));
         for (int g = 0; g < chart.plot()->graphCount(); ++g)
-            QVERIFY2(chart.plot()->graph(g)->dataCount() <= 64, qPrintable(QString::number(chart.plot()->graph(g)->dataCount())));
+            QVERIFY2(chart.plot()->graph(g)->dataCount() <= 64,
+                     qPrintable(QString::number(chart.plot()->graph(g)->dataCount())));
         QVERIFY(chart.plot()->xAxis->range().upper >= 3600);
     }
 
@@ -379,7 +380,8 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, StreamResultsModel::Throughput).data().toString(), QStringLiteral("1.00 Gbit/s"));
         QCOMPARE(model.index(2, StreamResultsModel::Throughput).data(StreamResultsModel::SortRole).toDouble(), 3e9);
         QCOMPARE(model.index(1, StreamResultsModel::Retransmits).data().toString(), QStringLiteral("n/a"));
-        QCOMPARE(model.headerData(StreamResultsModel::Throughput, Qt::Horizontal).toString(), QStringLiteral("Throughput"));
+        QCOMPARE(model.headerData(StreamResultsModel::Throughput, Qt::Horizontal).toString(),
+                 QStringLiteral("Throughput"));
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }

@@ -6,6 +6,7 @@
 
 #include "integrationhelpers.h"
 
+#include <compare/snapshot.h>
 #include <comparisoncharts.h>
 #include <comparisoncontroller.h>
 #include <comparisondialog.h>
@@ -15,12 +16,11 @@
 #include <mainwindow.h>
 #include <messagebanner.h>
 #include <test/server.h>
-#include <compare/snapshot.h>
 
 #include <QAction>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -100,7 +100,7 @@ class TestGuiComparison : public QObject {
 
 private:
     QTemporaryDir m_dir;
-    QString m_cliSnapshot;   // written once by nicbench-cli compare
+    QString m_cliSnapshot; // written once by nicbench-cli compare
 
     // P1 and P4 (throughput) and RR against an in-test server, 2 repeats of 1 s.
     QString cliSnapshot()
@@ -117,12 +117,12 @@ private:
         const QString out = m_dir.filePath(QStringLiteral("cli.nicbench"));
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(kCli, {QStringLiteral("compare"), QStringLiteral("--repeats"), QStringLiteral("2"), QStringLiteral("--pause"),
-                       QStringLiteral("0"), QStringLiteral("--title"), QStringLiteral("from the CLI"),
-                       QStringLiteral("--config"), QStringLiteral("P1=%1 -P 1").arg(target),
-                       QStringLiteral("--config"), QStringLiteral("P4=%1 -P 4").arg(target),
-                       QStringLiteral("--config"), QStringLiteral("RR=%1 --rr").arg(target),
-                       QStringLiteral("-o"), out});
+        p.start(kCli,
+                {QStringLiteral("compare"), QStringLiteral("--repeats"), QStringLiteral("2"), QStringLiteral("--pause"),
+                 QStringLiteral("0"), QStringLiteral("--title"), QStringLiteral("from the CLI"),
+                 QStringLiteral("--config"), QStringLiteral("P1=%1 -P 1").arg(target), QStringLiteral("--config"),
+                 QStringLiteral("P4=%1 -P 4").arg(target), QStringLiteral("--config"),
+                 QStringLiteral("RR=%1 --rr").arg(target), QStringLiteral("-o"), out});
         if (!p.waitForFinished(120000) || p.exitCode() != 0) {
             qWarning("nicbench-cli compare: exit %d\n%s", p.exitCode(), p.readAll().constData());
             p.kill();
@@ -156,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(w.startBuiltinServer());
         waitExposed(w);
         std::unique_ptr<nb::gui::ComparisonDialog> dialog(w.createComparisonDialog());
-        QCOMPARE(dialog->endpointRowCount(), 1);   // the built-in server
+        QCOMPARE(dialog->endpointRowCount(), 1); // the built-in server
         dialog->setStreamsText(QStringLiteral("1, 4"));
         dialog->setKinds(true, false);
         dialog->setDuration(1);
@@ -170,7 +170,8 @@ private Q_SLOTS:
         QCOMPARE(planned.configurations[0].params.streams, 1);
         QCOMPARE(planned.configurations[1].params.streams, 4);
         QCOMPARE(planned.configurations[1].label, QStringLiteral("four streams"));
-        QVERIFY2(planned.configurations[0].label.endsWith(QStringLiteral("P=1")), qPrintable(planned.configurations[0].label));
+        QVERIFY2(planned.configurations[0].label.endsWith(QStringLiteral("P=1")),
+                 qPrintable(planned.configurations[0].label));
         QCOMPARE(planned.configurations[0].params.port, w.builtinServerPort());
         QCOMPARE(planned.configurations[0].params.duration, 1.0);
         QCOMPARE(planned.repeats, 2);
@@ -194,12 +195,12 @@ private Q_SLOTS:
         QVERIFY2(view->progressText().contains(QStringLiteral(" of 4: ")), qPrintable(view->progressText()));
 
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-        QCOMPARE(barsAfterRun, (QList<int>{1, 2, 2, 2}));   // redrawn after every run
+        QCOMPARE(barsAfterRun, (QList<int>{1, 2, 2, 2})); // redrawn after every run
         QVERIFY(!w.isComparing());
         QVERIFY(w.runAction()->isEnabled());
         const nb::Comparison done = w.comparisonController()->current();
         QCOMPARE(done.runs.size(), 4);
-        const QList<std::pair<int, int>> expected{{0, 0}, {1, 0}, {0, 1}, {1, 1}};   // interleaved
+        const QList<std::pair<int, int>> expected{{0, 0}, {1, 0}, {0, 1}, {1, 1}}; // interleaved
         for (int i = 0; i < 4; ++i) {
             const nb::Run &r = done.runs[i];
             QVERIFY2(r.ok(), qPrintable(r.result.error));
@@ -218,9 +219,10 @@ private Q_SLOTS:
             QVERIFY2(s->summary.mean > 0, qPrintable(QString::number(s->summary.mean)));
         }
         QVERIFY(view->tableModel()->rowCount() >= 2);
-        QVERIFY(!view->isLatencyVisible());   // no request/response runs
+        QVERIFY(!view->isLatencyVisible()); // no request/response runs
         QVERIFY2(!view->verdicts().isEmpty(), qPrintable(view->verdicts().join(QLatin1Char('\n'))));
-        QVERIFY2(view->verdicts().constFirst().contains(QStringLiteral("four streams")), qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+        QVERIFY2(view->verdicts().constFirst().contains(QStringLiteral("four streams")),
+                 qPrintable(view->verdicts().join(QLatin1Char('\n'))));
 
         const QString path = m_dir.filePath(QStringLiteral("gui.nicbench"));
         QVERIFY(view->saveSnapshot(path));
@@ -280,7 +282,7 @@ private Q_SLOTS:
         QCOMPARE(view->sourceCount(), 1);
         QCOMPARE(view->overlay().merged.configurations.size(), 3);
         auto *bars = view->barChart(nb::Metric::Throughput);
-        QCOMPARE(bars->barCount(), 2);   // RR has no throughput
+        QCOMPARE(bars->barCount(), 2); // RR has no throughput
         QVERIFY(bars->categoryLabels().contains(QStringLiteral("P1")));
         QVERIFY(bars->categoryLabels().contains(QStringLiteral("P4")));
         QVERIFY(view->barChart(nb::Metric::TransactionsPerSecond)->hasData());
@@ -300,9 +302,12 @@ private Q_SLOTS:
         QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
         // ... the metric names may give up some width, as a last resort (the tooltip has them).
         QVERIFY(header->sectionSize(nb::ui::ComparisonTableModel::MetricColumn) >= 100);
-        for (int column = nb::ui::ComparisonTableModel::MetricColumn + 1; column < nb::ui::ComparisonTableModel::ColumnCount; ++column)
+        for (int column = nb::ui::ComparisonTableModel::MetricColumn + 1;
+             column < nb::ui::ComparisonTableModel::ColumnCount; ++column)
             QVERIFY2(header->sectionSize(column) >= itemView->sizeHintForColumn(column),
-                     qPrintable(QStringLiteral("column %1: %2 < %3").arg(column).arg(header->sectionSize(column))
+                     qPrintable(QStringLiteral("column %1: %2 < %3")
+                                    .arg(column)
+                                    .arg(header->sectionSize(column))
                                     .arg(itemView->sizeHintForColumn(column))));
         // What bars and whiskers are, said once above the charts.
         auto *caption = view->findChild<QLabel *>(QStringLiteral("chartCaption"));
@@ -311,14 +316,16 @@ private Q_SLOTS:
         // Every row of charts is filled: the last chart of each row reaches the right edge.
         auto *area = view->findChild<QScrollArea *>(QStringLiteral("barChartArea"));
         QVERIFY(area && area->widget());
-        QMap<int, int> rightEdge;   // top -> rightmost edge of the charts in that row
+        QMap<int, int> rightEdge; // top -> rightmost edge of the charts in that row
         for (auto *chart : area->widget()->findChildren<nb::ui::ComparisonBarChart *>()) {
             if (chart->isVisible())
-                rightEdge[chart->geometry().top()] = std::max(rightEdge.value(chart->geometry().top()), chart->geometry().right());
+                rightEdge[chart->geometry().top()] =
+                    std::max(rightEdge.value(chart->geometry().top()), chart->geometry().right());
         }
         QVERIFY(!rightEdge.isEmpty());
         for (int right : std::as_const(rightEdge))
-            QVERIFY2(right >= area->widget()->width() - 4, qPrintable(QStringLiteral("%1 of %2").arg(right).arg(area->widget()->width())));
+            QVERIFY2(right >= area->widget()->width() - 4,
+                     qPrintable(QStringLiteral("%1 of %2").arg(right).arg(area->widget()->width())));
 
         const QString copy = m_dir.filePath(QStringLiteral("after-tuning.nicbench"));
         QFile::remove(copy);
@@ -326,7 +333,7 @@ private Q_SLOTS:
         QVERIFY(view->addSnapshot(copy));
         QCOMPARE(view->sourceCount(), 2);
         QCOMPARE(view->overlay().sourceCount(), 2);
-        QCOMPARE(bars->barCount(), 4);   // two bars in each of the P1 and P4 groups
+        QCOMPARE(bars->barCount(), 4); // two bars in each of the P1 and P4 groups
         const nb::ComparisonOverlay &o = view->overlay();
         const int p1 = int(o.groupLabels.indexOf(QStringLiteral("P1")));
         const int p4 = int(o.groupLabels.indexOf(QStringLiteral("P4")));
@@ -438,7 +445,7 @@ private Q_SLOTS:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(rows.size() >= 1 + 3);
         QCOMPARE(rows.constFirst().constFirst(), QStringLiteral("metric"));
-        QCOMPARE(rows.constFirst().count(QStringLiteral("metric")), 1);   // one header
+        QCOMPARE(rows.constFirst().count(QStringLiteral("metric")), 1); // one header
         for (const QStringList &row : rows)
             QCOMPARE(row.size(), rows.constFirst().size());
         QCOMPARE(rows.size() - 1, view->tableModel()->rowCount());
@@ -446,8 +453,11 @@ private Q_SLOTS:
         const QString mdPath = m_dir.filePath(QStringLiteral("table.md"));
         QVERIFY(view->exportTableMarkdown(mdPath));
         const QString md = QString::fromUtf8(readAll(mdPath));
-        QVERIFY2(md.contains(QRegularExpression(QStringLiteral("^\\|.*\\|$"), QRegularExpression::MultilineOption)), qPrintable(md));
-        QVERIFY2(md.contains(QRegularExpression(QStringLiteral("^\\|[\\s:|-]*---"), QRegularExpression::MultilineOption)), qPrintable(md));
+        QVERIFY2(md.contains(QRegularExpression(QStringLiteral("^\\|.*\\|$"), QRegularExpression::MultilineOption)),
+                 qPrintable(md));
+        QVERIFY2(
+            md.contains(QRegularExpression(QStringLiteral("^\\|[\\s:|-]*---"), QRegularExpression::MultilineOption)),
+            qPrintable(md));
 
         const QString pdfPath = m_dir.filePath(QStringLiteral("report.pdf"));
         QVERIFY(view->exportPdfReport(pdfPath));
@@ -496,7 +506,8 @@ private Q_SLOTS:
         QVERIFY(!view->openSnapshots({bad}));
         QCOMPARE(view->sourceCount(), 0);
         QCOMPARE(view->banner()->kind(), nb::ui::MessageBanner::Kind::Error);
-        QVERIFY2(view->banner()->text().contains(QStringLiteral("corrupt.nicbench")), qPrintable(view->banner()->text()));
+        QVERIFY2(view->banner()->text().contains(QStringLiteral("corrupt.nicbench")),
+                 qPrintable(view->banner()->text()));
         QVERIFY(!view->addSnapshot(m_dir.filePath(QStringLiteral("missing.nicbench"))));
         QVERIFY(!view->saveSnapshot(m_dir.filePath(QStringLiteral("nothing.nicbench"))));
         QVERIFY(view->exportCharts(m_dir.filePath(QStringLiteral("none"))).isEmpty());
@@ -568,7 +579,7 @@ private Q_SLOTS:
         dialog.setKinds(true, false);
         dialog.setConfigurationLabel(1, dialog.configurations().at(0).label);
         QVERIFY2(dialog.validationError().contains(QStringLiteral("rename")), qPrintable(dialog.validationError()));
-        dialog.setConfigurationLabel(1, QString());   // back to the default
+        dialog.setConfigurationLabel(1, QString()); // back to the default
         QVERIFY(dialog.validationError().isEmpty());
         dialog.setEndpointEnabled(0, false);
         QVERIFY(!dialog.validationError().isEmpty());
@@ -588,7 +599,7 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));   // the program must pick offscreen itself
+        env.remove(QStringLiteral("QT_QPA_PLATFORM")); // the program must pick offscreen itself
         const auto run = [&](const QStringList &args) {
             QProcess p;
             p.setProcessEnvironment(env);
@@ -599,7 +610,8 @@ private Q_SLOTS:
                 p.waitForFinished();
                 return std::pair{-1, QString::fromUtf8(p.readAll())};
             }
-            return std::pair{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAll())};
+            return std::pair{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+                             QString::fromUtf8(p.readAll())};
         };
 
         const QString pdf = m_dir.filePath(QStringLiteral("headless.pdf"));
@@ -623,7 +635,8 @@ private Q_SLOTS:
         QVERIFY2(output.contains(QStringLiteral("broken.nicbench")), qPrintable(output));
         QVERIFY(!QFileInfo::exists(none));
         // Not a PDF name, and no snapshots: usage errors.
-        std::tie(code, output) = run({QStringLiteral("--report-pdf"), m_dir.filePath(QStringLiteral("r.txt")), snapshot});
+        std::tie(code, output) =
+            run({QStringLiteral("--report-pdf"), m_dir.filePath(QStringLiteral("r.txt")), snapshot});
         QVERIFY2(code == 2 && output.contains(QStringLiteral(".pdf")), qPrintable(output));
         std::tie(code, output) = run({QStringLiteral("--report-pdf"), none});
         QVERIFY2(code == 2 && output.contains(QStringLiteral("snapshot")), qPrintable(output));
@@ -638,33 +651,43 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("rest");
         QTest::addColumn<bool>("error");
         const QString prog = QStringLiteral("nicbench");
-        QTest::newRow("nothing") << QStringList{prog} << QStringList{} << QString() << false << QStringList{prog} << false;
-        QTest::newRow("two snapshots") << QStringList{prog, QStringLiteral("a.nicbench"), QStringLiteral("b.nicbench.gz")}
+        QTest::newRow("nothing") << QStringList{prog} << QStringList{} << QString() << false << QStringList{prog}
+                                 << false;
+        QTest::newRow("two snapshots") << QStringList{prog, QStringLiteral("a.nicbench"),
+                                                      QStringLiteral("b.nicbench.gz")}
                                        << QStringList{QStringLiteral("a.nicbench"), QStringLiteral("b.nicbench.gz")}
                                        << QString() << false << QStringList{prog} << false;
-        QTest::newRow("compare") << QStringList{prog, QStringLiteral("--compare"), QStringLiteral("s.json"),
-                                                QStringLiteral("--snapshot-out"), QStringLiteral("o.nicbench"),
+        QTest::newRow("compare") << QStringList{prog,
+                                                QStringLiteral("--compare"),
+                                                QStringLiteral("s.json"),
+                                                QStringLiteral("--snapshot-out"),
+                                                QStringLiteral("o.nicbench"),
                                                 QStringLiteral("--quit-when-done")}
                                  << QStringList{} << QStringLiteral("s.json") << true << QStringList{prog} << false;
-        QTest::newRow("run keeps quit") << QStringList{prog, QStringLiteral("--run"), QStringLiteral("--quit-when-done")}
+        QTest::newRow("run keeps quit") << QStringList{prog, QStringLiteral("--run"),
+                                                       QStringLiteral("--quit-when-done")}
                                         << QStringList{} << QString() << false
-                                        << QStringList{prog, QStringLiteral("--run"), QStringLiteral("--quit-when-done")} << false;
+                                        << QStringList{prog, QStringLiteral("--run"),
+                                                       QStringLiteral("--quit-when-done")}
+                                        << false;
         QTest::newRow("json-out value") << QStringList{prog, QStringLiteral("--json-out"), QStringLiteral("x.nicbench")}
                                         << QStringList{} << QString() << false
-                                        << QStringList{prog, QStringLiteral("--json-out"), QStringLiteral("x.nicbench")} << false;
-        QTest::newRow("compare needs value") << QStringList{prog, QStringLiteral("--compare")} << QStringList{} << QString()
-                                             << false << QStringList{prog} << true;
-        QTest::newRow("report of snapshots") << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.pdf"),
-                                                        QStringLiteral("a.nicbench")}
-                                             << QStringList{QStringLiteral("a.nicbench")} << QString() << false
-                                             << QStringList{prog} << false;
-        QTest::newRow("report without input") << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.pdf")}
-                                              << QStringList{} << QString() << false << QStringList{prog} << true;
-        QTest::newRow("report not a pdf") << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.png"),
-                                                     QStringLiteral("a.nicbench")}
-                                          << QStringList{} << QString() << false << QStringList{prog} << true;
-        QTest::newRow("out without compare") << QStringList{prog, QStringLiteral("--snapshot-out"), QStringLiteral("o.nicbench")}
-                                             << QStringList{} << QString() << false << QStringList{prog} << true;
+                                        << QStringList{prog, QStringLiteral("--json-out"), QStringLiteral("x.nicbench")}
+                                        << false;
+        QTest::newRow("compare needs value") << QStringList{prog, QStringLiteral("--compare")} << QStringList{}
+                                             << QString() << false << QStringList{prog} << true;
+        QTest::newRow("report of snapshots")
+            << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.pdf"), QStringLiteral("a.nicbench")}
+            << QStringList{QStringLiteral("a.nicbench")} << QString() << false << QStringList{prog} << false;
+        QTest::newRow("report without input")
+            << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.pdf")} << QStringList{} << QString()
+            << false << QStringList{prog} << true;
+        QTest::newRow("report not a pdf")
+            << QStringList{prog, QStringLiteral("--report-pdf"), QStringLiteral("r.png"), QStringLiteral("a.nicbench")}
+            << QStringList{} << QString() << false << QStringList{prog} << true;
+        QTest::newRow("out without compare")
+            << QStringList{prog, QStringLiteral("--snapshot-out"), QStringLiteral("o.nicbench")} << QStringList{}
+            << QString() << false << QStringList{prog} << true;
     }
 
     void commandLine()

@@ -162,8 +162,7 @@ ComparisonOverlay beforeAfter(bool rr = false)
                                {QStringLiteral("after tuning"), rr ? rrAdapters(0.8) : adapters(1.15)}});
 }
 
-template <typename T>
-QList<T *> plottablesOf(QCustomPlot *plot)
+template <typename T> QList<T *> plottablesOf(QCustomPlot *plot)
 {
     QList<T *> out;
     for (int i = 0; i < plot->plottableCount(); ++i)
@@ -301,8 +300,9 @@ void TestGuiComparisonCharts::barsMatchStatistics()
     QVERIFY2(titleElement->outerRect().bottom() <= chart.axisRect()->outerRect().top(), "title above the plot");
     QVERIFY2(titleElement->outerRect().height() < chart.height() / 8, "the title row leaves the bars their room");
     // No hidden legend row or spacing between the title and the plot.
-    QVERIFY2(chart.axisRect()->rect().top() - titleElement->outerRect().bottom() <= 12,
-             qPrintable(QStringLiteral("%1 px").arg(chart.axisRect()->rect().top() - titleElement->outerRect().bottom())));
+    QVERIFY2(
+        chart.axisRect()->rect().top() - titleElement->outerRect().bottom() <= 12,
+        qPrintable(QStringLiteral("%1 px").arg(chart.axisRect()->rect().top() - titleElement->outerRect().bottom())));
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(chart.xAxis->ticker());
     QVERIFY(ticker);
     QCOMPARE(ticker->ticks().size(), 3);
@@ -464,7 +464,7 @@ void TestGuiComparisonCharts::emptyBarChart()
 void TestGuiComparisonCharts::timeline()
 {
     Comparison c = adapters();
-    c.runs[4].result.intervals.clear();   // a run without intervals draws nothing
+    c.runs[4].result.intervals.clear(); // a run without intervals draws nothing
     const ComparisonOverlay o = single(c);
     ComparisonTimelineChart chart;
     chart.resize(800, 400);
@@ -488,8 +488,8 @@ void TestGuiComparisonCharts::timeline()
     bool found = false;
     for (int i = 0; i < chart.graphCount() && !found; ++i) {
         const QCPGraph *g = chart.graph(i);
-        found = g->dataCount() > 0 && g->name().startsWith(c.configurations[run.configIndex].label)
-                && qFuzzyCompare(g->data()->at(0)->value, expected);
+        found = g->dataCount() > 0 && g->name().startsWith(c.configurations[run.configIndex].label) &&
+                qFuzzyCompare(g->data()->at(0)->value, expected);
     }
     QVERIFY(found);
 
@@ -640,7 +640,8 @@ void TestGuiComparisonCharts::tableModel()
     QCOMPARE(model.rowCount(), int(model.table()->rows().size()));
     QVERIFY(model.rowCount() > 0);
     QCOMPARE(model.columnCount(), int(ComparisonTableModel::ColumnCount));
-    QCOMPARE(model.headerData(ComparisonTableModel::VerdictColumn, Qt::Horizontal).toString(), QStringLiteral("Verdict"));
+    QCOMPARE(model.headerData(ComparisonTableModel::VerdictColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Verdict"));
     int baselineRows = 0, fasterRows = 0;
     for (int r = 0; r < model.rowCount(); ++r) {
         const ComparisonTableRow &row = model.table()->rows()[r];
@@ -650,13 +651,18 @@ void TestGuiComparisonCharts::tableModel()
         QCOMPARE(model.index(r, ComparisonTableModel::MeanColumn).data().toString(),
                  ComparisonTable::formatValue(row.metric, row.stats->summary.mean, row.unit));
         // The full metric name in the tooltip: the column may elide it when narrow.
-        QVERIFY(model.index(r, ComparisonTableModel::MetricColumn).data(Qt::ToolTipRole).toString().startsWith(metricName(row.metric)));
+        QVERIFY(model.index(r, ComparisonTableModel::MetricColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(metricName(row.metric)));
         if (row.stats->hasBaseline && row.stats->vsBaseline.verdict == stats::Verdict::NoSignificantDifference)
-            QCOMPARE(model.index(r, ComparisonTableModel::VerdictColumn).data().toString(), QStringLiteral("not significant"));
+            QCOMPARE(model.index(r, ComparisonTableModel::VerdictColumn).data().toString(),
+                     QStringLiteral("not significant"));
         // The interval as "± half width" around the mean, as in the report.
         QCOMPARE(model.index(r, ComparisonTableModel::CiColumn).data().toString(),
                  row.stats->summary.spreadKnown
-                     ? QStringLiteral("\u00b1 ") + ComparisonTable::formatValue(row.metric, row.stats->summary.ciHalfWidth(), row.unit)
+                     ? QStringLiteral("\u00b1 ") +
+                           ComparisonTable::formatValue(row.metric, row.stats->summary.ciHalfWidth(), row.unit)
                      : QStringLiteral("-"));
         if (row.isBaseline) {
             ++baselineRows;
@@ -711,14 +717,15 @@ void TestGuiComparisonCharts::exports()
     timeline.setData(o);
     LatencyDistributionChart latency;
     latency.setData(rr);
-    QCustomPlot *plot = chart == 0 ? static_cast<QCustomPlot *>(&bars)
+    QCustomPlot *plot = chart == 0   ? static_cast<QCustomPlot *>(&bars)
                         : chart == 1 ? static_cast<QCustomPlot *>(&timeline)
                                      : static_cast<QCustomPlot *>(&latency);
     plot->resize(500, 320);
     const QString base = m_dir.filePath(QStringLiteral("chart%1").arg(chart));
     QString error;
 
-    QVERIFY2(ChartActions::saveImage(plot, base + QStringLiteral(".png"), &error, QSize(420, 300), 1.0), qPrintable(error));
+    QVERIFY2(ChartActions::saveImage(plot, base + QStringLiteral(".png"), &error, QSize(420, 300), 1.0),
+             qPrintable(error));
     QImage png(base + QStringLiteral(".png"));
     QVERIFY(!png.isNull());
     QCOMPARE(png.size(), QSize(420, 300));
@@ -742,12 +749,14 @@ void TestGuiComparisonCharts::exports()
         QVERIFY(sawSvg);
     }
 
-    QVERIFY2(ChartActions::saveImage(plot, base + QStringLiteral(".jpg"), &error, QSize(300, 200), 1.0), qPrintable(error));
+    QVERIFY2(ChartActions::saveImage(plot, base + QStringLiteral(".jpg"), &error, QSize(300, 200), 1.0),
+             qPrintable(error));
     QCOMPARE(QImage(base + QStringLiteral(".jpg")).size(), QSize(300, 200));
     // Nothing but the saved files: no temporary files left next to them.
     const QStringList left = QDir(m_dir.path()).entryList(QDir::Files);
     for (const QString &name : left)
-        QVERIFY2(name.startsWith(QStringLiteral("chart")) && !name.contains(QStringLiteral(".tmp")) && !name.contains(QLatin1Char('~')),
+        QVERIFY2(name.startsWith(QStringLiteral("chart")) && !name.contains(QStringLiteral(".tmp")) &&
+                     !name.contains(QLatin1Char('~')),
                  qPrintable(name));
 }
 
@@ -781,7 +790,8 @@ void TestGuiComparisonCharts::saveFailureLeavesNoFile()
     chart.resize(420, 300);
     chart.setData(o, computeStatistics(o.merged));
     const QString dir = m_dir.filePath(QStringLiteral("missing/dir"));
-    for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg"), QStringLiteral("jpg")}) {
+    for (const QString &suffix :
+         {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg"), QStringLiteral("jpg")}) {
         const QString path = dir + QStringLiteral("/chart.") + suffix;
         QString error;
         QVERIFY(!ChartActions::saveImage(&chart, path, &error));
@@ -890,7 +900,8 @@ void TestGuiComparisonCharts::screenshots()
                 shoot(&chart, QStringLiteral("timeline-%1src").arg(o->sourceCount()));
             }
             for (auto mode : {LatencyDistributionChart::Mode::Box, LatencyDistributionChart::Mode::Cdf}) {
-                const QString name = mode == LatencyDistributionChart::Mode::Box ? QStringLiteral("box") : QStringLiteral("cdf");
+                const QString name =
+                    mode == LatencyDistributionChart::Mode::Box ? QStringLiteral("box") : QStringLiteral("cdf");
                 for (const ComparisonOverlay *o : {&rrOne, &rrTwo}) {
                     LatencyDistributionChart chart;
                     chart.setMode(mode);
@@ -899,10 +910,10 @@ void TestGuiComparisonCharts::screenshots()
                 }
             }
             // Long labels and three sources: wrapping and label fitting at their limits.
-            const ComparisonOverlay longLabels = single(makeComparison(
-                {QStringLiteral("vmxnet3 ens192, P=1"), QStringLiteral("vmxnet3 ens192, P=4"),
-                 QStringLiteral("vmxnet3 ens192, P=16")},
-                {4.1, 8.9, 9.4}, false));
+            const ComparisonOverlay longLabels =
+                single(makeComparison({QStringLiteral("vmxnet3 ens192, P=1"), QStringLiteral("vmxnet3 ens192, P=4"),
+                                       QStringLiteral("vmxnet3 ens192, P=16")},
+                                      {4.1, 8.9, 9.4}, false));
             const ComparisonOverlay three = overlayComparisons({{QStringLiteral("stock"), adapters()},
                                                                 {QStringLiteral("RSS on"), adapters(1.1)},
                                                                 {QStringLiteral("jumbo"), adapters(1.6)}});

@@ -8,13 +8,13 @@
 #include <adaptertile.h>
 #include <cpuchart.h>
 #include <livetestchart.h>
-#include <rrchart.h>
-#include <utilizationchart.h>
 #include <mainwindow.h>
 #include <messagebanner.h>
 #include <resultssummary.h>
+#include <rrchart.h>
 #include <streamresultsmodel.h>
 #include <testpanel.h>
+#include <utilizationchart.h>
 
 #include <qcustomplot.h>
 
@@ -68,7 +68,8 @@ private Q_SLOTS:
         QVERIFY(w.testPanel()->isLoopbackSelected());
         auto *status = w.findChild<QLabel *>(QStringLiteral("serverLabel"));
         QVERIFY(status);
-        QVERIFY2(status->text().startsWith(QStringLiteral("Built-in server listening on 127.0.0.1:%1").arg(w.builtinServerPort())),
+        QVERIFY2(status->text().startsWith(
+                     QStringLiteral("Built-in server listening on 127.0.0.1:%1").arg(w.builtinServerPort())),
                  qPrintable(status->text()));
         QVERIFY(w.runAction()->isEnabled());
         QVERIFY(!w.stopAction()->isEnabled());
@@ -170,7 +171,8 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         nb::ui::AdapterList *list = w.adapterList();
-        QVERIFY2(list->adapterNames().contains(QStringLiteral("lo")), qPrintable(list->adapterNames().join(QLatin1Char(','))));
+        QVERIFY2(list->adapterNames().contains(QStringLiteral("lo")),
+                 qPrintable(list->adapterNames().join(QLatin1Char(','))));
         nb::ui::AdapterTile *tile = list->tile(QStringLiteral("lo"));
         QVERIFY(tile);
         QCOMPARE(nb::ui::AdapterTile::familyLabel(tile->adapter()), QStringLiteral("loopback"));
@@ -211,7 +213,8 @@ private Q_SLOTS:
         QVERIFY(result.hasRr);
         QVERIFY(w.summary()->transactionsPerSecond() > 0);
         const QString latency = w.summary()->latencyText();
-        QVERIFY2(latency.contains(QStringLiteral("p50")) && latency.contains(QStringLiteral("p99")), qPrintable(latency));
+        QVERIFY2(latency.contains(QStringLiteral("p50")) && latency.contains(QStringLiteral("p99")),
+                 qPrintable(latency));
         QVERIFY2(!latency.contains(QStringLiteral("p50 0 us")), qPrintable(latency));
         const QString text = w.summary()->toText();
         QVERIFY2(text.contains(QStringLiteral("us/transaction")), qPrintable(text));

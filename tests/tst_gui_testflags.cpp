@@ -28,9 +28,10 @@ private Q_SLOTS:
         QTest::newRow("no arguments") << QStringList{} << true << false << false << false << 1 << up;
         QTest::newRow("run loopback") << QStringList{QStringLiteral("--run"), QStringLiteral("-t"), QStringLiteral("5")}
                                       << true << true << false << false << 1 << up;
-        QTest::newRow("run host") << QStringList{QStringLiteral("--run"), QStringLiteral("-c"), QStringLiteral("198.18.0.2"),
-                                                 QStringLiteral("-P"), QStringLiteral("4"), QStringLiteral("-t"),
-                                                 QStringLiteral("5"), QStringLiteral("--quit-when-done")}
+        QTest::newRow("run host") << QStringList{QStringLiteral("--run"),      QStringLiteral("-c"),
+                                                 QStringLiteral("198.18.0.2"), QStringLiteral("-P"),
+                                                 QStringLiteral("4"),          QStringLiteral("-t"),
+                                                 QStringLiteral("5"),          QStringLiteral("--quit-when-done")}
                                   << true << true << true << true << 4 << up;
         QTest::newRow("reverse") << QStringList{QStringLiteral("--run"), QStringLiteral("-c"), QStringLiteral("h"),
                                                 QStringLiteral("-R")}
@@ -38,13 +39,15 @@ private Q_SLOTS:
         QTest::newRow("bidir") << QStringList{QStringLiteral("--run"), QStringLiteral("-c"), QStringLiteral("h"),
                                               QStringLiteral("--bidir"), QStringLiteral("-P16")}
                                << true << true << false << true << 16 << bidir;
-        QTest::newRow("unknown flag") << QStringList{QStringLiteral("--run"), QStringLiteral("--frobnicate")}
-                                      << false << false << false << false << 1 << up;
-        QTest::newRow("too many streams") << QStringList{QStringLiteral("--run"), QStringLiteral("-P"), QStringLiteral("500")}
-                                          << false << false << false << false << 1 << up;
-        QTest::newRow("quit without run") << QStringList{QStringLiteral("--quit-when-done")}
-                                          << false << false << false << false << 1 << up;
-        QTest::newRow("server mode") << QStringList{QStringLiteral("-s")} << false << false << false << false << 1 << up;
+        QTest::newRow("unknown flag") << QStringList{QStringLiteral("--run"), QStringLiteral("--frobnicate")} << false
+                                      << false << false << false << 1 << up;
+        QTest::newRow("too many streams")
+            << QStringList{QStringLiteral("--run"), QStringLiteral("-P"), QStringLiteral("500")} << false << false
+            << false << false << 1 << up;
+        QTest::newRow("quit without run")
+            << QStringList{QStringLiteral("--quit-when-done")} << false << false << false << false << 1 << up;
+        QTest::newRow("server mode") << QStringList{QStringLiteral("-s")} << false << false << false << false << 1
+                                     << up;
     }
 
     void commandLine()
@@ -66,8 +69,9 @@ private Q_SLOTS:
     void windowsTunedPreset()
     {
         const auto presets = nb::gui::builtinPresets();
-        auto it = std::find_if(presets.cbegin(), presets.cend(),
-                               [](const nb::gui::TestPreset &p) { return p.name.startsWith(QStringLiteral("iperf, Windows tuned")); });
+        auto it = std::find_if(presets.cbegin(), presets.cend(), [](const nb::gui::TestPreset &p) {
+            return p.name.startsWith(QStringLiteral("iperf, Windows tuned"));
+        });
         QVERIFY(it != presets.cend());
         nb::TestParams base;
         base.host = QStringLiteral("198.18.0.2");

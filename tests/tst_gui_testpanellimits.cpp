@@ -61,9 +61,8 @@ private Q_SLOTS:
     {
         nb::TestParams p;
         QString error;
-        QVERIFY(nb::gui::parseTestFlags({QStringLiteral("-n"), QStringLiteral("200M"), QStringLiteral("-t"),
-                                         QStringLiteral("10")},
-                                        &p, &error));
+        QVERIFY(nb::gui::parseTestFlags(
+            {QStringLiteral("-n"), QStringLiteral("200M"), QStringLiteral("-t"), QStringLiteral("10")}, &p, &error));
         p.host = QStringLiteral("198.18.0.2");
         nb::gui::TestPanel panel;
         panel.setParams(p);

@@ -44,7 +44,8 @@ QList<DirectionKeys> directionsFor(const QString &mode)
     if (mode == QLatin1String("-R"))
         return {{QStringLiteral("sum_sent"), QStringLiteral("sum_received"), false}};
     if (mode == QLatin1String("--bidir"))
-        return {forward, {QStringLiteral("sum_sent_bidir_reverse"), QStringLiteral("sum_received_bidir_reverse"), false}};
+        return {forward,
+                {QStringLiteral("sum_sent_bidir_reverse"), QStringLiteral("sum_received_bidir_reverse"), false}};
     return {forward};
 }
 
@@ -53,8 +54,8 @@ QList<DirectionKeys> directionsFor(const QString &mode)
 //   only what was in flight at the end differs);
 // - wherever both documents give a figure for the same key, they agree within tolerance
 //   (iperf3 3.12 servers print 0 for figures they did not measure; those are skipped).
-void compareDocuments(const QJsonObject &clientDoc, const QJsonObject &serverDoc, const QString &mode,
-                      double tolerance, const char *clientName, const char *serverName)
+void compareDocuments(const QJsonObject &clientDoc, const QJsonObject &serverDoc, const QString &mode, double tolerance,
+                      const char *clientName, const char *serverName)
 {
     for (const DirectionKeys &k : directionsFor(mode)) {
         const QJsonObject &senderDoc = k.clientSends ? clientDoc : serverDoc;
@@ -181,7 +182,8 @@ void TestInterop::ourClientStockIperf3Server()
              expectedStreams);
     compareDocuments(ours, theirs, mode, 0.03, "nicbench-cli -c", "iperf3 -s");
     // The stock server saw the parameters we meant.
-    const QJsonObject ts = theirs.value(QStringLiteral("start")).toObject().value(QStringLiteral("test_start")).toObject();
+    const QJsonObject ts =
+        theirs.value(QStringLiteral("start")).toObject().value(QStringLiteral("test_start")).toObject();
     QCOMPARE(ts.value(QStringLiteral("duration")).toInt(), DurationSecs);
     QCOMPARE(ts.value(QStringLiteral("reverse")).toInt(), mode == QLatin1String("-R") ? 1 : 0);
 }
@@ -232,15 +234,15 @@ void TestInterop::stockIperf3ClientTextSummary()
     QFETCH(QString, mode);
     const quint16 port = nbtest::freePort();
     Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"),
-                                     QString::number(port)});
+    server.start(nbtest::cliPath(),
+                 {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"), QString::number(port)});
     QVERIFY2(server.waitForOutput("Server listening", 5000), qPrintable(server.describe()));
 
     Child client;
-    client.start(QStringLiteral("iperf3"), QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"),
-                                                       QStringLiteral("-p"), QString::number(port),
-                                                       QStringLiteral("-t"), QStringLiteral("1")} +
-                                               modeArgs(mode));
+    client.start(QStringLiteral("iperf3"),
+                 QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                             QString::number(port), QStringLiteral("-t"), QStringLiteral("1")} +
+                     modeArgs(mode));
     QVERIFY2(client.waitFinished(11000), qPrintable(client.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
     const QByteArray out = client.out();
@@ -263,9 +265,9 @@ void TestInterop::stockIperf3ClientBusyServer()
     server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port)});
     QVERIFY2(server.waitForOutput("Server listening", 5000), qPrintable(server.describe()));
     Child first;
-    first.start(nbtest::cliPath(), {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                                    QString::number(port), QStringLiteral("-t"), QStringLiteral("5"),
-                                    QStringLiteral("-i"), QStringLiteral("0.2")});
+    first.start(nbtest::cliPath(),
+                {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(port),
+                 QStringLiteral("-t"), QStringLiteral("5"), QStringLiteral("-i"), QStringLiteral("0.2")});
     QVERIFY2(first.waitForOutput(" sec ", 5000), qPrintable(first.describe())); // the test is running
 
     QElapsedTimer t;
@@ -315,10 +317,12 @@ void TestInterop::ourClientStockIperf2Server()
     const QList<QByteArray> fields = lines.first().trimmed().split(',');
     QVERIFY2(fields.size() >= 9, lines.first().constData());
     const double theirBytes = fields.at(7).toDouble(), theirBps = fields.at(8).toDouble();
-    QVERIFY2(relDiff(ourBytes, theirBytes) <= 0.05,
-             qPrintable(QStringLiteral("we sent %1 bytes, iperf2 received %2").arg(ourBytes, 0, 'f', 0).arg(theirBytes, 0, 'f', 0)));
-    QVERIFY2(relDiff(ourBps, theirBps) <= 0.05,
-             qPrintable(QStringLiteral("we report %1 bit/s, iperf2 %2").arg(ourBps, 0, 'f', 0).arg(theirBps, 0, 'f', 0)));
+    QVERIFY2(relDiff(ourBytes, theirBytes) <= 0.05, qPrintable(QStringLiteral("we sent %1 bytes, iperf2 received %2")
+                                                                   .arg(ourBytes, 0, 'f', 0)
+                                                                   .arg(theirBytes, 0, 'f', 0)));
+    QVERIFY2(
+        relDiff(ourBps, theirBps) <= 0.05,
+        qPrintable(QStringLiteral("we report %1 bit/s, iperf2 %2").arg(ourBps, 0, 'f', 0).arg(theirBps, 0, 'f', 0)));
     QVERIFY2(server.err().isEmpty() || !server.err().contains("fail"), qPrintable(server.describe()));
 }
 

@@ -17,7 +17,10 @@ namespace {
 
 // Our own inverse-CDF sampling from mt19937_64, whose output the standard fixes, so the
 // samples are identical on every compiler (std::*_distribution are not).
-double unit(std::mt19937_64 &rng) { return (double(rng() >> 11) + 0.5) / 9007199254740992.0; }
+double unit(std::mt19937_64 &rng)
+{
+    return (double(rng() >> 11) + 0.5) / 9007199254740992.0;
+}
 
 std::vector<std::int64_t> makeSamples(const QString &kind, int n)
 {
@@ -33,8 +36,7 @@ std::vector<std::int64_t> makeSamples(const QString &kind, int n)
         } else if (kind == QLatin1String("bimodal")) {
             // 90% fast path around 20 us, 10% slow path around 5 ms.
             const double jitter = unit(rng);
-            v.push_back(u < 0.9 ? std::int64_t(18'000 + jitter * 4'000)
-                                : std::int64_t(4'000'000 + jitter * 2'000'000));
+            v.push_back(u < 0.9 ? std::int64_t(18'000 + jitter * 4'000) : std::int64_t(4'000'000 + jitter * 2'000'000));
         } else if (kind == QLatin1String("single")) {
             v.push_back(123'456);
         } else if (kind == QLatin1String("huge")) {
@@ -87,8 +89,7 @@ void TestLatencyHistogram::bucketBounds()
         worst = std::max(worst, std::abs(mid - double(v)) / double(v));
     }
     QVERIFY2(worst <= 1.0 / 256, qPrintable(QString::number(worst)));
-    QCOMPARE(LatencyHistogram::bucketIndex(LatencyHistogram::kMaxTrackableNs),
-             LatencyHistogram::kBucketCount - 1);
+    QCOMPARE(LatencyHistogram::bucketIndex(LatencyHistogram::kMaxTrackableNs), LatencyHistogram::kBucketCount - 1);
     QVERIFY(LatencyHistogram::kMaxTrackableNs > 100'000'000'000); // 100 s
 }
 
@@ -139,7 +140,10 @@ void TestLatencyHistogram::percentiles()
         const double got = double(h.valueAtPercentile(double(pm) / 1000.0));
         const double relError = std::abs(got - exact) / exact;
         QVERIFY2(relError <= 0.01, qPrintable(QStringLiteral("p%1: got %2, exact %3, error %4")
-                                                  .arg(double(pm) / 1000.0).arg(got).arg(exact).arg(relError)));
+                                                  .arg(double(pm) / 1000.0)
+                                                  .arg(got)
+                                                  .arg(exact)
+                                                  .arg(relError)));
         // The design bound is tighter than the promise: half a bucket, 1/256.
         QVERIFY(relError <= 1.0 / 256 + 1e-12);
     }
@@ -159,9 +163,9 @@ void TestLatencyHistogram::clampsAndCounts()
     LatencyHistogram h;
     QCOMPARE(h.valueAtPercentile(50), std::int64_t(0));
     QCOMPARE(h.stddev(), 0.0);
-    h.record(-20);                                           // a clock step: counts as 0
-    h.record(LatencyHistogram::kMaxTrackableNs * 4, 3);      // clamped
-    h.record(500, 0);                                        // no-op
+    h.record(-20);                                      // a clock step: counts as 0
+    h.record(LatencyHistogram::kMaxTrackableNs * 4, 3); // clamped
+    h.record(500, 0);                                   // no-op
     QCOMPARE(h.count(), std::uint64_t(4));
     QCOMPARE(h.min(), std::int64_t(0));
     QCOMPARE(h.max(), LatencyHistogram::kMaxTrackableNs);
@@ -219,8 +223,7 @@ void TestLatencyHistogram::jsonRoundTrip()
         const QByteArray text = QJsonDocument(h.toJson()).toJson(QJsonDocument::Compact);
         LatencyHistogram back;
         QString error;
-        QVERIFY2(LatencyHistogram::fromJson(QJsonDocument::fromJson(text).object(), &back, &error),
-                 qPrintable(error));
+        QVERIFY2(LatencyHistogram::fromJson(QJsonDocument::fromJson(text).object(), &back, &error), qPrintable(error));
         QCOMPARE(back.toJson(), h.toJson());
         QCOMPARE(back.summary(), h.summary());
         // Compact: only non-empty buckets are stored.
@@ -234,9 +237,12 @@ void TestLatencyHistogram::malformedJson_data()
     const QByteArray head = R"("version":1,"unit":"ns","sub_bucket_bits":7,)";
     auto row = [&](const char *name, const QByteArray &body) { QTest::newRow(name) << ("{" + head + body + "}"); };
     QTest::newRow("not an object") << QByteArray("[1,2]");
-    QTest::newRow("no version") << QByteArray(R"({"unit":"ns","sub_bucket_bits":7,"count":0,"min":0,"max":0,"mean":0,"m2":0,"buckets":[]})");
-    QTest::newRow("other layout") << QByteArray(R"({"version":1,"unit":"ns","sub_bucket_bits":5,"count":0,"min":0,"max":0,"mean":0,"m2":0,"buckets":[]})");
-    QTest::newRow("other unit") << QByteArray(R"({"version":1,"unit":"us","sub_bucket_bits":7,"count":0,"min":0,"max":0,"mean":0,"m2":0,"buckets":[]})");
+    QTest::newRow("no version") << QByteArray(
+        R"({"unit":"ns","sub_bucket_bits":7,"count":0,"min":0,"max":0,"mean":0,"m2":0,"buckets":[]})");
+    QTest::newRow("other layout") << QByteArray(
+        R"({"version":1,"unit":"ns","sub_bucket_bits":5,"count":0,"min":0,"max":0,"mean":0,"m2":0,"buckets":[]})");
+    QTest::newRow("other unit") << QByteArray(
+        R"({"version":1,"unit":"us","sub_bucket_bits":7,"count":0,"min":0,"max":0,"mean":0,"m2":0,"buckets":[]})");
     row("counts do not add up", R"("count":3,"min":5,"max":5,"mean":5,"m2":0,"buckets":[[5,2]])");
     row("index out of range", R"("count":1,"min":5,"max":5,"mean":5,"m2":0,"buckets":[[99999,1]])");
     row("indices not increasing", R"("count":2,"min":5,"max":9,"mean":7,"m2":8,"buckets":[[9,1],[5,1]])");

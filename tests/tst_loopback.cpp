@@ -3,10 +3,10 @@
 // every mode, fake servers that misbehave in the ways a real network does, and the CLI
 // processes killed mid-test.
 #include "integrationhelpers.h"
-#include "protocol/protocol.h"
-#include "test/server.h"
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
+#include "protocol/protocol.h"
+#include "test/server.h"
 #include "test/throughputclient.h"
 
 #include <QElapsedTimer>
@@ -180,16 +180,13 @@ public:
         m_thread = std::thread([this] { m_script(*this); });
         return true;
     }
-    nb::net::Socket accept(double seconds = 5)
-    {
-        return nb::net::acceptTcp(listenFd, int(seconds * 1000));
-    }
+    nb::net::Socket accept(double seconds = 5) { return nb::net::acceptTcp(listenFd, int(seconds * 1000)); }
     bool read(const nb::net::Socket &fd, std::size_t n, QByteArray *out = nullptr, double seconds = 5)
     {
         QByteArray buf(qsizetype(n), '\0');
         QString err;
-        const bool ok = nb::net::readExact(fd, buf.data(), n, nb::net::deadlineIn(seconds), &err, &stop) ==
-                        nb::net::IoStatus::Ok;
+        const bool ok =
+            nb::net::readExact(fd, buf.data(), n, nb::net::deadlineIn(seconds), &err, &stop) == nb::net::IoStatus::Ok;
         if (out)
             *out = buf;
         return ok;
@@ -325,8 +322,8 @@ void TestLoopback::modes()
 
     // Which side sends on each stream: client creation order, senders first in bidir.
     for (int i = 0; i < total; ++i) {
-        const bool clientSends = direction == nb::Direction::Bidirectional ? i < streams
-                                                                           : direction == nb::Direction::Upload;
+        const bool clientSends =
+            direction == nb::Direction::Bidirectional ? i < streams : direction == nb::Direction::Upload;
         QCOMPARE(r.streams[i].sender, clientSends);
         QCOMPARE(srv.streams[i].sender, !clientSends);
     }
@@ -569,8 +566,8 @@ void TestLoopback::busyServer()
 
     // A raw connection gets exactly one ACCESS_DENIED byte and nothing else (A.8).
     QString cerr;
-    nb::net::Socket raw = nb::net::connectTcp(QStringLiteral("127.0.0.1"), server.port(), nb::AddressFamily::IPv4, {},
-                                          {}, 2000, &cerr);
+    nb::net::Socket raw =
+        nb::net::connectTcp(QStringLiteral("127.0.0.1"), server.port(), nb::AddressFamily::IPv4, {}, {}, 2000, &cerr);
     QVERIFY2(raw.valid(), qPrintable(cerr));
     char byte = 0;
     QCOMPARE(nb::net::readExact(raw, &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Ok);
@@ -608,16 +605,18 @@ void TestLoopback::silentServer()
 
 void TestLoopback::fakeServerStates_data()
 {
-    QTest::addColumn<QByteArray>("reply");      // sent right after the cookie
+    QTest::addColumn<QByteArray>("reply"); // sent right after the cookie
     QTest::addColumn<bool>("closeAfter");
     QTest::addColumn<QString>("errorContains");
 
-    QTest::newRow("unknown state 42") << QByteArray(1, char(42)) << false
-                                      << QStringLiteral("protocol error: expected PARAM_EXCHANGE from the server, got unknown state 42");
+    QTest::newRow("unknown state 42")
+        << QByteArray(1, char(42)) << false
+        << QStringLiteral("protocol error: expected PARAM_EXCHANGE from the server, got unknown state 42");
     QTest::newRow("unknown state -100") << QByteArray(1, char(-100)) << false
                                         << QStringLiteral("got unknown state -100");
-    QTest::newRow("out-of-order TEST_START") << QByteArray(1, char(nb::proto::TestStart)) << false
-                                             << QStringLiteral("expected PARAM_EXCHANGE from the server, got TEST_START");
+    QTest::newRow("out-of-order TEST_START")
+        << QByteArray(1, char(nb::proto::TestStart)) << false
+        << QStringLiteral("expected PARAM_EXCHANGE from the server, got TEST_START");
     QTest::newRow("ACCESS_DENIED") << QByteArray(1, char(nb::proto::AccessDenied)) << true << QStringLiteral("busy");
     QTest::newRow("SERVER_ERROR busy") << (QByteArray(1, char(nb::proto::ServerError)) + int32be(121) + int32be(0))
                                        << false << QStringLiteral("the server reported an error: the server is busy");
@@ -674,7 +673,8 @@ void TestLoopback::serverErrorWhileRunning()
     const TimedResult run = runClient(p);
     QVERIFY(handshakeOk.load());
     QVERIFY(!run.result.ok());
-    QVERIFY2(run.seconds < 3, qPrintable(QStringLiteral("a 10 s test must end at the error, took %1 s").arg(run.seconds)));
+    QVERIFY2(run.seconds < 3,
+             qPrintable(QStringLiteral("a 10 s test must end at the error, took %1 s").arg(run.seconds)));
     QVERIFY2(run.result.error.contains(QStringLiteral("test timed out on the server")), qPrintable(run.result.error));
     // What the fake saw is the client's parameter JSON, as a stock server would.
     QCOMPARE(fake.receivedParams.value(QStringLiteral("reverse")), QJsonValue(true));
@@ -683,7 +683,7 @@ void TestLoopback::serverErrorWhileRunning()
 
 void TestLoopback::fakeServerResults_data()
 {
-    QTest::addColumn<QByteArray>("results"); // what the fake sends after the client's results
+    QTest::addColumn<QByteArray>("results");    // what the fake sends after the client's results
     QTest::addColumn<QString>("errorContains"); // empty: the client must succeed
     QTest::addColumn<bool>("closeAfter");       // the fake hangs up right after sending
     QTest::addColumn<qint64>("retransmits");    // expected on success
@@ -698,7 +698,8 @@ void TestLoopback::fakeServerResults_data()
     // Written by hand so the 3.12 unsigned -1 is on the wire literally.
     QTest::newRow("3.12 results with unsigned -1")
         << frame(R"({"streams":[{"id":1,"bytes":12345678,"retransmits":18446744073709551615,"jitter":0,)"
-                 R"("errors":0,"packets":0,"start_time":0,"end_time":0.5}],)" + validTail)
+                 R"("errors":0,"packets":0,"start_time":0,"end_time":0.5}],)" +
+                 validTail)
         << QString() << false << qint64(-1);
     QTest::newRow("pre-3.2 results without times")
         << frame(R"({"streams":[{"id":1,"bytes":12345678,"retransmits":3,"jitter":0,"errors":0,"packets":0}],)" +
@@ -710,13 +711,16 @@ void TestLoopback::fakeServerResults_data()
     QTest::newRow("zero JSON length") << QByteArray(4, '\0') << QStringLiteral("empty JSON") << false << qint64(0);
     QTest::newRow("not JSON") << frame("this is not json") << QStringLiteral("malformed JSON") << false << qint64(0);
     QTest::newRow("JSON array") << frame("[{\"id\":1}]") << QStringLiteral("not an object") << false << qint64(0);
-    QTest::newRow("streams not an array") << frame(R"({"streams":{"id":1}})") << QStringLiteral("'streams' array") << false << qint64(0);
+    QTest::newRow("streams not an array")
+        << frame(R"({"streams":{"id":1}})") << QStringLiteral("'streams' array") << false << qint64(0);
     QTest::newRow("bytes as string") << frame(R"({"streams":[{"id":1,"bytes":"12"}]})")
                                      << QStringLiteral("numeric 'id' and 'bytes'") << false << qint64(0);
     QTest::newRow("negative bytes") << frame(R"({"streams":[{"id":1,"bytes":-12}]})")
                                     << QStringLiteral("numeric 'id' and 'bytes'") << false << qint64(0);
-    QTest::newRow("unknown stream id") << frame(R"({"streams":[{"id":99,"bytes":12}]})") << QStringLiteral("stream 99") << false << qint64(0);
-    QTest::newRow("truncated then closed") << frame(R"({"streams":[]})").left(8) << QStringLiteral("cannot read the server's results") << true << qint64(0);
+    QTest::newRow("unknown stream id") << frame(R"({"streams":[{"id":99,"bytes":12}]})") << QStringLiteral("stream 99")
+                                       << false << qint64(0);
+    QTest::newRow("truncated then closed") << frame(R"({"streams":[]})").left(8)
+                                           << QStringLiteral("cannot read the server's results") << true << qint64(0);
 }
 
 void TestLoopback::fakeServerResults()
@@ -821,9 +825,9 @@ void TestLoopback::serverProcessKilled()
     nbtest::Child client;
     QElapsedTimer t;
     t.start();
-    client.start(nbtest::cliPath(), {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                                     QString::number(port), QStringLiteral("-t"), QString::number(duration),
-                                     QStringLiteral("-i"), QStringLiteral("0.2")});
+    client.start(nbtest::cliPath(),
+                 {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(port),
+                  QStringLiteral("-t"), QString::number(duration), QStringLiteral("-i"), QStringLiteral("0.2")});
     QVERIFY2(client.waitForOutput(" sec ", 5000), qPrintable(client.describe())); // data is flowing
     server.kill();
     const int budgetMs = int((duration + 5) * 1000) - int(t.elapsed());

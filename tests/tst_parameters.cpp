@@ -77,8 +77,8 @@ void TestParameters::readersShareRanges()
     param::setNumericValue(&t, p, over);
     QVERIFY2(!t.validate().isEmpty(), "validate");
 
-    QStringList args = {QStringLiteral("-c"), QStringLiteral("h"), QStringLiteral("--%1").arg(QLatin1String(p.longFlag)),
-                        QString::number(over, 'g', 12)};
+    QStringList args = {QStringLiteral("-c"), QStringLiteral("h"),
+                        QStringLiteral("--%1").arg(QLatin1String(p.longFlag)), QString::number(over, 'g', 12)};
     if (kind == int(nb::TestKind::Rr))
         args << QStringLiteral("--rr");
     nb::CommandLine cl;

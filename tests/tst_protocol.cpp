@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // iperf3 control-protocol pieces: cookie, state bytes, JSON framing (well-formed and
 // hostile input), the 3.12 unsigned -1 quirk, and the parameter JSON both ways.
-#include "protocol/protocol.h"
 #include "protocol/controlchannel.h"
+#include "protocol/protocol.h"
 #include "test/testparams.h"
 
 #include <QJsonArray>
@@ -145,10 +145,10 @@ void TestProtocol::knownStates()
     const struct {
         int value;
         const char *name;
-    } states[] = {{1, "TEST_START"},        {2, "TEST_RUNNING"},     {3, "RESULT_REQUEST"},  {4, "TEST_END"},
-                  {5, "STREAM_BEGIN"},      {6, "STREAM_RUNNING"},   {7, "STREAM_END"},      {8, "ALL_STREAMS_END"},
+    } states[] = {{1, "TEST_START"},        {2, "TEST_RUNNING"},     {3, "RESULT_REQUEST"},    {4, "TEST_END"},
+                  {5, "STREAM_BEGIN"},      {6, "STREAM_RUNNING"},   {7, "STREAM_END"},        {8, "ALL_STREAMS_END"},
                   {9, "PARAM_EXCHANGE"},    {10, "CREATE_STREAMS"},  {11, "SERVER_TERMINATE"}, {12, "CLIENT_TERMINATE"},
-                  {13, "EXCHANGE_RESULTS"}, {14, "DISPLAY_RESULTS"}, {15, "IPERF_START"},     {16, "IPERF_DONE"},
+                  {13, "EXCHANGE_RESULTS"}, {14, "DISPLAY_RESULTS"}, {15, "IPERF_START"},      {16, "IPERF_DONE"},
                   {-1, "ACCESS_DENIED"},    {-2, "SERVER_ERROR"}};
     for (const auto &s : states) {
         QVERIFY2(nb::proto::isKnownState(std::int8_t(s.value)), s.name);
@@ -196,7 +196,8 @@ void TestProtocol::frameLayout()
 void TestProtocol::roundTripWhole()
 {
     QJsonObject o;
-    o.insert(QStringLiteral("streams"), QJsonArray{QJsonObject{{QStringLiteral("id"), 1}, {QStringLiteral("bytes"), 12345}}});
+    o.insert(QStringLiteral("streams"),
+             QJsonArray{QJsonObject{{QStringLiteral("id"), 1}, {QStringLiteral("bytes"), 12345}}});
     o.insert(QStringLiteral("cpu_util_total"), 12.5);
     o.insert(QStringLiteral("congestion_used"), QStringLiteral("cubic"));
     const QByteArray frame = nb::proto::frameJson(o);
@@ -361,11 +362,11 @@ void TestProtocol::readJsonRejectsHugeFrameOnSocket()
     QString error;
     const auto t0 = std::chrono::steady_clock::now();
     const auto s = a.readJson(&out, nb::net::deadlineIn(5), &error);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     QCOMPARE(s, nb::net::IoStatus::Error);
     QVERIFY2(error.contains(QStringLiteral("exceeds")), qPrintable(error));
     QVERIFY2(ms < 1000, "a hostile length must be refused at once, not after the deadline");
-
 
     // A truncated frame followed by EOF is reported as closed, never as a message.
     int sv2[2];
@@ -387,8 +388,7 @@ void TestProtocol::toInt64_data()
     QTest::newRow("3.12 unsigned -1") << jsonValue("18446744073709551615") << true << qint64(-1);
     QTest::newRow("3.14 signed -1") << jsonValue("-1") << true << qint64(-1);
     QTest::newRow("2^64-2 prints the same double") << jsonValue("18446744073709551614") << true << qint64(-1);
-    QTest::newRow("2^63 is negative") << jsonValue("9223372036854775808") << true
-                                      << std::numeric_limits<qint64>::min();
+    QTest::newRow("2^63 is negative") << jsonValue("9223372036854775808") << true << std::numeric_limits<qint64>::min();
     QTest::newRow("zero") << jsonValue("0") << true << qint64(0);
     QTest::newRow("bytes") << jsonValue("1286340608") << true << qint64(1286340608);
     QTest::newRow("large bytes (2^53)") << jsonValue("9007199254740992") << true << qint64(9007199254740992);
@@ -589,24 +589,37 @@ void TestProtocol::paramsRejected_data()
     QTest::addColumn<QJsonValue>("value");
     QTest::addColumn<QString>("errorContains");
 
-    QTest::newRow("parallel as string") << QStringLiteral("parallel") << QJsonValue(QStringLiteral("4")) << QStringLiteral("'parallel' must be a number");
-    QTest::newRow("time as string") << QStringLiteral("time") << QJsonValue(QStringLiteral("10")) << QStringLiteral("'time' must be a number");
-    QTest::newRow("len as bool") << QStringLiteral("len") << QJsonValue(true) << QStringLiteral("'len' must be a number");
-    QTest::newRow("window as array") << QStringLiteral("window") << QJsonValue(QJsonArray{1}) << QStringLiteral("'window' must be a number");
-    QTest::newRow("reverse as string") << QStringLiteral("reverse") << QJsonValue(QStringLiteral("yes")) << QStringLiteral("'reverse' must be a boolean");
-    QTest::newRow("bidirectional as object") << QStringLiteral("bidirectional") << QJsonValue(QJsonObject{}) << QStringLiteral("'bidirectional' must be a boolean");
-    QTest::newRow("congestion as number") << QStringLiteral("congestion") << QJsonValue(5) << QStringLiteral("'congestion' must be a string");
-    QTest::newRow("parallel 0") << QStringLiteral("parallel") << QJsonValue(0) << QStringLiteral("'parallel' out of range");
-    QTest::newRow("parallel 129") << QStringLiteral("parallel") << QJsonValue(129) << QStringLiteral("'parallel' out of range");
-    QTest::newRow("parallel -1 (unsigned)") << QStringLiteral("parallel") << QJsonValue(1.8446744073709552e19) << QStringLiteral("'parallel' out of range");
+    QTest::newRow("parallel as string") << QStringLiteral("parallel") << QJsonValue(QStringLiteral("4"))
+                                        << QStringLiteral("'parallel' must be a number");
+    QTest::newRow("time as string") << QStringLiteral("time") << QJsonValue(QStringLiteral("10"))
+                                    << QStringLiteral("'time' must be a number");
+    QTest::newRow("len as bool") << QStringLiteral("len") << QJsonValue(true)
+                                 << QStringLiteral("'len' must be a number");
+    QTest::newRow("window as array") << QStringLiteral("window") << QJsonValue(QJsonArray{1})
+                                     << QStringLiteral("'window' must be a number");
+    QTest::newRow("reverse as string") << QStringLiteral("reverse") << QJsonValue(QStringLiteral("yes"))
+                                       << QStringLiteral("'reverse' must be a boolean");
+    QTest::newRow("bidirectional as object") << QStringLiteral("bidirectional") << QJsonValue(QJsonObject{})
+                                             << QStringLiteral("'bidirectional' must be a boolean");
+    QTest::newRow("congestion as number")
+        << QStringLiteral("congestion") << QJsonValue(5) << QStringLiteral("'congestion' must be a string");
+    QTest::newRow("parallel 0") << QStringLiteral("parallel") << QJsonValue(0)
+                                << QStringLiteral("'parallel' out of range");
+    QTest::newRow("parallel 129") << QStringLiteral("parallel") << QJsonValue(129)
+                                  << QStringLiteral("'parallel' out of range");
+    QTest::newRow("parallel -1 (unsigned)")
+        << QStringLiteral("parallel") << QJsonValue(1.8446744073709552e19) << QStringLiteral("'parallel' out of range");
     QTest::newRow("negative time") << QStringLiteral("time") << QJsonValue(-1) << QStringLiteral("'time' out of range");
     QTest::newRow("len 0") << QStringLiteral("len") << QJsonValue(0) << QStringLiteral("'len' out of range");
-    QTest::newRow("len over 1M") << QStringLiteral("len") << QJsonValue(1024 * 1024 + 1) << QStringLiteral("'len' out of range");
-    QTest::newRow("window over 1G") << QStringLiteral("window") << QJsonValue(4e9) << QStringLiteral("'window' out of range");
+    QTest::newRow("len over 1M") << QStringLiteral("len") << QJsonValue(1024 * 1024 + 1)
+                                 << QStringLiteral("'len' out of range");
+    QTest::newRow("window over 1G") << QStringLiteral("window") << QJsonValue(4e9)
+                                    << QStringLiteral("'window' out of range");
     QTest::newRow("negative omit") << QStringLiteral("omit") << QJsonValue(-5) << QStringLiteral("'omit' out of range");
     QTest::newRow("udp") << QStringLiteral("udp") << QJsonValue(true) << QStringLiteral("only TCP");
     QTest::newRow("sctp") << QStringLiteral("sctp") << QJsonValue(true) << QStringLiteral("only TCP");
-    QTest::newRow("nicbench not an object") << QStringLiteral("nicbench") << QJsonValue(1) << QStringLiteral("'nicbench' must be an object");
+    QTest::newRow("nicbench not an object")
+        << QStringLiteral("nicbench") << QJsonValue(1) << QStringLiteral("'nicbench' must be an object");
 }
 
 void TestProtocol::paramsRejected()

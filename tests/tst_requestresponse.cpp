@@ -74,8 +74,8 @@ TestParams rrParams(quint16 port, TestKind kind, double seconds)
 // min <= p50 <= p90 <= p99 <= p99.9 <= max, mean inside [min, max], all positive.
 bool latencyOrdered(const LatencySummary &l, QString *why)
 {
-    const bool ok = l.count > 0 && l.min > 0 && l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 &&
-                    l.p99 <= l.p999 && l.p999 <= l.max && l.mean >= l.min && l.mean <= l.max && l.stddev >= 0;
+    const bool ok = l.count > 0 && l.min > 0 && l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 &&
+                    l.p999 <= l.max && l.mean >= l.min && l.mean <= l.max && l.stddev >= 0;
     if (!ok)
         *why = QString::fromUtf8(QJsonDocument(l.toJson()).toJson(QJsonDocument::Compact));
     return ok;
@@ -119,7 +119,6 @@ public:
         return ServerProcess::start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("--forceflush")});
     }
 };
-
 
 } // namespace
 
@@ -274,8 +273,8 @@ void TestRequestResponse::refusedByStockIperf3()
     QProcess cli;
     QElapsedTimer timer;
     timer.start();
-    cli.start(nbtest::cliPath(), {QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port,
-                                  QStringLiteral("--rr"), QStringLiteral("-t"), QStringLiteral("2")});
+    cli.start(nbtest::cliPath(), {QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), port, QStringLiteral("--rr"),
+                                  QStringLiteral("-t"), QStringLiteral("2")});
     QVERIFY(cli.waitForFinished(10000));
     const qint64 elapsed = timer.elapsed();
     const QString stderrText = QString::fromUtf8(cli.readAllStandardError());
@@ -392,8 +391,9 @@ void TestRequestResponse::loopbackAdapter()
     QVERIFY2(r.ok(), qPrintable(r.error));
     // The stream's duration ends with the last interval, not after the results exchange.
     QCOMPARE(r.streams.size(), 1);
-    QVERIFY2(qAbs(r.streams.first().seconds - r.intervals.last().sum(true).end) < 1e-6,
-             qPrintable(QStringLiteral("%1 vs %2").arg(r.streams.first().seconds).arg(r.intervals.last().sum(true).end)));
+    QVERIFY2(
+        qAbs(r.streams.first().seconds - r.intervals.last().sum(true).end) < 1e-6,
+        qPrintable(QStringLiteral("%1 vs %2").arg(r.streams.first().seconds).arg(r.intervals.last().sum(true).end)));
     const QJsonObject nbj = r.toJson().value(QStringLiteral("nicbench")).toObject();
     const QJsonObject adapters = nbj.value(QStringLiteral("adapters")).toObject();
     QCOMPARE(path(adapters, {"local"}).value(QStringLiteral("name")).toString(), QStringLiteral("lo"));

@@ -236,8 +236,9 @@ void TestResults::sumsAreIperfShaped()
     QCOMPARE(sent.value(QStringLiteral("retransmits")).toDouble(), 17.0);
     QCOMPARE(end.value(QStringLiteral("sum_received")).toObject().value(QStringLiteral("bytes")).toDouble(),
              double(123456000000ull));
-    QCOMPARE(end.value(QStringLiteral("sum_received_bidir_reverse")).toObject().value(QStringLiteral("bytes")).toDouble(),
-             double(5555000000ull));
+    QCOMPARE(
+        end.value(QStringLiteral("sum_received_bidir_reverse")).toObject().value(QStringLiteral("bytes")).toDouble(),
+        double(5555000000ull));
     const QJsonObject cpu = end.value(QStringLiteral("cpu_utilization_percent")).toObject();
     QCOMPARE(cpu.value(QStringLiteral("host_total")).toDouble(), 46.25);
     QCOMPARE(cpu.value(QStringLiteral("remote_total")).toDouble(), 12.5);
@@ -290,7 +291,8 @@ void TestResults::parsesRealIperf3Document()
         received += s.bytesReceived;
     }
     // Our per-direction totals equal iperf3's own sums.
-    QCOMPARE(double(r.sum(true).bytesSent), end.value(QStringLiteral("sum_sent")).toObject().value(QStringLiteral("bytes")).toDouble());
+    QCOMPARE(double(r.sum(true).bytesSent),
+             end.value(QStringLiteral("sum_sent")).toObject().value(QStringLiteral("bytes")).toDouble());
     QCOMPARE(double(r.sum(true).bytesReceived),
              end.value(QStringLiteral("sum_received")).toObject().value(QStringLiteral("bytes")).toDouble());
     QCOMPARE(r.sum(true).bytesSent, sent);
@@ -302,10 +304,13 @@ void TestResults::parsesRealIperf3Document()
     QCOMPARE(r.intervals.size(), rawIntervals.size());
     const QJsonArray firstStreams = rawIntervals[0].toObject().value(QStringLiteral("streams")).toArray();
     QCOMPARE(r.intervals[0].streams.size(), firstStreams.size());
-    QCOMPARE(double(r.intervals[0].streams[0].bytes), firstStreams[0].toObject().value(QStringLiteral("bytes")).toDouble());
-    QCOMPARE(double(r.intervals[0].streams[0].rttUs), firstStreams[0].toObject().value(QStringLiteral("rtt")).toDouble());
-    QCOMPARE(double(r.intervals[0].sum(true).bytes),
-             rawIntervals[0].toObject().value(QStringLiteral("sum")).toObject().value(QStringLiteral("bytes")).toDouble());
+    QCOMPARE(double(r.intervals[0].streams[0].bytes),
+             firstStreams[0].toObject().value(QStringLiteral("bytes")).toDouble());
+    QCOMPARE(double(r.intervals[0].streams[0].rttUs),
+             firstStreams[0].toObject().value(QStringLiteral("rtt")).toDouble());
+    QCOMPARE(
+        double(r.intervals[0].sum(true).bytes),
+        rawIntervals[0].toObject().value(QStringLiteral("sum")).toObject().value(QStringLiteral("bytes")).toDouble());
 
     const QJsonObject cpu = end.value(QStringLiteral("cpu_utilization_percent")).toObject();
     QCOMPARE(r.cpu.hostTotal, cpu.value(QStringLiteral("host_total")).toDouble());
@@ -322,31 +327,54 @@ void TestResults::realIperf3DocumentHasNoNicbenchObject()
     QString error;
     QVERIFY(nb::TestResult::fromJson(doc, &r, &error));
     const QJsonObject again = r.toJson();
-    QCOMPARE(again.value(QStringLiteral("end")).toObject().value(QStringLiteral("sum_sent")).toObject().value(QStringLiteral("bytes")),
-             doc.value(QStringLiteral("end")).toObject().value(QStringLiteral("sum_sent")).toObject().value(QStringLiteral("bytes")));
+    QCOMPARE(again.value(QStringLiteral("end"))
+                 .toObject()
+                 .value(QStringLiteral("sum_sent"))
+                 .toObject()
+                 .value(QStringLiteral("bytes")),
+             doc.value(QStringLiteral("end"))
+                 .toObject()
+                 .value(QStringLiteral("sum_sent"))
+                 .toObject()
+                 .value(QStringLiteral("bytes")));
 }
 
 void TestResults::rejectsWrongTypes_data()
 {
-    QTest::addColumn<QString>("path");      // where to put the bad value
+    QTest::addColumn<QString>("path"); // where to put the bad value
     QTest::addColumn<QJsonValue>("value");
     QTest::addColumn<QString>("errorContains");
 
-    QTest::newRow("streams not an array") << QStringLiteral("end.streams") << QJsonValue(QJsonObject{}) << QStringLiteral("end.streams");
-    QTest::newRow("streams a number") << QStringLiteral("end.streams") << QJsonValue(3) << QStringLiteral("end.streams");
-    QTest::newRow("bytes as string") << QStringLiteral("end.streams[0].sender.bytes") << QJsonValue(QStringLiteral("321126400")) << QStringLiteral("byte");
-    QTest::newRow("receiver bytes as string") << QStringLiteral("end.streams[0].receiver.bytes") << QJsonValue(QStringLiteral("1")) << QStringLiteral("byte");
-    QTest::newRow("negative bytes") << QStringLiteral("end.streams[0].sender.bytes") << QJsonValue(-5) << QStringLiteral("byte");
-    QTest::newRow("negative seconds") << QStringLiteral("end.streams[0].sender.seconds") << QJsonValue(-1) << QStringLiteral("end.streams");
-    QTest::newRow("sender not an object") << QStringLiteral("end.streams[0].sender") << QJsonValue(42) << QStringLiteral("sender");
-    QTest::newRow("stream entry not an object") << QStringLiteral("end.streams[0]") << QJsonValue(QStringLiteral("x")) << QStringLiteral("end.streams[]");
-    QTest::newRow("intervals not an array") << QStringLiteral("intervals") << QJsonValue(QJsonObject{}) << QStringLiteral("intervals");
-    QTest::newRow("interval bytes as string") << QStringLiteral("intervals[0].streams[0].bytes") << QJsonValue(QStringLiteral("5")) << QStringLiteral("bytes");
-    QTest::newRow("interval negative bytes") << QStringLiteral("intervals[0].streams[0].bytes") << QJsonValue(-1) << QStringLiteral("bytes");
-    QTest::newRow("interval streams not an array") << QStringLiteral("intervals[0].streams") << QJsonValue(true) << QStringLiteral("intervals[].streams");
-    QTest::newRow("start not an object") << QStringLiteral("start") << QJsonValue(QJsonArray{}) << QStringLiteral("'start'");
-    QTest::newRow("end missing") << QStringLiteral("end") << QJsonValue(QJsonValue::Undefined) << QStringLiteral("'end'");
-    QTest::newRow("connected not an array") << QStringLiteral("start.connected") << QJsonValue(1) << QStringLiteral("start.connected");
+    QTest::newRow("streams not an array")
+        << QStringLiteral("end.streams") << QJsonValue(QJsonObject{}) << QStringLiteral("end.streams");
+    QTest::newRow("streams a number") << QStringLiteral("end.streams") << QJsonValue(3)
+                                      << QStringLiteral("end.streams");
+    QTest::newRow("bytes as string") << QStringLiteral("end.streams[0].sender.bytes")
+                                     << QJsonValue(QStringLiteral("321126400")) << QStringLiteral("byte");
+    QTest::newRow("receiver bytes as string")
+        << QStringLiteral("end.streams[0].receiver.bytes") << QJsonValue(QStringLiteral("1")) << QStringLiteral("byte");
+    QTest::newRow("negative bytes") << QStringLiteral("end.streams[0].sender.bytes") << QJsonValue(-5)
+                                    << QStringLiteral("byte");
+    QTest::newRow("negative seconds") << QStringLiteral("end.streams[0].sender.seconds") << QJsonValue(-1)
+                                      << QStringLiteral("end.streams");
+    QTest::newRow("sender not an object")
+        << QStringLiteral("end.streams[0].sender") << QJsonValue(42) << QStringLiteral("sender");
+    QTest::newRow("stream entry not an object")
+        << QStringLiteral("end.streams[0]") << QJsonValue(QStringLiteral("x")) << QStringLiteral("end.streams[]");
+    QTest::newRow("intervals not an array")
+        << QStringLiteral("intervals") << QJsonValue(QJsonObject{}) << QStringLiteral("intervals");
+    QTest::newRow("interval bytes as string") << QStringLiteral("intervals[0].streams[0].bytes")
+                                              << QJsonValue(QStringLiteral("5")) << QStringLiteral("bytes");
+    QTest::newRow("interval negative bytes")
+        << QStringLiteral("intervals[0].streams[0].bytes") << QJsonValue(-1) << QStringLiteral("bytes");
+    QTest::newRow("interval streams not an array")
+        << QStringLiteral("intervals[0].streams") << QJsonValue(true) << QStringLiteral("intervals[].streams");
+    QTest::newRow("start not an object") << QStringLiteral("start") << QJsonValue(QJsonArray{})
+                                         << QStringLiteral("'start'");
+    QTest::newRow("end missing") << QStringLiteral("end") << QJsonValue(QJsonValue::Undefined)
+                                 << QStringLiteral("'end'");
+    QTest::newRow("connected not an array")
+        << QStringLiteral("start.connected") << QJsonValue(1) << QStringLiteral("start.connected");
 }
 
 namespace {
@@ -386,13 +414,15 @@ void TestResults::rejectsWrongTypes()
     QFETCH(QJsonValue, value);
     QFETCH(QString, errorContains);
     for (const bool ours : {false, true}) {
-        const QJsonObject base = ours ? sampleResult().toJson() : loadFixture(QStringLiteral("iperf3-3.12-client.json"));
+        const QJsonObject base =
+            ours ? sampleResult().toJson() : loadFixture(QStringLiteral("iperf3-3.12-client.json"));
         QVERIFY(!base.isEmpty());
         const QJsonObject bad = setAt(base, path.split(QLatin1Char('.')), value).toObject();
         QVERIFY(bad != base);
         nb::TestResult r;
         QString error;
-        QVERIFY2(!nb::TestResult::fromJson(bad, &r, &error), ours ? "our document accepted" : "iperf3 document accepted");
+        QVERIFY2(!nb::TestResult::fromJson(bad, &r, &error),
+                 ours ? "our document accepted" : "iperf3 document accepted");
         QVERIFY2(error.contains(errorContains), qPrintable(error));
         QVERIFY(!error.contains(QLatin1Char('\n')));
     }
@@ -404,13 +434,16 @@ void TestResults::toleratesOddOptionalFields_data()
     QTest::addColumn<QJsonValue>("value");
 
     // iperf3 3.12 prints an unknown -1 as 2^64-1; older ones leave fields out or null.
-    QTest::newRow("retransmits 2^64-1") << QStringLiteral("intervals[0].streams[0].retransmits") << QJsonValue(18446744073709551615.0);
+    QTest::newRow("retransmits 2^64-1") << QStringLiteral("intervals[0].streams[0].retransmits")
+                                        << QJsonValue(18446744073709551615.0);
     QTest::newRow("rtt null") << QStringLiteral("intervals[0].streams[0].rtt") << QJsonValue();
     QTest::newRow("rtt a string") << QStringLiteral("intervals[0].streams[0].rtt") << QJsonValue(QStringLiteral("12"));
-    QTest::newRow("max_rtt missing") << QStringLiteral("end.streams[0].sender.max_rtt") << QJsonValue(QJsonValue::Undefined);
+    QTest::newRow("max_rtt missing") << QStringLiteral("end.streams[0].sender.max_rtt")
+                                     << QJsonValue(QJsonValue::Undefined);
     QTest::newRow("cpu figure null") << QStringLiteral("end.cpu_utilization_percent.host_total") << QJsonValue();
     QTest::newRow("congestion a number") << QStringLiteral("end.sender_tcp_congestion") << QJsonValue(3);
-    QTest::newRow("num_streams a string") << QStringLiteral("start.test_start.num_streams") << QJsonValue(QStringLiteral("2"));
+    QTest::newRow("num_streams a string")
+        << QStringLiteral("start.test_start.num_streams") << QJsonValue(QStringLiteral("2"));
     QTest::newRow("connected entry odd") << QStringLiteral("start.connected[0].local_port") << QJsonValue(-3);
 }
 
@@ -431,7 +464,8 @@ void TestResults::toleratesOddOptionalFields()
     QCOMPARE(r.intervals.size(), plain.intervals.size());
     QCOMPARE(r.streams[0].bytesSent, plain.streams[0].bytesSent);
     if (path.endsWith(QLatin1String("retransmits")) || path.endsWith(QLatin1String(".rtt")))
-        QCOMPARE(path.endsWith(QLatin1String("rtt")) ? r.intervals[0].streams[0].rttUs : r.intervals[0].streams[0].retransmits,
+        QCOMPARE(path.endsWith(QLatin1String("rtt")) ? r.intervals[0].streams[0].rttUs
+                                                     : r.intervals[0].streams[0].retransmits,
                  std::int64_t(-1));
 }
 

@@ -204,8 +204,10 @@ bool runIp(const QStringList &args, QString *error)
 class NamespacePair {
 public:
     NamespacePair()
-        : serverNs(QStringLiteral("nbsi%1s").arg(::getpid())), clientNs(QStringLiteral("nbsi%1c").arg(::getpid())),
-          serverIf(QStringLiteral("nbsi%1s").arg(::getpid())), clientIf(QStringLiteral("nbsi%1c").arg(::getpid()))
+        : serverNs(QStringLiteral("nbsi%1s").arg(::getpid()))
+        , clientNs(QStringLiteral("nbsi%1c").arg(::getpid()))
+        , serverIf(QStringLiteral("nbsi%1s").arg(::getpid()))
+        , clientIf(QStringLiteral("nbsi%1c").arg(::getpid()))
     {
     }
     ~NamespacePair()
@@ -393,9 +395,10 @@ void TestServerInfo::stockIperf3Server()
     QVERIFY(!queryServerInfo(localQuery(stock.port()), &info, &err));
     const qint64 ms = t.elapsed();
     QVERIFY2(ms < 3000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
-    const QString expected = QStringLiteral("127.0.0.1 port %1 runs a stock iperf3 server, which cannot list its adapters "
-                                            "(start 'nicbench-cli -s' there)")
-                                 .arg(stock.port());
+    const QString expected =
+        QStringLiteral("127.0.0.1 port %1 runs a stock iperf3 server, which cannot list its adapters "
+                       "(start 'nicbench-cli -s' there)")
+            .arg(stock.port());
     QCOMPARE(err, expected);
     QVERIFY(!info.known);
 
@@ -510,7 +513,8 @@ void TestServerInfo::cliListsServerAdapters()
     const QString out = QString::fromUtf8(text.out);
     const HostEnvironment local = HostEnvironment::local();
     QVERIFY2(out.contains(local.os) && out.contains(local.kernel), qPrintable(text.describe()));
-    QVERIFY2(out.contains(QLatin1String("\nlo ")) && out.contains(QLatin1String("127.0.0.1/8")), qPrintable(text.describe()));
+    QVERIFY2(out.contains(QLatin1String("\nlo ")) && out.contains(QLatin1String("127.0.0.1/8")),
+             qPrintable(text.describe()));
     QVERIFY2(out.contains(QLatin1String("Suggested adapter pairs")) && out.contains(QLatin1String(" -> ")),
              qPrintable(text.describe()));
 
@@ -577,8 +581,8 @@ void TestServerInfo::vethPairInNamespaces()
     QVERIFY2(pairs.size() == 2, qPrintable(run.describe()));
 
     // The suggestion works: a test with its -B/-c runs over the veth.
-    const CliRun test = runCli({s("-c"), s("198.18.0.1"), s("-B"), s("198.18.0.2"), s("-t"), s("0.5"), s("-J")},
-                               ns.clientNs);
+    const CliRun test =
+        runCli({s("-c"), s("198.18.0.1"), s("-B"), s("198.18.0.2"), s("-t"), s("0.5"), s("-J")}, ns.clientNs);
     QVERIFY2(test.exitCode == 0, qPrintable(test.describe()));
     const QJsonObject nbj = QJsonDocument::fromJson(test.out).object().value(s("nicbench")).toObject();
     QCOMPARE(nbj.value(s("adapters")).toObject().value(s("local")).toObject().value(s("name")).toString(), ns.clientIf);

@@ -2,8 +2,8 @@
 // The .nicbench snapshot: round trips (plain and gzip), the version 0 migration, a file
 // written by nicbench-cli, and rejection of corrupt, truncated and hostile files.
 #include "compare/comparisonstatistics.h"
-#include "core/gzip.h"
 #include "compare/snapshot.h"
+#include "core/gzip.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -11,8 +11,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
-#include <QTimeZone>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace nb;
 
@@ -40,7 +40,8 @@ TestResult makeResult(const TestParams &params, double gbps, double cpuPct, int 
     r.cookie = QStringLiteral("cookie%1").arg(seed);
     const std::uint64_t bytes = std::uint64_t(gbps * 1e9 / 8 * params.duration);
     for (int s = 0; s < params.streams; ++s) {
-        r.connections.append({s + 5, QStringLiteral("127.0.0.1"), quint16(40000 + s), QStringLiteral("127.0.0.1"), 5201});
+        r.connections.append(
+            {s + 5, QStringLiteral("127.0.0.1"), quint16(40000 + s), QStringLiteral("127.0.0.1"), 5201});
         StreamSummary sum;
         sum.id = s + 5;
         sum.seconds = params.duration;
@@ -258,9 +259,15 @@ void TestSnapshot::statisticsInFile()
     const QJsonObject doc = Snapshot::toJson(c);
     QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("nicbench-snapshot"));
     QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 1);
-    const QJsonArray configs = doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray();
+    const QJsonArray configs =
+        doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray();
     QCOMPARE(configs.size(), 2);
-    const QJsonObject tp = configs[1].toObject().value(QStringLiteral("metrics")).toObject().value(QStringLiteral("throughput_bps")).toObject();
+    const QJsonObject tp = configs[1]
+                               .toObject()
+                               .value(QStringLiteral("metrics"))
+                               .toObject()
+                               .value(QStringLiteral("throughput_bps"))
+                               .toObject();
     QVERIFY(tp.value(QStringLiteral("mean")).toDouble() > 1e10);
     QVERIFY(tp.contains(QStringLiteral("vs_baseline")));
     QCOMPARE(configs[1].toObject().value(QStringLiteral("failed_runs")).toInt(), 1);
@@ -358,12 +365,16 @@ void TestSnapshot::rejectsMutations_data()
     QTest::newRow("run config out of range") << QStringLiteral("runs.1.config=7") << QStringLiteral("configuration 7");
     QTest::newRow("duplicate run") << QStringLiteral("runs.1.config=0") << QStringLiteral("repeats repeat");
     QTest::newRow("run order wrong") << QStringLiteral("runs.2.order=9") << QStringLiteral("order");
-    QTest::newRow("result intervals wrong type") << QStringLiteral("runs.0.result.intervals=\"lots\"") << QStringLiteral("intervals");
+    QTest::newRow("result intervals wrong type")
+        << QStringLiteral("runs.0.result.intervals=\"lots\"") << QStringLiteral("intervals");
     QTest::newRow("result missing") << QStringLiteral("runs.0.result") << QStringLiteral("result");
-    QTest::newRow("params out of range") << QStringLiteral("configurations.0.params.streams=100000") << QStringLiteral("params");
+    QTest::newRow("params out of range") << QStringLiteral("configurations.0.params.streams=100000")
+                                         << QStringLiteral("params");
     QTest::newRow("order policy") << QStringLiteral("order.policy=\"sideways\"") << QStringLiteral("sideways");
-    QTest::newRow("started_at garbage") << QStringLiteral("runs.0.started_at=\"yesterday\"") << QStringLiteral("ISO 8601");
-    QTest::newRow("environment wrong") << QStringLiteral("environment.local.cpu_count=\"many\"") << QStringLiteral("cpu_count");
+    QTest::newRow("started_at garbage") << QStringLiteral("runs.0.started_at=\"yesterday\"")
+                                        << QStringLiteral("ISO 8601");
+    QTest::newRow("environment wrong") << QStringLiteral("environment.local.cpu_count=\"many\"")
+                                       << QStringLiteral("cpu_count");
     QTest::newRow("warnings not strings") << QStringLiteral("warnings=[1,2]") << QStringLiteral("warnings");
     QTest::newRow("label missing") << QStringLiteral("configurations.1.label") << QStringLiteral("label");
 }
@@ -395,7 +406,8 @@ void TestSnapshot::rejectsMutations()
 {
     QFETCH(QString, mutation);
     QFETCH(QString, expected);
-    const QJsonObject good = QJsonDocument::fromJson(readAll(dataFile(QStringLiteral("cli-v1-loopback.nicbench")))).object();
+    const QJsonObject good =
+        QJsonDocument::fromJson(readAll(dataFile(QStringLiteral("cli-v1-loopback.nicbench")))).object();
     QVERIFY(!good.isEmpty());
     const qsizetype eq = mutation.indexOf(QLatin1Char('='));
     std::optional<QJsonValue> value;

@@ -22,12 +22,15 @@ bool closeTo(double actual, double expected, double tolerance)
     return std::fabs(actual - expected) <= tolerance;
 }
 
-#define QCOMPARE_NEAR(actual, expected, tol)                                                                   \
-    do {                                                                                                       \
-        const double a_ = (actual), e_ = (expected);                                                           \
-        if (!closeTo(a_, e_, (tol)))                                                                           \
-            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 +/- %4")                                     \
-                                 .arg(QStringLiteral(#actual)).arg(a_, 0, 'g', 12).arg(e_, 0, 'g', 12).arg(tol))); \
+#define QCOMPARE_NEAR(actual, expected, tol)                                                                           \
+    do {                                                                                                               \
+        const double a_ = (actual), e_ = (expected);                                                                   \
+        if (!closeTo(a_, e_, (tol)))                                                                                   \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 +/- %4")                                             \
+                                 .arg(QStringLiteral(#actual))                                                         \
+                                 .arg(a_, 0, 'g', 12)                                                                  \
+                                 .arg(e_, 0, 'g', 12)                                                                  \
+                                 .arg(tol)));                                                                          \
     } while (false)
 
 const QList<double> kSleep1{0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
@@ -75,8 +78,8 @@ void TestStatistics::descriptive_data()
     QTest::addColumn<double>("median");
     QTest::addColumn<double>("stddev");
     // python3: statistics.mean / median / stdev
-    QTest::newRow("textbook 2 4 4 4 5 5 7 9") << QList<double>{2, 4, 4, 4, 5, 5, 7, 9} << 5.0 << 4.5
-                                              << 2.138089935299395;
+    QTest::newRow("textbook 2 4 4 4 5 5 7 9")
+        << QList<double>{2, 4, 4, 4, 5, 5, 7, 9} << 5.0 << 4.5 << 2.138089935299395;
     QTest::newRow("odd count") << QList<double>{3, 1, 2} << 2.0 << 2.0 << 1.0;
     QTest::newRow("R sleep group 1") << kSleep1 << 0.75 << 0.35 << 1.7890096577591625;
     QTest::newRow("two values") << QList<double>{10, 20} << 15.0 << 15.0 << 7.0710678118654755;
@@ -289,10 +292,11 @@ void TestStatistics::welch_data()
     QTest::newRow("R sleep swapped") << kSleep2 << kSleep1 << -1.8608134675 << 17.7764735 << 0.0793941;
     // Wikipedia "Welch's t-test", example 1: t = 2.46, df = 25.0, p = 0.021 (python3 with
     // Simpson integration: 2.455356398, 24.98852929, 0.021378001).
-    QTest::newRow("wikipedia 1")
-        << QList<double>{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
-        << QList<double>{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
-        << 2.455356398286006 << 24.98852929023142 << 0.02137800146286173;
+    QTest::newRow("wikipedia 1") << QList<double>{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+                                                  21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
+                                 << QList<double>{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+                                                  24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
+                                 << 2.455356398286006 << 24.98852929023142 << 0.02137800146286173;
     // Identical groups: t = 0, p = 1.
     QTest::newRow("identical") << QList<double>{1, 2, 3} << QList<double>{1, 2, 3} << 0.0 << 4.0 << 1.0;
     // By hand: a = {1,2,3} (var 1), b = {3,4,5,6,7} (var 2.5): va = 1/3, vb = 0.5,
@@ -415,10 +419,11 @@ void TestStatistics::verdict_data()
     // R sleep: p = 0.079 > 0.05, so no verdict despite a big mean difference.
     QTest::newRow("R sleep") << kSleep1 << kSleep2 << true << int(Verdict::NoSignificantDifference);
     // Wikipedia 1: p = 0.021 < 0.05.
-    QTest::newRow("wikipedia 1")
-        << QList<double>{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
-        << QList<double>{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
-        << true << int(Verdict::Faster);
+    QTest::newRow("wikipedia 1") << QList<double>{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+                                                  21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
+                                 << QList<double>{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+                                                  24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
+                                 << true << int(Verdict::Faster);
     QTest::newRow("constant different") << QList<double>{5, 5} << QList<double>{6, 6} << false << int(Verdict::Slower);
 }
 

@@ -31,9 +31,18 @@
 
 namespace {
 
-QString cliPath() { return QStringLiteral(NICBENCH_CLI_PATH); }
-QString scriptPath() { return QDir::cleanPath(QStringLiteral(NICBENCH_TEST_DATA "/../../scripts/testbed")); }
-QString delaylinkPath() { return QFileInfo(cliPath()).dir().filePath(QStringLiteral("delaylink")); }
+QString cliPath()
+{
+    return QStringLiteral(NICBENCH_CLI_PATH);
+}
+QString scriptPath()
+{
+    return QDir::cleanPath(QStringLiteral(NICBENCH_TEST_DATA "/../../scripts/testbed"));
+}
+QString delaylinkPath()
+{
+    return QFileInfo(cliPath()).dir().filePath(QStringLiteral("delaylink"));
+}
 
 struct Run {
     int exitCode = -1;
@@ -74,8 +83,7 @@ double expectedGoodput(double rateBps, int mtu, int overhead = 14)
 // QVERIFY returns early: the destructor runs `scripts/testbed down --prefix P`.
 class Testbed {
 public:
-    explicit Testbed(const QString &tag)
-        : m_prefix(QStringLiteral("nbtt%1-%2").arg(getpid() % 100000).arg(tag)) {}
+    explicit Testbed(const QString &tag) : m_prefix(QStringLiteral("nbtt%1-%2").arg(getpid() % 100000).arg(tag)) {}
     ~Testbed()
     {
         stopServer();
@@ -180,9 +188,9 @@ public:
     // A counter of an interface in the client namespace (/sys/class/net/IF/statistics/NAME).
     qint64 clientCounter(const QString &ifname, const QString &counter)
     {
-        const Run r = run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), clientNs(),
-                                                 QStringLiteral("cat"),
-                                                 QStringLiteral("/sys/class/net/%1/statistics/%2").arg(ifname, counter)});
+        const Run r = run(QStringLiteral("ip"),
+                          {QStringLiteral("netns"), QStringLiteral("exec"), clientNs(), QStringLiteral("cat"),
+                           QStringLiteral("/sys/class/net/%1/statistics/%2").arg(ifname, counter)});
         bool ok = false;
         const qint64 v = r.out.trimmed().toLongLong(&ok);
         return ok ? v : -1;
@@ -196,17 +204,30 @@ private:
     bool m_realtime = false;
 };
 
-double relErr(double measured, double expected) { return (measured - expected) / expected; }
+double relErr(double measured, double expected)
+{
+    return (measured - expected) / expected;
+}
 
-QString pct(double rel) { return QString::number(rel * 100.0, 'f', 2) + QLatin1Char('%'); }
+QString pct(double rel)
+{
+    return QString::number(rel * 100.0, 'f', 2) + QLatin1Char('%');
+}
 
 double receivedBps(const QJsonObject &doc)
 {
-    return doc.value(QStringLiteral("end")).toObject().value(QStringLiteral("sum_received")).toObject()
-        .value(QStringLiteral("bits_per_second")).toDouble();
+    return doc.value(QStringLiteral("end"))
+        .toObject()
+        .value(QStringLiteral("sum_received"))
+        .toObject()
+        .value(QStringLiteral("bits_per_second"))
+        .toDouble();
 }
 
-QJsonObject nicbench(const QJsonObject &doc) { return doc.value(QStringLiteral("nicbench")).toObject(); }
+QJsonObject nicbench(const QJsonObject &doc)
+{
+    return doc.value(QStringLiteral("nicbench")).toObject();
+}
 
 // What one measuring attempt found: within the tolerance, outside it (worth another try:
 // on a shared machine a process that loses its CPU for a while under-fills the link or
@@ -226,8 +247,7 @@ struct Attempt {
 // back-to-back attempts tend to miss together). Every attempt logs its own figures; the
 // caller fails on anything but Within, with the last attempt's reason. The bound stays
 // the same on every attempt: only bad luck is retried, never a looser check.
-template <typename Measure>
-Attempt retryWithinTolerance(int attempts, int pauseMs, Measure &&measure)
+template <typename Measure> Attempt retryWithinTolerance(int attempts, int pauseMs, Measure &&measure)
 {
     Attempt last;
     for (int attempt = 1; attempt <= attempts; ++attempt) {
@@ -273,7 +293,8 @@ void TestTestbed::initTestCase()
             QFAIL(qPrintable(QStringLiteral("NICBENCH_REQUIRE_TESTBED=1 but ") + why));
     };
     if (geteuid() != 0) {
-        unavailable(QStringLiteral("the testbed needs root (network namespaces, tc); run as root to include these tests"));
+        unavailable(
+            QStringLiteral("the testbed needs root (network namespaces, tc); run as root to include these tests"));
         return;
     }
     if (!QFileInfo::exists(scriptPath())) {
@@ -284,7 +305,8 @@ void TestTestbed::initTestCase()
     const QString probe = QStringLiteral("nbtt%1-probe").arg(getpid() % 100000);
     const Run add = run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("add"), probe});
     if (add.exitCode != 0) {
-        unavailable(QStringLiteral("`ip netns add` does not work here: %1").arg(QString::fromLocal8Bit(add.err).trimmed()));
+        unavailable(
+            QStringLiteral("`ip netns add` does not work here: %1").arg(QString::fromLocal8Bit(add.err).trimmed()));
         return;
     }
     run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), probe});
@@ -294,12 +316,11 @@ void TestTestbed::initTestCase()
         return;
     }
     if (!QFileInfo(delaylinkPath()).isExecutable())
-        qWarning("delaylink not built at %s; delay tests need it unless the kernel has netem", qPrintable(delaylinkPath()));
+        qWarning("delaylink not built at %s; delay tests need it unless the kernel has netem",
+                 qPrintable(delaylinkPath()));
 }
 
-void TestTestbed::cleanupTestCase()
-{
-}
+void TestTestbed::cleanupTestCase() {}
 
 #define TESTBED_OR_SKIP()                                                                                              \
     do {                                                                                                               \
@@ -343,10 +364,12 @@ void TestTestbed::throughputMatchesShaper()
             const double expected = expectedGoodput(c.rate, c.mtu);
             const double measured = receivedBps(doc);
             const double e = relErr(measured, expected);
-            qInfo("throughput %-5s rate %4.0f Mbit/s MTU %4d: expected %7.2f Mbit/s, measured %7.2f Mbit/s (%s)%s", c.name,
-                  c.rate / 1e6, c.mtu, expected / 1e6, measured / 1e6, qPrintable(pct(e)), qPrintable(retryTag(attempt)));
-            return std::abs(e) <= 0.02 ? Attempt::within()
-                                       : Attempt::outside(QStringLiteral("%1: %2 off").arg(QLatin1String(c.name), pct(e)));
+            qInfo("throughput %-5s rate %4.0f Mbit/s MTU %4d: expected %7.2f Mbit/s, measured %7.2f Mbit/s (%s)%s",
+                  c.name, c.rate / 1e6, c.mtu, expected / 1e6, measured / 1e6, qPrintable(pct(e)),
+                  qPrintable(retryTag(attempt)));
+            return std::abs(e) <= 0.02
+                       ? Attempt::within()
+                       : Attempt::outside(QStringLiteral("%1: %2 off").arg(QLatin1String(c.name), pct(e)));
         });
         QVERIFY2(result.kind != Attempt::Error, qPrintable(result.text));
         if (result.kind == Attempt::Outside)
@@ -370,12 +393,13 @@ void TestTestbed::requestResponseMatchesDelay()
     QVERIFY2(tb.startServer(&error), qPrintable(error));
 
     QJsonObject base;
-    QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("--rr"), QStringLiteral("-t"),
-                        QStringLiteral("1")},
+    QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("--rr"),
+                        QStringLiteral("-t"), QStringLiteral("1")},
                        &base, &error),
              qPrintable(error));
     const QJsonObject baseRr = nicbench(base).value(QStringLiteral("rr")).toObject();
-    const double overheadUs = baseRr.value(QStringLiteral("latency_us")).toObject().value(QStringLiteral("p50")).toDouble();
+    const double overheadUs =
+        baseRr.value(QStringLiteral("latency_us")).toObject().value(QStringLiteral("p50")).toDouble();
     QVERIFY2(overheadUs > 0 && overheadUs < 2000, qPrintable(QStringLiteral("zero-delay RTT %1 us").arg(overheadUs)));
     const double configuredUs = 2 * 10000.0;
     const double expectedUs = configuredUs + overheadUs;
@@ -386,8 +410,8 @@ void TestTestbed::requestResponseMatchesDelay()
     // the same -6.7% in a full suite run).
     const Attempt result = retryWithinTolerance(3, 2000, [&](int attempt) {
         QJsonObject delayed;
-        if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"), QStringLiteral("-t"),
-                        QStringLiteral("3")},
+        if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"),
+                        QStringLiteral("-t"), QStringLiteral("3")},
                        &delayed, &error))
             return Attempt::error(error);
         const QJsonObject rr = nicbench(delayed).value(QStringLiteral("rr")).toObject();
@@ -396,7 +420,8 @@ void TestTestbed::requestResponseMatchesDelay()
         const double tps = rr.value(QStringLiteral("transactions_per_second")).toDouble();
         const QJsonObject lat = rr.value(QStringLiteral("latency_us")).toObject();
         const double p50 = lat.value(QStringLiteral("p50")).toDouble();
-        qInfo("rr: zero-delay path p50 %.1f us; delayed link: expected RTT %.1f us (configured %.0f), measured p50 %.1f us "
+        qInfo("rr: zero-delay path p50 %.1f us; delayed link: expected RTT %.1f us (configured %.0f), measured p50 "
+              "%.1f us "
               "(%s vs expected, %s vs configured), mean %.1f us, p99 %.1f us%s",
               overheadUs, expectedUs, configuredUs, p50, qPrintable(pct(relErr(p50, expectedUs))),
               qPrintable(pct(relErr(p50, configuredUs))), lat.value(QStringLiteral("mean")).toDouble(),
@@ -429,10 +454,10 @@ void TestTestbed::utilizationMatchesRate()
         // Client in the background; sample the counters from 1.5 s to 3.0 s after its start
         // (after slow start and the 1 s omit, well before the end at 4 s).
         QProcess client;
-        client.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), tb.clientNs(), cliPath(),
-                                            QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("-t"),
-                                            QStringLiteral("3"), QStringLiteral("-O"), QStringLiteral("1"),
-                                            QStringLiteral("-J")});
+        client.start(QStringLiteral("ip"),
+                     {QStringLiteral("netns"), QStringLiteral("exec"), tb.clientNs(), cliPath(), QStringLiteral("-c"),
+                      QStringLiteral("198.18.1.2"), QStringLiteral("-t"), QStringLiteral("3"), QStringLiteral("-O"),
+                      QStringLiteral("1"), QStringLiteral("-J")});
         if (!client.waitForStarted(5000))
             return Attempt::error(QStringLiteral("cannot start the client"));
         QElapsedTimer t;
@@ -454,12 +479,18 @@ void TestTestbed::utilizationMatchesRate()
         const double rate = 500e6;
         const double sysfsBps = double(tx1 - tx0) * 8 / (double(t1 - t0) / 1e9);
         const QJsonObject ad = nicbench(doc.object()).value(QStringLiteral("adapters")).toObject();
-        const double seconds = doc.object().value(QStringLiteral("end")).toObject().value(QStringLiteral("sum_sent"))
-                                   .toObject().value(QStringLiteral("seconds")).toDouble();
+        const double seconds = doc.object()
+                                   .value(QStringLiteral("end"))
+                                   .toObject()
+                                   .value(QStringLiteral("sum_sent"))
+                                   .toObject()
+                                   .value(QStringLiteral("seconds"))
+                                   .toDouble();
         if (!ad.contains(QStringLiteral("local_tx_bytes")) || seconds <= 0)
             return Attempt::error(QStringLiteral("no nicbench.adapters.local_tx_bytes"));
         const double engineBps = ad.value(QStringLiteral("local_tx_bytes")).toDouble() * 8 / seconds;
-        qInfo("utilization of u500 (500 Mbit/s): sysfs mid-test %.2f Mbit/s (%s), engine local_tx_bytes %.2f Mbit/s (%s)%s",
+        qInfo("utilization of u500 (500 Mbit/s): sysfs mid-test %.2f Mbit/s (%s), engine local_tx_bytes %.2f Mbit/s "
+              "(%s)%s",
               sysfsBps / 1e6, qPrintable(pct(relErr(sysfsBps, rate))), engineBps / 1e6,
               qPrintable(pct(relErr(engineBps, rate))), qPrintable(retryTag(attempt)));
         if (std::abs(relErr(sysfsBps, rate)) > 0.03)
@@ -503,12 +534,13 @@ void TestTestbed::adapterIdentifiedAndWrongPathWarned()
     // destination, so the data leaves through pa while the socket's address belongs to pb
     // (the server's replies come back through pb). rp_filter is off in the testbed.
     QJsonObject wrong;
-    QVERIFY2(tb.client({QStringLiteral("-B"), QStringLiteral("198.18.2.1"), QStringLiteral("-c"), QStringLiteral("198.18.1.2"),
-                        QStringLiteral("-t"), QStringLiteral("2")},
+    QVERIFY2(tb.client({QStringLiteral("-B"), QStringLiteral("198.18.2.1"), QStringLiteral("-c"),
+                        QStringLiteral("198.18.1.2"), QStringLiteral("-t"), QStringLiteral("2")},
                        &wrong, &error),
              qPrintable(error));
     const QJsonObject wad = nicbench(wrong).value(QStringLiteral("adapters")).toObject();
-    QCOMPARE(wad.value(QStringLiteral("local")).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("pb"));
+    QCOMPARE(wad.value(QStringLiteral("local")).toObject().value(QStringLiteral("name")).toString(),
+             QStringLiteral("pb"));
     QStringList warnings;
     for (const QJsonValue &w : nicbench(wrong).value(QStringLiteral("warnings")).toArray())
         warnings << w.toString();
@@ -532,7 +564,8 @@ void TestTestbed::comparisonVerdicts()
                    &error),
              qPrintable(error));
     QVERIFY2(tb.startServer(&error), qPrintable(error));
-    const QString servers[] = {QStringLiteral("198.18.1.2"), QStringLiteral("198.18.2.2"), QStringLiteral("198.18.3.2")};
+    const QString servers[] = {QStringLiteral("198.18.1.2"), QStringLiteral("198.18.2.2"),
+                               QStringLiteral("198.18.3.2")};
     QList<double> samples[3];
     for (int repeat = 0; repeat < 3; ++repeat) {
         for (int i = 0; i < 3; ++i) {

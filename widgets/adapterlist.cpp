@@ -100,7 +100,7 @@ void AdapterList::rebuild()
     qDeleteAll(old);
     for (int i = 0; i < m_tileList.size(); ++i) {
         m_tiles->removeWidget(m_tileList.at(i));
-        m_tiles->insertWidget(i + 1, m_tileList.at(i));   // after the title
+        m_tiles->insertWidget(i + 1, m_tileList.at(i)); // after the title
     }
     if (!tile(m_current)) {
         // The first up, non-loopback adapter is the natural start; loopback otherwise.

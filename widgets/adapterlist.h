@@ -20,7 +20,7 @@ public:
     explicit AdapterList(QWidget *parent = nullptr);
 
     void setMonitor(AdapterMonitor *monitor);
-    QStringList adapterNames() const;   // in display order
+    QStringList adapterNames() const; // in display order
     QString currentAdapter() const { return m_current; }
     bool selectAdapter(const QString &name);
     AdapterTile *tile(const QString &name) const;

@@ -8,12 +8,11 @@ namespace nb::ui {
 
 namespace {
 
-constexpr int kRefreshEveryPolls = 50;   // adapter details every 5 s
+constexpr int kRefreshEveryPolls = 50; // adapter details every 5 s
 
 } // namespace
 
-AdapterMonitor::AdapterMonitor(QObject *parent)
-    : QObject(parent)
+AdapterMonitor::AdapterMonitor(QObject *parent) : QObject(parent)
 {
     m_timer.setInterval(kPollIntervalMs);
     m_timer.setTimerType(Qt::PreciseTimer);

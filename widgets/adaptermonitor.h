@@ -21,9 +21,9 @@
 namespace nb::ui {
 
 struct RatePoint {
-    double time = 0;        // seconds since the monitor started
-    double sendBps = 0;     // bit/s this adapter transmitted
-    double receiveBps = 0;  // bit/s it received
+    double time = 0;       // seconds since the monitor started
+    double sendBps = 0;    // bit/s this adapter transmitted
+    double receiveBps = 0; // bit/s it received
 };
 
 class AdapterMonitor : public QObject {

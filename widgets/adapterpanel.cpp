@@ -24,8 +24,8 @@ QString offloadsText(const QMap<QString, bool> &offloads)
     QStringList on, off;
     for (auto it = offloads.constBegin(); it != offloads.constEnd(); ++it)
         (it.value() ? on : off).append(it.key().toUpper());
-    QString text = on.isEmpty() ? QCoreApplication::translate("nb::ui::AdapterPanel", "none on")
-                                : on.join(QLatin1Char(' '));
+    QString text =
+        on.isEmpty() ? QCoreApplication::translate("nb::ui::AdapterPanel", "none on") : on.join(QLatin1Char(' '));
     if (!off.isEmpty())
         text += QCoreApplication::translate("nb::ui::AdapterPanel", " (off: %1)").arg(off.join(QLatin1Char(' ')));
     return text;
@@ -102,8 +102,8 @@ QLabel *AdapterPanel::addFigure(QGridLayout *grid, int column, const QString &ca
 
 void AdapterPanel::applyCaptionColors()
 {
-    for (auto [label, color] : {std::pair{m_sendCaption, sendColor(palette())},
-                                std::pair{m_receiveCaption, receiveColor(palette())}}) {
+    for (auto [label, color] :
+         {std::pair{m_sendCaption, sendColor(palette())}, std::pair{m_receiveCaption, receiveColor(palette())}}) {
         QPalette pal = label->palette();
         pal.setColor(QPalette::WindowText, color);
         label->setPalette(pal);
@@ -131,7 +131,7 @@ void AdapterPanel::setAdapter(const QString &name)
 {
     m_name = name;
     refreshDetails();
-    m_refreshes = 1;   // draw the new adapter's graph at once
+    m_refreshes = 1; // draw the new adapter's graph at once
     refreshRates();
 }
 
@@ -180,7 +180,7 @@ void AdapterPanel::refreshRates()
     if (!m_monitor || m_name.isEmpty())
         return;
     if (!isVisible())
-        return;   // nothing to draw; the history keeps filling in the monitor
+        return; // nothing to draw; the history keeps filling in the monitor
     const RatePoint avg = m_monitor->recentAverage(m_name);
     m_send->setText(formatRate(avg.sendBps));
     m_receive->setText(formatRate(avg.receiveBps));

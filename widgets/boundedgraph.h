@@ -13,10 +13,7 @@ struct BoundedGraph {
     BoundedSeries series;
     QCPGraph *graph = nullptr;
 
-    explicit BoundedGraph(int capacity = 3600)
-        : series(capacity)
-    {
-    }
+    explicit BoundedGraph(int capacity = 3600) : series(capacity) {}
     void append(double x, double y);
     void clear();
 };

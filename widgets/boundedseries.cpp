@@ -5,8 +5,7 @@
 
 namespace nb::ui {
 
-BoundedSeries::BoundedSeries(int capacity)
-    : m_capacity(std::max(capacity, 4))
+BoundedSeries::BoundedSeries(int capacity) : m_capacity(std::max(capacity, 4))
 {
     m_points.reserve(m_capacity);
 }

@@ -93,9 +93,9 @@ bool ChartActions::saveImage(QCustomPlot *plot, const QString &path, QString *er
         // size relative to the chart as on screen.
         const int dpi = std::max(plot->logicalDpiX(), 1);
         writer.setResolution(dpi);
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(layout) * 72.0 / dpi, QPageSize::Point, QString(),
-                                                   QPageSize::ExactMatch),
-                                         QPageLayout::Portrait, QMarginsF()));
+        writer.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(layout) * 72.0 / dpi, QPageSize::Point, QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF()));
         QCPPainter painter;
         if (painter.begin(&writer)) {
             painter.setMode(QCPPainter::pmVectorized);
@@ -150,7 +150,9 @@ QString ChartActions::graphsToCsv(const QCustomPlot *plot)
     QString csv = QStringLiteral("time_s");
     for (const QCPGraph *g : std::as_const(graphs)) {
         QString name = g->name().toLower();
-        name.replace(QLatin1Char(' '), QLatin1Char('_')).remove(QLatin1Char(',')).remove(QLatin1Char('('))
+        name.replace(QLatin1Char(' '), QLatin1Char('_'))
+            .remove(QLatin1Char(','))
+            .remove(QLatin1Char('('))
             .remove(QLatin1Char(')'));
         csv += QLatin1Char(',') + name;
     }
@@ -182,8 +184,8 @@ void ChartActions::showMenu(const QPoint &pos)
 
 void ChartActions::saveWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(m_plot, tr("Save chart"), m_baseName + QStringLiteral(".png"),
-                                                      imageFilters());
+    const QString path =
+        QFileDialog::getSaveFileName(m_plot, tr("Save chart"), m_baseName + QStringLiteral(".png"), imageFilters());
     QString error;
     if (!path.isEmpty() && !saveImage(m_plot, path, &error))
         QMessageBox::warning(m_plot, tr("Save chart"), error);

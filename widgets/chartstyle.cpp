@@ -80,8 +80,8 @@ void fitLegendToWidth(QCustomPlot *plot, int width)
     if (items == 0)
         return;
     const int available = width - legend->margins().left() - legend->margins().right() - 8;
-    const int columns = std::clamp((available + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()),
-                                   1, items);
+    const int columns =
+        std::clamp((available + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()), 1, items);
     if (columns != legend->wrap() || legend->columnCount() != columns) {
         legend->setWrap(columns);
         legend->setFillOrder(QCPLegend::foColumnsFirst, true);

@@ -42,16 +42,16 @@ void applyPaletteToPlot(QCustomPlot *plot, const QPalette &palette);
 // What the live test charts (throughput, request/response) share around their own axes
 // and graphs. Call once those are in place (the legend takes a row above the layout).
 struct LiveChartSetup {
-    QString objectName;                      // the plot's
+    QString objectName; // the plot's
     QSize legendIconSize;
-    QCPAxisRect *placeholderRect = nullptr;  // nullptr: the plot's default axis rect
-    QPointF placeholderAt{0.5, 0.5};         // centre, in ratios of that rect
-    QString exportName;                      // ChartActions' base name for saved files
-    ChartActions::CsvFunction csv;           // empty: ChartActions' default
+    QCPAxisRect *placeholderRect = nullptr; // nullptr: the plot's default axis rect
+    QPointF placeholderAt{0.5, 0.5};        // centre, in ratios of that rect
+    QString exportName;                     // ChartActions' base name for saved files
+    ChartActions::CsvFunction csv;          // empty: ChartActions' default
     ChartActions::ValueFormatter formatValue;
 };
 struct LiveChartParts {
-    QCPItemText *placeholder = nullptr;      // for text while there is no data
+    QCPItemText *placeholder = nullptr; // for text while there is no data
     ChartActions *actions = nullptr;
 };
 // Lays `plot` out to fill `host` (which has no layout yet; at least 160 px high), places

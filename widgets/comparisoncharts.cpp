@@ -3,8 +3,8 @@
 
 #include "chartactions.h"
 #include "chartstyle.h"
-#include "rateticker.h"
 #include "ratescale.h"
+#include "rateticker.h"
 #include "rrformat.h"
 
 #include <compare/comparisontable.h>
@@ -23,8 +23,8 @@ namespace nb::ui {
 
 namespace {
 
-constexpr double kGroupWidth = 0.8;       // share of a category taken by its bars
-constexpr double kBarFill = 0.84;         // share of a source's slot taken by its bar
+constexpr double kGroupWidth = 0.8; // share of a category taken by its bars
+constexpr double kBarFill = 0.84;   // share of a source's slot taken by its bar
 constexpr double kMinLabelPointSize = 6.5;
 
 const QString kUp = QStringLiteral("\u25B2");
@@ -87,13 +87,17 @@ QString chartTitle(Metric metric)
 QString verdictMarker(const stats::BaselineComparison &b, Metric metric, bool compact = false)
 {
     switch (b.verdict) {
-    case stats::Verdict::NotEnoughRuns: return compact ? QObject::tr("n<2") : QObject::tr("too few runs");
-    case stats::Verdict::NoSignificantDifference: return QObject::tr("n.s.");
+    case stats::Verdict::NotEnoughRuns:
+        return compact ? QObject::tr("n<2") : QObject::tr("too few runs");
+    case stats::Verdict::NoSignificantDifference:
+        return QObject::tr("n.s.");
     case stats::Verdict::Faster:
-    case stats::Verdict::Slower: break;
+    case stats::Verdict::Slower:
+        break;
     }
-    const bool up = b.difference.valid ? b.difference.relative >= 0
-                                       : (b.verdict == stats::Verdict::Faster) == (metricBetter(metric) == stats::Better::Higher);
+    const bool up = b.difference.valid
+                        ? b.difference.relative >= 0
+                        : (b.verdict == stats::Verdict::Faster) == (metricBetter(metric) == stats::Better::Higher);
     const bool good = b.verdict == stats::Verdict::Faster;
     if (compact)
         return up ? kUp : kDown;
@@ -247,8 +251,7 @@ void styleLegend(QCustomPlot *plot)
 // ---------------------------------------------------------------------------------------
 // ComparisonBarChart
 
-ComparisonBarChart::ComparisonBarChart(QWidget *parent)
-    : QCustomPlot(parent)
+ComparisonBarChart::ComparisonBarChart(QWidget *parent) : QCustomPlot(parent)
 {
     setObjectName(QStringLiteral("comparisonBarChart"));
     setMinimumSize(260, 200);
@@ -543,8 +546,9 @@ void ComparisonBarChart::fitLayout()
     // Headroom: the tallest bar's label must fit under the top of the axis.
     double maxValue = 0;
     for (const Bar &b : std::as_const(m_bars))
-        maxValue = std::max(maxValue, (b.summary.spreadKnown ? std::max(b.summary.ciHigh, b.summary.mean)
-                                                             : b.summary.mean) / m_divisor);
+        maxValue =
+            std::max(maxValue,
+                     (b.summary.spreadKnown ? std::max(b.summary.ciHigh, b.summary.mean) : b.summary.mean) / m_divisor);
     const double labelPx = lines * QFontMetricsF(labelFont).lineSpacing() + 8;
     const double h = rect.height();
     double top = maxValue > 0 ? maxValue * 1.05 : 1;
@@ -669,8 +673,7 @@ QList<QPointF> intervalPoints(const TestResult &result, bool *transactions)
 
 } // namespace
 
-ComparisonTimelineChart::ComparisonTimelineChart(QWidget *parent)
-    : QCustomPlot(parent)
+ComparisonTimelineChart::ComparisonTimelineChart(QWidget *parent) : QCustomPlot(parent)
 {
     setObjectName(QStringLiteral("comparisonTimeline"));
     setMinimumSize(260, 200);
@@ -710,7 +713,7 @@ void ComparisonTimelineChart::rebuild()
     clearGraphs();
     m_curves.clear();
     const QPalette pal = palette();
-    applyPaletteToPlot(this, pal);   // all four axes, yAxis2 included
+    applyPaletteToPlot(this, pal); // all four axes, yAxis2 included
     styleLegend(this);
     stylePlaceholder(m_placeholder, this);
 
@@ -818,13 +821,14 @@ QString ComparisonTimelineChart::toCsv() const
     QString out = QStringLiteral("configuration,source,run,time_s,value,unit\n");
     for (const Curve &c : m_curves) {
         const Run &run = m_overlay.merged.runs[c.run];
-        const QString prefix = QStringLiteral("%1,%2,%3,").arg(csv::field(groupName(m_overlay, c.config)),
-                                                              csv::field(sourceName(m_overlay, c.config)))
-                                   .arg(run.repeatIndex + 1);
+        const QString prefix =
+            QStringLiteral("%1,%2,%3,")
+                .arg(csv::field(groupName(m_overlay, c.config)), csv::field(sourceName(m_overlay, c.config)))
+                .arg(run.repeatIndex + 1);
         const QString unit = c.transactions ? QStringLiteral("1/s") : QStringLiteral("bit/s");
         for (auto it = c.graph->data()->constBegin(); it != c.graph->data()->constEnd(); ++it)
-            out += prefix + QString::number(it->key, 'f', 3) + QLatin1Char(',') + csv::number(it->value)
-                   + QLatin1Char(',') + unit + QLatin1Char('\n');
+            out += prefix + QString::number(it->key, 'f', 3) + QLatin1Char(',') + csv::number(it->value) +
+                   QLatin1Char(',') + unit + QLatin1Char('\n');
     }
     return out;
 }
@@ -853,8 +857,7 @@ QList<double> cdfPercentiles()
 
 } // namespace
 
-LatencyDistributionChart::LatencyDistributionChart(QWidget *parent)
-    : QCustomPlot(parent)
+LatencyDistributionChart::LatencyDistributionChart(QWidget *parent) : QCustomPlot(parent)
 {
     setObjectName(QStringLiteral("latencyDistribution"));
     setMinimumSize(260, 200);
@@ -1081,8 +1084,8 @@ QString LatencyDistributionChart::toCsv() const
     }
     out = QStringLiteral("configuration,source,latency_us,fraction\n");
     for (const Series &s : m_data) {
-        const QString prefix = csv::field(groupName(m_overlay, s.config)) + QLatin1Char(',')
-                               + csv::field(sourceName(m_overlay, s.config)) + QLatin1Char(',');
+        const QString prefix = csv::field(groupName(m_overlay, s.config)) + QLatin1Char(',') +
+                               csv::field(sourceName(m_overlay, s.config)) + QLatin1Char(',');
         for (const QPointF &p : s.cdf)
             out += prefix + csv::number(p.x()) + QLatin1Char(',') + csv::number(p.y()) + QLatin1Char('\n');
     }

@@ -47,14 +47,14 @@ public:
     bool hasData() const;
 
     // For tests and exports.
-    int barCount() const;                 // bars with a value
-    QStringList categoryLabels() const;   // x axis, left to right
+    int barCount() const;               // bars with a value
+    QStringList categoryLabels() const; // x axis, left to right
     // Per bar (same order as barCount: source by source, groups left to right within a
     // source, as the QCPBars hold them): "baseline", or the delta
     // (ComparisonTable::formatDelta) and the verdict marker on a second line.
     QStringList deltaLabels() const;
-    QString unitLabel() const;            // "Gbit/s", "us", ...: the y axis says only this
-    QString title() const;                // the bold title row: "Throughput", "CPU per Gbit/s", ...
+    QString unitLabel() const; // "Gbit/s", "us", ...: the y axis says only this
+    QString title() const;     // the bold title row: "Throughput", "CPU per Gbit/s", ...
     // label,source,unit,n,mean,ci95_low,ci95_high,relative,relative_ci95_low,
     // relative_ci95_high,verdict: raw numbers in the metric's base unit (bit/s, us, %).
     QString toCsv() const;
@@ -69,19 +69,19 @@ private:
         int config = 0;
         int group = 0;
         int source = 0;
-        double key = 0;          // x position of the bar's centre (plot coordinates)
+        double key = 0; // x position of the bar's centre (plot coordinates)
         nb::stats::Summary summary;
         bool isBaseline = false;
         bool hasBaseline = false;
         nb::stats::BaselineComparison vsBaseline;
-        QString delta;           // formatDelta, or empty
-        QString marker;          // "▲ faster", "n.s.", "baseline", ...
-        QString shortMarker;     // for narrow bars: "▲", "n.s.", "base", ...
+        QString delta;       // formatDelta, or empty
+        QString marker;      // "▲ faster", "n.s.", "baseline", ...
+        QString shortMarker; // for narrow bars: "▲", "n.s.", "base", ...
         QCPItemText *label = nullptr;
     };
 
     void rebuild();
-    void fitLayout();            // label wrapping and y headroom for the current size
+    void fitLayout(); // label wrapping and y headroom for the current size
     QString tooltipAt(const QPoint &pos) const;
 
     nb::Metric m_metric = nb::Metric::Throughput;
@@ -97,7 +97,7 @@ private:
     int m_barCount = 0;
     double m_divisor = 1;
     QString m_unit;
-    double m_slot = 0.8;         // width of one source's slot within a group (plot coords)
+    double m_slot = 0.8; // width of one source's slot within a group (plot coords)
     bool m_fitting = false;
 };
 
@@ -107,7 +107,7 @@ public:
     explicit ComparisonTimelineChart(QWidget *parent = nullptr);
     void setData(const nb::ComparisonOverlay &overlay);
     void clearData();
-    int curveCount() const;   // one per run with intervals
+    int curveCount() const; // one per run with intervals
     // configuration,source,run,time_s,value,unit (bit/s or 1/s), one line per point.
     QString toCsv() const;
     ChartActions *actions() const { return m_actions; }
@@ -118,7 +118,7 @@ protected:
 
 private:
     struct Curve {
-        int run = 0;            // index into m_overlay.merged.runs
+        int run = 0; // index into m_overlay.merged.runs
         int config = 0;
         bool transactions = false;
         QCPGraph *graph = nullptr;
@@ -140,8 +140,8 @@ public:
     Mode mode() const { return m_mode; }
     void setData(const nb::ComparisonOverlay &overlay);
     void clearData();
-    bool hasData() const;     // some configuration has request/response latencies
-    int seriesCount() const;  // boxes or CDF curves drawn
+    bool hasData() const;                        // some configuration has request/response latencies
+    int seriesCount() const;                     // boxes or CDF curves drawn
     QString unitLabel() const { return m_unit; } // box mode value axis: "us", "ms" or "s"
     // Box: configuration,source,runs,transactions,p1_us,p25_us,p50_us,p75_us,p99_us.
     // CDF: configuration,source,latency_us,fraction.
@@ -158,9 +158,9 @@ private:
         int group = 0;
         int source = 0;
         int runs = 0;
-        nb::LatencyHistogram histogram;   // all runs of the configuration merged
-        double key = 0;                   // box position
-        QList<QPointF> cdf;               // (us, fraction)
+        nb::LatencyHistogram histogram; // all runs of the configuration merged
+        double key = 0;                 // box position
+        QList<QPointF> cdf;             // (us, fraction)
     };
     void rebuild();
     QString tooltipAt(const QPoint &pos) const;

@@ -23,18 +23,18 @@ QString formatCell(const ComparisonTableRow &row, double value)
 QColor verdictColor(stats::Verdict v)
 {
     switch (v) {
-    case stats::Verdict::Faster: return QColor(0x00, 0x9E, 0x73);
-    case stats::Verdict::Slower: return QColor(0xD5, 0x5E, 0x00);
-    default: return QColor();
+    case stats::Verdict::Faster:
+        return QColor(0x00, 0x9E, 0x73);
+    case stats::Verdict::Slower:
+        return QColor(0xD5, 0x5E, 0x00);
+    default:
+        return QColor();
     }
 }
 
 } // namespace
 
-ComparisonTableModel::ComparisonTableModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+ComparisonTableModel::ComparisonTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 ComparisonTableModel::~ComparisonTableModel() = default;
 
@@ -70,25 +70,40 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole) {
         switch (Column(section)) {
-        case MetricColumn: return tr("Metric");
-        case ConfigurationColumn: return tr("Configuration");
-        case RunsColumn: return tr("Runs");
-        case MeanColumn: return tr("Mean");
-        case MedianColumn: return tr("Median");
-        case StddevColumn: return tr("Std dev");
-        case CiColumn: return tr("95% CI");
-        case DeltaColumn: return tr("vs baseline");
-        case VerdictColumn: return tr("Verdict");
-        case ColumnCount: break;
+        case MetricColumn:
+            return tr("Metric");
+        case ConfigurationColumn:
+            return tr("Configuration");
+        case RunsColumn:
+            return tr("Runs");
+        case MeanColumn:
+            return tr("Mean");
+        case MedianColumn:
+            return tr("Median");
+        case StddevColumn:
+            return tr("Std dev");
+        case CiColumn:
+            return tr("95% CI");
+        case DeltaColumn:
+            return tr("vs baseline");
+        case VerdictColumn:
+            return tr("Verdict");
+        case ColumnCount:
+            break;
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (Column(section)) {
-        case CiColumn: return tr("Half width of the 95% confidence interval of the mean (Student t)");
-        case DeltaColumn: return tr("Difference of the mean from the baseline's, with its 95% interval");
-        case VerdictColumn: return tr("Welch's t-test against the baseline at alpha 0.05");
-        case StddevColumn: return tr("Sample standard deviation over the runs");
-        default: break;
+        case CiColumn:
+            return tr("Half width of the 95% confidence interval of the mean (Student t)");
+        case DeltaColumn:
+            return tr("Difference of the mean from the baseline's, with its 95% interval");
+        case VerdictColumn:
+            return tr("Welch's t-test against the baseline at alpha 0.05");
+        case StddevColumn:
+            return tr("Sample standard deviation over the runs");
+        default:
+            break;
         }
     }
     return QVariant();
@@ -106,13 +121,18 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case MetricColumn: return metricName(row.metric);
-        case ConfigurationColumn: return row.label;
+        case MetricColumn:
+            return metricName(row.metric);
+        case ConfigurationColumn:
+            return row.label;
         case RunsColumn:
             return row.failedRuns > 0 ? tr("%1 (%2 failed)").arg(s.n).arg(row.failedRuns) : QString::number(s.n);
-        case MeanColumn: return formatCell(row, s.mean);
-        case MedianColumn: return formatCell(row, s.median);
-        case StddevColumn: return s.spreadKnown ? formatCell(row, s.stddev) : QStringLiteral("-");
+        case MeanColumn:
+            return formatCell(row, s.mean);
+        case MedianColumn:
+            return formatCell(row, s.median);
+        case StddevColumn:
+            return s.spreadKnown ? formatCell(row, s.stddev) : QStringLiteral("-");
         case CiColumn:
             // "± 3.57 Gbit/s" around the mean (Student t: symmetric), as in the report; the
             // exports give both ends.
@@ -136,18 +156,26 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         break;
     case SortRole:
         switch (column) {
-        case MetricColumn: return int(row.metric);
-        case ConfigurationColumn: return row.label;
-        case RunsColumn: return s.n;
-        case MeanColumn: return s.mean;
-        case MedianColumn: return s.median;
-        case StddevColumn: return s.spreadKnown ? QVariant(s.stddev) : QVariant();
-        case CiColumn: return s.spreadKnown ? QVariant(s.ciHalfWidth()) : QVariant();
+        case MetricColumn:
+            return int(row.metric);
+        case ConfigurationColumn:
+            return row.label;
+        case RunsColumn:
+            return s.n;
+        case MeanColumn:
+            return s.mean;
+        case MedianColumn:
+            return s.median;
+        case StddevColumn:
+            return s.spreadKnown ? QVariant(s.stddev) : QVariant();
+        case CiColumn:
+            return s.spreadKnown ? QVariant(s.ciHalfWidth()) : QVariant();
         case DeltaColumn:
             if (row.isBaseline)
                 return 0.0;
             return row.stats->hasBaseline && b.difference.valid ? QVariant(b.difference.relative) : QVariant();
-        case VerdictColumn: return row.stats->hasBaseline ? QVariant(int(b.verdict)) : QVariant();
+        case VerdictColumn:
+            return row.stats->hasBaseline ? QVariant(int(b.verdict)) : QVariant();
         }
         break;
     case Qt::TextAlignmentRole:
@@ -169,19 +197,21 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         }
         break;
     case Qt::ToolTipRole:
-        if (column == MetricColumn)   // the column may be too narrow for the whole name
+        if (column == MetricColumn) // the column may be too narrow for the whole name
             return QStringLiteral("%1 (%2)").arg(metricName(row.metric), row.unit);
-        if (column == VerdictColumn && row.stats->hasBaseline && b.welch.valid
-            && b.verdict != stats::Verdict::NotEnoughRuns) {
+        if (column == VerdictColumn && row.stats->hasBaseline && b.welch.valid &&
+            b.verdict != stats::Verdict::NotEnoughRuns) {
             const QString test = tr("Welch's t = %1, df = %2, p = %3")
                                      .arg(formatSignificantDigits(b.welch.t, 3), formatSignificantDigits(b.welch.df, 3),
                                           formatSignificantDigits(b.welch.pValue, 2));
-            return b.verdict == stats::Verdict::NoSignificantDifference ? tr("No significant difference: %1").arg(test) : test;
+            return b.verdict == stats::Verdict::NoSignificantDifference ? tr("No significant difference: %1").arg(test)
+                                                                        : test;
         }
         if (column == RunsColumn && row.failedRuns > 0)
             return tr("%1 of %2 runs failed and are left out").arg(row.failedRuns).arg(row.runs);
         break;
-    default: break;
+    default:
+        break;
     }
     return QVariant();
 }

@@ -18,14 +18,24 @@ namespace nb::ui {
 class ComparisonTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { MetricColumn, ConfigurationColumn, RunsColumn, MeanColumn, MedianColumn, StddevColumn,
-                  CiColumn, DeltaColumn, VerdictColumn, ColumnCount };
+    enum Column {
+        MetricColumn,
+        ConfigurationColumn,
+        RunsColumn,
+        MeanColumn,
+        MedianColumn,
+        StddevColumn,
+        CiColumn,
+        DeltaColumn,
+        VerdictColumn,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit ComparisonTableModel(QObject *parent = nullptr);
     ~ComparisonTableModel() override;
 
-    void setComparison(const nb::Comparison &comparison);  // the overlay's merged comparison
+    void setComparison(const nb::Comparison &comparison); // the overlay's merged comparison
     void clear();
     const nb::ComparisonTable *table() const { return m_table.get(); }
 

@@ -11,9 +11,7 @@
 
 namespace nb::ui {
 
-CpuChart::CpuChart(QWidget *parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -33,7 +31,8 @@ CpuChart::CpuChart(QWidget *parent)
     placeLegendAbove(m_plot, 2);
     // The CPU column is narrow and its width varies: as many legend entries per row as
     // fit, so "Process (% of 1 core)" is never cut at the right edge.
-    connect(m_plot, &QCustomPlot::beforeReplot, m_plot, [this] { fitLegendToWidth(m_plot, m_plot->viewport().width()); });
+    connect(m_plot, &QCustomPlot::beforeReplot, m_plot,
+            [this] { fitLegendToWidth(m_plot, m_plot->viewport().width()); });
 
     m_placeholder = new QCPItemText(m_plot);
     m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -42,9 +41,8 @@ CpuChart::CpuChart(QWidget *parent)
     setPlaceholderText(tr("CPU use appears here during a test"));
 
     auto *actions = new ChartActions(m_plot, QStringLiteral("cpu"));
-    actions->setValueFormatter([](const QCPGraph *, double value) {
-        return QStringLiteral("%1%").arg(formatSignificantDigits(value, 3));
-    });
+    actions->setValueFormatter(
+        [](const QCPGraph *, double value) { return QStringLiteral("%1%").arg(formatSignificantDigits(value, 3)); });
     applyPalette();
     startTest(10);
     setPlaceholderText(tr("CPU use appears here during a test"));

@@ -15,7 +15,7 @@ namespace nb::ui {
 
 namespace {
 
-constexpr int kReplotIntervalMs = 33;   // at most ~30 redraws a second
+constexpr int kReplotIntervalMs = 33; // at most ~30 redraws a second
 constexpr int kMaxStreamsInLegend = 8;
 
 QString seriesName(bool sender, int streamId)
@@ -28,9 +28,7 @@ QString seriesName(bool sender, int streamId)
 
 } // namespace
 
-LiveTestChart::LiveTestChart(QWidget *parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+LiveTestChart::LiveTestChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->addLayer(QStringLiteral("streams"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limAbove);
@@ -275,7 +273,7 @@ void LiveTestChart::changeEvent(QEvent *event)
 void LiveTestChart::applyPalette()
 {
     if (!m_placeholder)
-        return;   // still constructing
+        return; // still constructing
     applyLiveChartPalette(m_plot, m_placeholder, palette());
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.2);
@@ -307,7 +305,8 @@ QString LiveTestChart::toCsv() const
     }
     QString csv = QStringLiteral("time_s");
     for (const Series *s : columns)
-        csv += QStringLiteral(",%1_bps").arg(seriesName(s->sender, s->streamId).toLower().replace(QLatin1Char(' '), QLatin1Char('_')));
+        csv += QStringLiteral(",%1_bps").arg(
+            seriesName(s->sender, s->streamId).toLower().replace(QLatin1Char(' '), QLatin1Char('_')));
     csv += QLatin1Char('\n');
     for (auto &[x, row] : rows) {
         row.resize(columns.size());

@@ -58,7 +58,7 @@ private:
         BoundedSeries data;
         QCPGraph *graph = nullptr;
         bool sender = true;
-        int streamId = 0;   // 0: total
+        int streamId = 0; // 0: total
     };
 
     Series &totalSeries(bool sender);

@@ -77,9 +77,12 @@ void MessageBanner::paintEvent(QPaintEvent *event)
 QColor MessageBanner::tintColor() const
 {
     switch (m_kind) {
-    case Kind::Warning: return QColor(0xE6, 0x9F, 0x00);
-    case Kind::Error: return QColor(0xD5, 0x5E, 0x00);
-    case Kind::Information: break;
+    case Kind::Warning:
+        return QColor(0xE6, 0x9F, 0x00);
+    case Kind::Error:
+        return QColor(0xD5, 0x5E, 0x00);
+    case Kind::Information:
+        break;
     }
     return QColor(0x00, 0x72, 0xB2);
 }

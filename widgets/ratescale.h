@@ -8,8 +8,8 @@
 namespace nb::ui {
 
 struct RateUnit {
-    double divisor = 1.0;   // bits per second in one unit
-    QString name;           // "Mbit/s"
+    double divisor = 1.0; // bits per second in one unit
+    QString name;         // "Mbit/s"
 };
 
 // The largest decimal unit (bit/s .. Tbit/s) in which the value is at least 1.

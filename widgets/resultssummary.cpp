@@ -206,16 +206,18 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
             const nb::RrSummary &rr = result.rr;
             measured = rr.transactions > 0;
             m_transactionsPerSecond = rr.transactionsPerSecond();
-            const QString connections = rr.connections == 1 ? tr("1 connection") : tr("%1 connections").arg(rr.connections);
+            const QString connections =
+                rr.connections == 1 ? tr("1 connection") : tr("%1 connections").arg(rr.connections);
             m_rrLabel->setText(tr("%1 (%2, %3 request, %4 response, %5, %6 in flight)")
                                    .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), kindWords(result),
                                         sizeWords(rr.requestSize), sizeWords(rr.responseSize), connections)
                                    .arg(rr.inFlight));
             m_form->setRowVisible(m_rrLabel, true);
             const nb::LatencySummary &l = rr.latencyUs;
-            m_latencyLabel->setText(tr("p50 %1 \u00b7 p90 %2 \u00b7 p99 %3 \u00b7 p99.9 %4 \u00b7 max %5 \u00b7 mean %6")
-                                        .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
-                                             formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
+            m_latencyLabel->setText(
+                tr("p50 %1 \u00b7 p90 %2 \u00b7 p99 %3 \u00b7 p99.9 %4 \u00b7 max %5 \u00b7 mean %6")
+                    .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
+                         formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
             m_form->setRowVisible(m_latencyLabel, l.count > 0);
             headline.append(tr("Transactions %1, p99 %2")
                                 .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
@@ -281,9 +283,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
             testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
         } else {
             const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
-            testLines.append(tr("%1, %2, %3, %4 blocks, to %5:%6")
-                                 .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
-                                 .arg(p.port));
+            testLines.append(
+                tr("%1, %2, %3, %4 blocks, to %5:%6")
+                    .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
+                    .arg(p.port));
         }
         if (!result.ok())
             notes.append(prefix + tr("Error: %1").arg(result.error));
@@ -337,7 +340,8 @@ QString ResultsSummary::toText() const
     }
     for (QLabel *l : {m_rrLabel, m_latencyLabel, m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
         if (m_form->isRowVisible(l))
-            lines.append(QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));
+            lines.append(
+                QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));
     }
     if (!m_warningsLabel->text().isEmpty())
         lines.append(m_warningsLabel->text());

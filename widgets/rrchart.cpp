@@ -26,9 +26,7 @@ protected:
 
 } // namespace
 
-RrChart::RrChart(QWidget *parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
     // Top: the default axis rect (transactions/s); bottom: a second rect (latency).
     m_rateRect = m_plot->axisRect();

@@ -9,8 +9,7 @@
 
 namespace nb::ui {
 
-Sparkline::Sparkline(QWidget *parent)
-    : QWidget(parent)
+Sparkline::Sparkline(QWidget *parent) : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setAttribute(Qt::WA_OpaquePaintEvent, false);

@@ -26,7 +26,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    QList<QPointF> m_send;     // (seconds before newest, bit/s)
+    QList<QPointF> m_send; // (seconds before newest, bit/s)
     QList<QPointF> m_receive;
     double m_seconds = 60;
     double m_scale = 1;

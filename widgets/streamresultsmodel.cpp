@@ -23,10 +23,7 @@ QString unknownText()
 
 } // namespace
 
-StreamResultsModel::StreamResultsModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+StreamResultsModel::StreamResultsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void StreamResultsModel::setResult(const nb::TestResult &result)
 {
@@ -126,14 +123,22 @@ QVariant StreamResultsModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case StreamId: return tr("Stream");
-    case Direction: return tr("Direction");
-    case Received: return tr("Data");
-    case Throughput: return tr("Throughput");
-    case Retransmits: return tr("Retransmits");
-    case MeanRtt: return tr("Mean RTT");
-    case MaxCwnd: return tr("Max cwnd");
-    default: return {};
+    case StreamId:
+        return tr("Stream");
+    case Direction:
+        return tr("Direction");
+    case Received:
+        return tr("Data");
+    case Throughput:
+        return tr("Throughput");
+    case Retransmits:
+        return tr("Retransmits");
+    case MeanRtt:
+        return tr("Mean RTT");
+    case MaxCwnd:
+        return tr("Max cwnd");
+    default:
+        return {};
     }
 }
 

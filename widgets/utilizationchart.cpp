@@ -35,9 +35,7 @@ protected:
 
 } // namespace
 
-UtilizationChart::UtilizationChart(QWidget *parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -54,7 +52,7 @@ UtilizationChart::UtilizationChart(QWidget *parent)
 
     m_send = m_plot->addGraph();
     m_send->setName(tr("Send"));
-    m_send->setAntialiasedFill(false);   // the fill is most of the drawing cost
+    m_send->setAntialiasedFill(false); // the fill is most of the drawing cost
     m_receive = m_plot->addGraph();
     m_receive->setName(tr("Receive"));
     // No legend inside the plot: the panel's Send/Receive figures below carry the line

@@ -48,9 +48,8 @@ const char kCompareUsage[] =
     "Exit status: 0 all runs succeeded, 2 snapshot written but some runs failed or the\n"
     "comparison was interrupted, 1 error. Spec format: docs/compare-spec.md.\n";
 
-const char kReportUsage[] =
-    "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown]\n"
-    "Prints the comparison table of a snapshot (csv: the table only, raw numbers).\n";
+const char kReportUsage[] = "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown]\n"
+                            "Prints the comparison table of a snapshot (csv: the table only, raw numbers).\n";
 
 enum class TableFormat { Text, Csv, Markdown };
 
@@ -105,7 +104,9 @@ QString renderReport(const Comparison &c, TableFormat format)
         out += QStringLiteral("# %1\n\n").arg(title);
         out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline: %4. Mean with 95% confidence "
                               "interval (Student t); verdicts from Welch's t-test at alpha 0.05.\n\n")
-                   .arg(c.configurations.size()).arg(c.repeats).arg(orderPolicyName(c.order), baseline);
+                   .arg(c.configurations.size())
+                   .arg(c.repeats)
+                   .arg(orderPolicyName(c.order), baseline);
         out += table.toMarkdown();
         const QString env = environmentLines(c);
         if (!env.isEmpty())
@@ -113,7 +114,9 @@ QString renderReport(const Comparison &c, TableFormat format)
     } else {
         out += QStringLiteral("%1\n%2\n").arg(title, QString(title.size(), QLatin1Char('=')));
         out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline: %4\n")
-                   .arg(c.configurations.size()).arg(c.repeats).arg(orderPolicyName(c.order), baseline);
+                   .arg(c.configurations.size())
+                   .arg(c.repeats)
+                   .arg(orderPolicyName(c.order), baseline);
         out += environmentLines(c) + QLatin1Char('\n');
         out += table.toText();
         out += QStringLiteral("\nMean with 95% confidence interval (Student t); vs baseline: relative difference "
@@ -133,7 +136,10 @@ public:
     void runStarted(const Configuration &config, const ScheduledRun &slot, int orderIndex, int total) override
     {
         if (!m_quiet)
-            print(QStringLiteral("[%1/%2] %3, repeat %4 ... ").arg(orderIndex + 1).arg(total).arg(config.label)
+            print(QStringLiteral("[%1/%2] %3, repeat %4 ... ")
+                      .arg(orderIndex + 1)
+                      .arg(total)
+                      .arg(config.label)
                       .arg(slot.repeatIndex + 1));
     }
     void runFinished(const Run &run, int) override

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nicbench-cli: the headless client and server. Links the engine only.
-#include "platform/adapterinfo.h"
 #include "compare/adapterpairs.h"
-#include "test/commandline.h"
-#include "interrupts.h"
 #include "comparecommand.h"
-#include "platform/platform.h"
 #include "core/units.h"
+#include "interrupts.h"
+#include "platform/adapterinfo.h"
+#include "platform/platform.h"
 #include "reportprinter.h"
+#include "test/commandline.h"
 #include "test/server.h"
 #include "test/serverinfo.h"
 #include "test/throughputclient.h"
 
 #include <QCoreApplication>
-#include <QJsonDocument>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <cstdio>
@@ -41,7 +41,8 @@ QByteArray local8(const QString &s)
 
 void printAdapterTable(const QList<nb::AdapterInfo> &adapters)
 {
-    std::printf("%-16s %-10s %-14s %6s %12s %-8s %s\n", "NAME", "FAMILY", "DRIVER", "MTU", "SPEED", "STATE", "ADDRESSES");
+    std::printf("%-16s %-10s %-14s %6s %12s %-8s %s\n", "NAME", "FAMILY", "DRIVER", "MTU", "SPEED", "STATE",
+                "ADDRESSES");
     for (const nb::AdapterInfo &a : adapters) {
         QStringList addrs;
         for (const nb::AdapterAddress &ad : a.addresses)
@@ -50,7 +51,8 @@ void printAdapterTable(const QList<nb::AdapterInfo> &adapters)
         for (auto it = a.offloads.cbegin(); it != a.offloads.cend(); ++it)
             if (it.value())
                 offloads.append(it.key());
-        const QString speed = a.linkSpeedBps > 0 ? nb::formatBitrate(double(a.linkSpeedBps)) : QStringLiteral("unknown");
+        const QString speed =
+            a.linkSpeedBps > 0 ? nb::formatBitrate(double(a.linkSpeedBps)) : QStringLiteral("unknown");
         std::printf("%-16s %-10s %-14s %6d %12s %-8s %s\n", local8(a.name).constData(),
                     local8(nb::familyName(a.family)).constData(),
                     local8(a.driver.isEmpty() ? QStringLiteral("-") : a.driver).constData(), a.mtu,
@@ -80,7 +82,7 @@ int listInterfaces(bool json)
 QString ipFamily(const nb::AdapterPair &p)
 {
     return QHostAddress(p.localAddress).protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("ipv6")
-                                                                                     : QStringLiteral("ipv4");
+                                                                                    : QStringLiteral("ipv4");
 }
 
 // --interfaces -c HOST: the server's machine and adapters (the info query), then which
@@ -97,8 +99,8 @@ int describeServer(const nb::CommandLine &cl)
     QString error;
     if (!nb::queryServerInfo(q, &server, &error)) {
         if (cl.json) {
-            const QJsonObject o{{QStringLiteral("server"), q.host}, {QStringLiteral("port"), q.port},
-                                {QStringLiteral("error"), error}};
+            const QJsonObject o{
+                {QStringLiteral("server"), q.host}, {QStringLiteral("port"), q.port}, {QStringLiteral("error"), error}};
             std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         }
         return fail(error);
@@ -117,8 +119,10 @@ int describeServer(const nb::CommandLine &cl)
                                    {QStringLiteral("remote_address"), p.remoteAddress},
                                    {QStringLiteral("prefix_length"), p.prefixLength}});
         }
-        const QJsonObject o{{QStringLiteral("server"), q.host}, {QStringLiteral("port"), q.port},
-                            {QStringLiteral("host"), server.toJson()}, {QStringLiteral("pairs"), arr}};
+        const QJsonObject o{{QStringLiteral("server"), q.host},
+                            {QStringLiteral("port"), q.port},
+                            {QStringLiteral("host"), server.toJson()},
+                            {QStringLiteral("pairs"), arr}};
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
@@ -165,7 +169,7 @@ int main(int argc, char **argv)
     if (!nb::parseCommandLine(args, &cl, &error))
         return fail(error);
     nb::cli::installInterruptHandler(&stopAll);
-    const auto style = cl.json ? nb::ReportPrinter::Style::Json
+    const auto style = cl.json         ? nb::ReportPrinter::Style::Json
                        : cl.jsonStream ? nb::ReportPrinter::Style::JsonStream
                                        : nb::ReportPrinter::Style::Text;
 

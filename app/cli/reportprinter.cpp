@@ -37,13 +37,14 @@ void ReportPrinter::testStarted(const TestResult &header)
         return;
     if (header.params.isRequestResponse()) {
         if (!header.isServerSide)
-            printLine(QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
-                          .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
-                          .arg(header.params.connections())
-                          .arg(header.params.inFlight)
-                          .arg(header.params.requestSize)
-                          .arg(header.params.responseSize)
-                          .arg(header.params.duration));
+            printLine(
+                QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
+                    .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
+                    .arg(header.params.connections())
+                    .arg(header.params.inFlight)
+                    .arg(header.params.requestSize)
+                    .arg(header.params.responseSize)
+                    .arg(header.params.duration));
         return;
     }
     if (!header.isServerSide)
@@ -103,8 +104,9 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     }
     const QString omitted = report.streams.first().omitted ? QStringLiteral("(omitted)") : QString();
     for (const StreamInterval &s : report.streams) {
-        const QString id = m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
-                                   : QStringLiteral("%1").arg(s.id, 3);
+        const QString id =
+            m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
+                    : QStringLiteral("%1").arg(s.id, 3);
         if (report.streams.size() == 1 || m_bidir || true)
             printStreamLine(id, s.start, s.end, double(s.bytes), s.sender ? s.retransmits : -1,
                             s.sender ? s.cwndBytes : -1, omitted);
@@ -114,8 +116,9 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
             if (!report.hasDirection(dir))
                 continue;
             const IntervalSum sum = report.sum(dir);
-            const QString id = m_bidir ? QStringLiteral("SUM][%1").arg(dir ? QStringLiteral("TX") : QStringLiteral("RX"))
-                                       : QStringLiteral("SUM");
+            const QString id = m_bidir
+                                   ? QStringLiteral("SUM][%1").arg(dir ? QStringLiteral("TX") : QStringLiteral("RX"))
+                                   : QStringLiteral("SUM");
             printStreamLine(id, sum.start, sum.end, double(sum.bytes), dir ? sum.retransmits : -1, -1, omitted);
         }
     }
@@ -154,12 +157,16 @@ void ReportPrinter::testFinished(const TestResult &result)
                       .arg(r.responseSize));
         const LatencySummary &l = r.latencyUs;
         if (l.count > 0)
-            printLine(QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
-                          .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
-                               formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
-                               formatSignificant(l.p999), formatSignificant(l.max)));
-        printLine(QStringLiteral("CPU utilization: local %1%%2").arg(formatSignificant(result.cpu.hostTotal))
-                      .arg(result.cpu.remoteKnown ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal)) : QString()));
+            printLine(
+                QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
+                    .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
+                         formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
+                         formatSignificant(l.p999), formatSignificant(l.max)));
+        printLine(QStringLiteral("CPU utilization: local %1%%2")
+                      .arg(formatSignificant(result.cpu.hostTotal))
+                      .arg(result.cpu.remoteKnown
+                               ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
+                               : QString()));
         for (const QString &w : result.warnings)
             printLine(QStringLiteral("warning: %1").arg(w));
         return;
@@ -170,8 +177,9 @@ void ReportPrinter::testFinished(const TestResult &result)
     printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr")
                   .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
     for (const StreamSummary &s : result.streams) {
-        const QString id = m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
-                                   : QStringLiteral("%1").arg(s.id, 3);
+        const QString id =
+            m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
+                    : QStringLiteral("%1").arg(s.id, 3);
         printStreamLine(id, 0, s.seconds, double(s.bytesSent), s.retransmits, -1, QStringLiteral("sender"));
         printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1, -1,
                         QStringLiteral("receiver"));
@@ -182,8 +190,9 @@ void ReportPrinter::testFinished(const TestResult &result)
                 continue;
             const DirectionSum d = result.sum(clientSent);
             const bool localSent = result.isServerSide ? !clientSent : clientSent;
-            const QString id = m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
-                                       : QStringLiteral("SUM");
+            const QString id =
+                m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
+                        : QStringLiteral("SUM");
             printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
             printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
         }

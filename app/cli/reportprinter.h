@@ -12,7 +12,9 @@ namespace nb {
 class ReportPrinter : public TestListener {
 public:
     enum class Style { Text, Json, JsonStream };
-    ReportPrinter(Style style, bool verbose, bool serverSide) : m_style(style), m_verbose(verbose), m_server(serverSide) {}
+    ReportPrinter(Style style, bool verbose, bool serverSide) : m_style(style), m_verbose(verbose), m_server(serverSide)
+    {
+    }
     void testStarted(const TestResult &header) override;
     void intervalReady(const IntervalReport &report) override;
     void testFinished(const TestResult &result) override;

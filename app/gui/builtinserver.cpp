@@ -5,10 +5,7 @@
 
 namespace nb::gui {
 
-BuiltinServer::BuiltinServer(QObject *parent)
-    : QObject(parent)
-{
-}
+BuiltinServer::BuiltinServer(QObject *parent) : QObject(parent) {}
 
 BuiltinServer::~BuiltinServer()
 {
@@ -44,7 +41,8 @@ bool BuiltinServer::start(QString *error)
     m_thread = std::thread([this, server] {
         const int code = server->serve();
         // The object outlives the thread (the destructor joins), so a queued call is safe.
-        QMetaObject::invokeMethod(this, [this, code] { serveFinished(code); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, code] { serveFinished(code); }, Qt::QueuedConnection);
     });
     return true;
 }

@@ -13,14 +13,12 @@ namespace nb::gui {
 // deleted context, so the raw pointer is safe.
 class ComparisonController::Listener : public nb::ComparisonListener {
 public:
-    Listener(ComparisonController *owner, quint64 job)
-        : m_owner(owner)
-        , m_job(job)
-    {
-    }
+    Listener(ComparisonController *owner, quint64 job) : m_owner(owner), m_job(job) {}
     void runStarted(const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex, int total) override
     {
-        post([o = m_owner, j = m_job, config, slot, orderIndex, total] { o->onRunStarted(j, config, slot, orderIndex, total); });
+        post([o = m_owner, j = m_job, config, slot, orderIndex, total] {
+            o->onRunStarted(j, config, slot, orderIndex, total);
+        });
     }
     void runFinished(const nb::Run &run, int total) override
     {
@@ -34,8 +32,7 @@ public:
     {
         post([o = m_owner, j = m_job, text] { o->onMessage(j, text); });
     }
-    template<typename F>
-    void post(F &&f)
+    template <typename F> void post(F &&f)
     {
         QMetaObject::invokeMethod(m_owner, std::forward<F>(f), Qt::QueuedConnection);
     }
@@ -45,10 +42,7 @@ private:
     quint64 m_job;
 };
 
-ComparisonController::ComparisonController(QObject *parent)
-    : QObject(parent)
-{
-}
+ComparisonController::ComparisonController(QObject *parent) : QObject(parent) {}
 
 ComparisonController::~ComparisonController()
 {
@@ -111,8 +105,9 @@ void ComparisonController::onRunStarted(quint64 job, const nb::Configuration &co
     if (job != m_job)
         return;
     Q_EMIT runStarted(config, slot, orderIndex, total);
-    Q_EMIT progress(finishedRuns(), total,
-                    tr("Run %1 of %2: %3, round %4").arg(orderIndex + 1).arg(total).arg(config.label).arg(slot.repeatIndex + 1));
+    Q_EMIT progress(
+        finishedRuns(), total,
+        tr("Run %1 of %2: %3, round %4").arg(orderIndex + 1).arg(total).arg(config.label).arg(slot.repeatIndex + 1));
 }
 
 void ComparisonController::onRunFinished(quint64 job, const nb::Run &run, int total)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisondialog.h"
 
-#include <test/serverinfo.h>
 #include <core/units.h>
 #include <test/parameters.h>
+#include <test/serverinfo.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -46,13 +46,15 @@ QString describeTest(const nb::TestParams &p)
             .arg(p.connections())
             .arg(p.inFlight)
             .arg(p.duration);
-    return QObject::tr("throughput %1, %2 stream(s), %3 s").arg(nb::directionName(p.direction)).arg(p.streams).arg(p.duration);
+    return QObject::tr("throughput %1, %2 stream(s), %3 s")
+        .arg(nb::directionName(p.direction))
+        .arg(p.streams)
+        .arg(p.duration);
 }
 
 } // namespace
 
-ComparisonDialog::ComparisonDialog(QWidget *parent)
-    : QDialog(parent)
+ComparisonDialog::ComparisonDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("New Comparison"));
     setObjectName(QStringLiteral("comparisonDialog"));
@@ -147,7 +149,8 @@ QWidget *ComparisonDialog::buildEndpoints()
     });
     m_askButton = new QPushButton(tr("Ask Server for Its Adapters"));
     m_askButton->setObjectName(QStringLiteral("askServerButton"));
-    m_askButton->setToolTip(tr("A NicBench server lists its adapters; pairs on the same subnet are added as endpoints"));
+    m_askButton->setToolTip(
+        tr("A NicBench server lists its adapters; pairs on the same subnet are added as endpoints"));
     connect(m_askButton, &QPushButton::clicked, this, &ComparisonDialog::askServer);
     m_serverLabel = new QLabel;
     m_serverLabel->setObjectName(QStringLiteral("serverInfoLabel"));
@@ -366,7 +369,7 @@ nb::MatrixEndpoint ComparisonDialog::endpointAt(int row) const
     if (!e.bindAddress.isEmpty())
         e.adapter = nb::adapterForLocalAddress(QHostAddress(e.bindAddress), m_adapters);
     else if (const QHostAddress t(e.target); !t.isNull() && t.isLoopback())
-        e.adapter = nb::adapterForLocalAddress(t, m_adapters);   // loopback leaves through lo
+        e.adapter = nb::adapterForLocalAddress(t, m_adapters); // loopback leaves through lo
     if (const auto *label = m_endpoints->item(row, LabelColumn); label && !label->data(kAutoLabelRole).toBool())
         e.label = label->text().trimmed();
     return e;
@@ -402,18 +405,39 @@ void ComparisonDialog::setEndpointEnabled(int row, bool enabled)
         use->setCheckState(enabled ? Qt::Checked : Qt::Unchecked);
 }
 
-void ComparisonDialog::setStreamsText(const QString &text) { m_streams->setText(text); }
+void ComparisonDialog::setStreamsText(const QString &text)
+{
+    m_streams->setText(text);
+}
 void ComparisonDialog::setKinds(bool throughput, bool requestResponse)
 {
     m_throughput->setChecked(throughput);
     m_rr->setChecked(requestResponse);
 }
-void ComparisonDialog::setDuration(double seconds) { m_duration->setValue(seconds); }
-void ComparisonDialog::setPort(quint16 port) { m_port->setValue(port); }
-void ComparisonDialog::setRepeats(int repeats) { m_repeats->setValue(repeats); }
-void ComparisonDialog::setOrder(nb::OrderPolicy order) { m_order->setCurrentIndex(std::max(0, m_order->findData(int(order)))); }
-void ComparisonDialog::setPauseSeconds(double seconds) { m_pause->setValue(seconds); }
-void ComparisonDialog::setTitle(const QString &title) { m_title->setText(title); }
+void ComparisonDialog::setDuration(double seconds)
+{
+    m_duration->setValue(seconds);
+}
+void ComparisonDialog::setPort(quint16 port)
+{
+    m_port->setValue(port);
+}
+void ComparisonDialog::setRepeats(int repeats)
+{
+    m_repeats->setValue(repeats);
+}
+void ComparisonDialog::setOrder(nb::OrderPolicy order)
+{
+    m_order->setCurrentIndex(std::max(0, m_order->findData(int(order))));
+}
+void ComparisonDialog::setPauseSeconds(double seconds)
+{
+    m_pause->setValue(seconds);
+}
+void ComparisonDialog::setTitle(const QString &title)
+{
+    m_title->setText(title);
+}
 void ComparisonDialog::setBaselineIndex(int index)
 {
     m_baseline->setCurrentIndex(index);
@@ -440,7 +464,8 @@ void ComparisonDialog::setConfigurationLabel(int index, const QString &label)
 bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) const
 {
     QList<int> streams;
-    const QStringList parts = m_streams->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    const QStringList parts =
+        m_streams->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
     const nb::param::Parameter &range = nb::param::parameter(nb::param::Id::Streams);
     for (const QString &part : parts) {
         bool ok = false;
@@ -454,7 +479,8 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
     }
     // An empty list keeps the test panel's own count: streams for throughput, connections
     // for request/response (the panel gives only one of them, the other is 1).
-    const QList<int> rrCounts = streams.isEmpty() ? QList<int>{m_base.isRequestResponse() ? m_base.connections() : 1} : streams;
+    const QList<int> rrCounts =
+        streams.isEmpty() ? QList<int>{m_base.isRequestResponse() ? m_base.connections() : 1} : streams;
     if (streams.isEmpty())
         streams.append(m_base.isRequestResponse() ? 1 : m_base.streams);
     if (!m_throughput->isChecked() && !m_rr->isChecked()) {
@@ -491,7 +517,7 @@ nb::TestParams ComparisonDialog::base() const
 {
     nb::TestParams p = m_base;
     p.duration = m_duration->value();
-    p.bytes = 0;   // the comparison's runs are timed
+    p.bytes = 0; // the comparison's runs are timed
     p.port = quint16(m_port->value());
     return p;
 }
@@ -510,7 +536,8 @@ nb::Comparison ComparisonDialog::comparison() const
     c.order = nb::OrderPolicy(m_order->currentData().toInt());
     c.seed = c.order == nb::OrderPolicy::Shuffled ? quint64(QDateTime::currentMSecsSinceEpoch()) : 0;
     c.pauseSeconds = m_pause->value();
-    c.baselineIndex = std::clamp(m_baseline->currentIndex(), 0, int(std::max<qsizetype>(0, m_configurations.size() - 1)));
+    c.baselineIndex =
+        std::clamp(m_baseline->currentIndex(), 0, int(std::max<qsizetype>(0, m_configurations.size() - 1)));
     return c;
 }
 
@@ -560,7 +587,8 @@ void ComparisonDialog::refresh()
         QString target = QStringLiteral("%1:%2").arg(c.params.host).arg(c.params.port);
         if (!c.params.bindAddress.isEmpty())
             target = tr("%1 from %2").arg(target, c.params.bindAddress);
-        for (const auto &[column, text] : {std::pair{int(PreviewTarget), target}, std::pair{int(PreviewTest), describeTest(c.params)}}) {
+        for (const auto &[column, text] :
+             {std::pair{int(PreviewTarget), target}, std::pair{int(PreviewTest), describeTest(c.params)}}) {
             auto *item = new QTableWidgetItem(text);
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
             m_preview->setItem(i, column, item);
@@ -575,11 +603,12 @@ void ComparisonDialog::refresh()
 
     const int runs = int(configs.size()) * m_repeats->value();
     const double seconds = runs * (m_duration->value() + m_base.omit + 1.0) + std::max(0, runs - 1) * m_pause->value();
-    m_summary->setText(tr("%1 configuration(s) x %2 repeats = %3 runs, about %4")
-                           .arg(configs.size())
-                           .arg(m_repeats->value())
-                           .arg(runs)
-                           .arg(seconds < 120 ? tr("%1 s").arg(std::ceil(seconds)) : tr("%1 min").arg(std::ceil(seconds / 60))));
+    m_summary->setText(
+        tr("%1 configuration(s) x %2 repeats = %3 runs, about %4")
+            .arg(configs.size())
+            .arg(m_repeats->value())
+            .arg(runs)
+            .arg(seconds < 120 ? tr("%1 s").arg(std::ceil(seconds)) : tr("%1 min").arg(std::ceil(seconds / 60))));
     if (error.isEmpty() && m_repeats->value() < 2)
         m_validation->setText(tr("With 1 repeat there are no confidence intervals and no verdicts."));
     else
@@ -603,7 +632,8 @@ void ComparisonDialog::askServer()
                 row = r;
         }
     }
-    const nb::MatrixEndpoint e = row >= 0 ? endpointAt(row) : nb::MatrixEndpoint{QString(), m_base.host, std::nullopt, QString()};
+    const nb::MatrixEndpoint e =
+        row >= 0 ? endpointAt(row) : nb::MatrixEndpoint{QString(), m_base.host, std::nullopt, QString()};
     if (e.target.isEmpty()) {
         m_serverStatus = tr("Enter a target host first.");
         m_serverLabel->setText(m_serverStatus);
@@ -671,10 +701,14 @@ void ComparisonDialog::onServerAnswer(quint64 job, bool ok, const nb::HostEnviro
         ++added;
     }
     const QString host = info.hostName.isEmpty() ? tr("The server") : info.hostName;
-    m_serverStatus = m_suggestions.isEmpty()
-        ? tr("%1 has %2 adapter(s), none on a subnet this computer shares.").arg(host).arg(info.adapters.size())
-        : tr("%1 has %2 adapter(s); %3 pair(s) on a shared subnet, %4 added below: tick the ones to compare.")
-              .arg(host).arg(info.adapters.size()).arg(m_suggestions.size()).arg(added);
+    m_serverStatus =
+        m_suggestions.isEmpty()
+            ? tr("%1 has %2 adapter(s), none on a subnet this computer shares.").arg(host).arg(info.adapters.size())
+            : tr("%1 has %2 adapter(s); %3 pair(s) on a shared subnet, %4 added below: tick the ones to compare.")
+                  .arg(host)
+                  .arg(info.adapters.size())
+                  .arg(m_suggestions.size())
+                  .arg(added);
     m_serverLabel->setText(m_serverStatus);
     refresh();
     Q_EMIT serverAnswered(true, m_serverStatus);

@@ -7,10 +7,10 @@
 // and offers the adapter pairs that share a subnet as endpoints. Every input has a setter
 // so tests drive the dialog without clicking.
 
-#include <platform/adapterinfo.h>
 #include <compare/adapterpairs.h>
 #include <compare/comparison.h>
 #include <compare/comparisonmatrix.h>
+#include <platform/adapterinfo.h>
 #include <platform/hostenvironment.h>
 
 #include <QDialog>
@@ -45,11 +45,11 @@ public:
     // Endpoint rows. Each row: enabled, label (empty: the default), bind address (empty:
     // any), target host.
     void setEndpoints(const QList<nb::MatrixEndpoint> &endpoints);
-    QList<nb::MatrixEndpoint> endpoints() const;   // the enabled rows
+    QList<nb::MatrixEndpoint> endpoints() const; // the enabled rows
     int endpointRowCount() const;
     void setEndpointEnabled(int row, bool enabled);
 
-    void setStreamsText(const QString &text);      // "1, 4, 16"
+    void setStreamsText(const QString &text); // "1, 4, 16"
     void setKinds(bool throughput, bool requestResponse);
     void setDuration(double seconds);
     void setPort(quint16 port);
@@ -94,8 +94,8 @@ private:
 
     nb::TestParams m_base;
     QList<nb::AdapterInfo> m_adapters;
-    QList<nb::Configuration> m_configurations;   // the preview, labels edited
-    QMap<QString, QString> m_labelEdits;         // default label -> the user's label
+    QList<nb::Configuration> m_configurations; // the preview, labels edited
+    QMap<QString, QString> m_labelEdits;       // default label -> the user's label
     QString m_error;
     bool m_refreshing = false;
 

@@ -7,15 +7,15 @@ namespace {
 
 bool isSnapshotName(const QString &arg)
 {
-    return !arg.startsWith(QLatin1Char('-'))
-        && (arg.endsWith(QLatin1String(".nicbench")) || arg.endsWith(QLatin1String(".nicbench.gz")));
+    return !arg.startsWith(QLatin1Char('-')) &&
+           (arg.endsWith(QLatin1String(".nicbench")) || arg.endsWith(QLatin1String(".nicbench.gz")));
 }
 
 // Options of the GUI or the test flags whose value could look like a file name.
 bool takesValue(const QString &option)
 {
-    static const QStringList withValue{QStringLiteral("--json-out"), QStringLiteral("--title"), QStringLiteral("-T"),
-                                       QStringLiteral("-c"), QStringLiteral("--client"), QStringLiteral("-B"),
+    static const QStringList withValue{QStringLiteral("--json-out"), QStringLiteral("--title"),  QStringLiteral("-T"),
+                                       QStringLiteral("-c"),         QStringLiteral("--client"), QStringLiteral("-B"),
                                        QStringLiteral("--bind")};
     return withValue.contains(option);
 }
@@ -71,7 +71,8 @@ ComparisonArguments takeComparisonArguments(const QStringList &arguments)
     } else if (!out.reportOut.isEmpty() && out.snapshots.isEmpty()) {
         out.error = QStringLiteral("--report-pdf needs snapshot files (FILE.nicbench) or --compare SPEC");
     }
-    if (out.error.isEmpty() && !out.reportOut.isEmpty() && !out.reportOut.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+    if (out.error.isEmpty() && !out.reportOut.isEmpty() &&
+        !out.reportOut.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
         out.error = QStringLiteral("--report-pdf writes a PDF: give a file name ending in .pdf");
     return out;
 }

@@ -2,10 +2,11 @@
 #include "comparisonreport.h"
 
 #include <chartstyle.h>
-#include <comparisoncharts.h>
 #include <compare/comparisontable.h>
+#include <comparisoncharts.h>
 #include <core/units.h>
 
+#include <QApplication>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QFontMetrics>
@@ -14,7 +15,6 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QSaveFile>
-#include <QApplication>
 
 #include <algorithm>
 #include <memory>
@@ -26,11 +26,16 @@ namespace {
 QString lowerName(nb::Metric m)
 {
     switch (m) {
-    case nb::Metric::TransactionsPerSecond: return QObject::tr("transactions/s");
-    case nb::Metric::LatencyP50: return QObject::tr("latency p50");
-    case nb::Metric::LatencyP99: return QObject::tr("latency p99");
-    case nb::Metric::LocalCpuPerGbps: return QObject::tr("CPU per Gbit/s");
-    default: return nb::metricName(m).toLower();
+    case nb::Metric::TransactionsPerSecond:
+        return QObject::tr("transactions/s");
+    case nb::Metric::LatencyP50:
+        return QObject::tr("latency p50");
+    case nb::Metric::LatencyP99:
+        return QObject::tr("latency p99");
+    case nb::Metric::LocalCpuPerGbps:
+        return QObject::tr("CPU per Gbit/s");
+    default:
+        return nb::metricName(m).toLower();
     }
 }
 
@@ -38,10 +43,14 @@ QString lowerName(nb::Metric m)
 QString reportMetricName(nb::Metric m)
 {
     switch (m) {
-    case nb::Metric::LocalCpuPerGbps: return QObject::tr("CPU per Gbit/s");
-    case nb::Metric::LocalServiceDemand: return QObject::tr("Local svc demand");
-    case nb::Metric::RemoteServiceDemand: return QObject::tr("Remote svc demand");
-    default: return nb::metricName(m);
+    case nb::Metric::LocalCpuPerGbps:
+        return QObject::tr("CPU per Gbit/s");
+    case nb::Metric::LocalServiceDemand:
+        return QObject::tr("Local svc demand");
+    case nb::Metric::RemoteServiceDemand:
+        return QObject::tr("Remote svc demand");
+    default:
+        return nb::metricName(m);
     }
 }
 
@@ -71,7 +80,7 @@ QString verdictCell(const nb::ComparisonTableRow &row)
     if (!row.stats || !row.stats->hasBaseline)
         return QString();
     if (row.stats->vsBaseline.verdict == nb::stats::Verdict::NoSignificantDifference)
-        return QObject::tr("no difference");   // the full words do not fit the column
+        return QObject::tr("no difference"); // the full words do not fit the column
     return nb::stats::verdictText(row.stats->vsBaseline.verdict, nb::metricBetter(row.metric));
 }
 
@@ -79,7 +88,8 @@ QString verdictCell(const nb::ComparisonTableRow &row)
 int drawLine(QPainter &p, int x, int y, int width, const QString &text)
 {
     const QFontMetrics fm(p.font());
-    p.drawText(QRect(x, y, width, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(text, Qt::ElideRight, width));
+    p.drawText(QRect(x, y, width, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(text, Qt::ElideRight, width));
     return fm.height();
 }
 
@@ -122,8 +132,8 @@ QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
     const QList<nb::Metric> present = statistics.presentMetrics();
     QList<nb::Metric> out;
     for (nb::Metric m : {nb::Metric::Throughput, nb::Metric::TransactionsPerSecond, nb::Metric::LatencyP99,
-                         nb::Metric::LocalCpuPerGbps, nb::Metric::LocalCpu, nb::Metric::RemoteCpu, nb::Metric::LatencyP50,
-                         nb::Metric::LocalServiceDemand, nb::Metric::RemoteServiceDemand}) {
+                         nb::Metric::LocalCpuPerGbps, nb::Metric::LocalCpu, nb::Metric::RemoteCpu,
+                         nb::Metric::LatencyP50, nb::Metric::LocalServiceDemand, nb::Metric::RemoteServiceDemand}) {
         if (present.contains(m))
             out.append(m);
     }
@@ -149,15 +159,18 @@ QStringList verdictLines(const nb::Comparison &comparison, const nb::ComparisonS
             const QString in = m == nb::Metric::Throughput ? QString() : QObject::tr(" in %1").arg(lowerName(m));
             switch (s->vsBaseline.verdict) {
             case nb::stats::Verdict::Faster:
-                lines << (higher ? QObject::tr("%1 is faster than %2%3: %4").arg(label, baseline, in, delta)
-                                 : QObject::tr("%1 has lower %2 than %3: %4").arg(label, lowerName(m), baseline, delta));
+                lines << (higher
+                              ? QObject::tr("%1 is faster than %2%3: %4").arg(label, baseline, in, delta)
+                              : QObject::tr("%1 has lower %2 than %3: %4").arg(label, lowerName(m), baseline, delta));
                 break;
             case nb::stats::Verdict::Slower:
-                lines << (higher ? QObject::tr("%1 is slower than %2%3: %4").arg(label, baseline, in, delta)
-                                 : QObject::tr("%1 has higher %2 than %3: %4").arg(label, lowerName(m), baseline, delta));
+                lines << (higher
+                              ? QObject::tr("%1 is slower than %2%3: %4").arg(label, baseline, in, delta)
+                              : QObject::tr("%1 has higher %2 than %3: %4").arg(label, lowerName(m), baseline, delta));
                 break;
             case nb::stats::Verdict::NoSignificantDifference:
-                lines << QObject::tr("%1 and %2: no significant difference in %3 (%4)").arg(label, baseline, lowerName(m), delta);
+                lines << QObject::tr("%1 and %2: no significant difference in %3 (%4)")
+                             .arg(label, baseline, lowerName(m), delta);
                 break;
             case nb::stats::Verdict::NotEnoughRuns:
                 lines << QObject::tr("%1 vs %2, %3: not enough runs for a verdict").arg(label, baseline, lowerName(m));
@@ -220,7 +233,7 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     const QRect page = writer.pageLayout().paintRectPixels(writer.resolution());
     const int W = page.width();
     const int H = page.height();
-    const int bottom = H - 16;   // above the footer line
+    const int bottom = H - 16; // above the footer line
 
     QCPPainter p;
     if (!p.begin(&writer))
@@ -246,13 +259,16 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     facts << QLocale().toString(when.toLocalTime(), QLocale::LongFormat);
     facts << QObject::tr("%n configuration(s)", nullptr, int(c.configurations.size()));
     if (overlay.sourceCount() > 1)
-        facts << QObject::tr("%1 sources overlaid: %2").arg(overlay.sourceCount()).arg(overlay.sourceNames.join(QStringLiteral(", ")));
+        facts << QObject::tr("%1 sources overlaid: %2")
+                     .arg(overlay.sourceCount())
+                     .arg(overlay.sourceNames.join(QStringLiteral(", ")));
     facts << QObject::tr("%n repeat(s), %1 order", nullptr, c.repeats).arg(nb::orderPolicyName(c.order));
     facts << QObject::tr("baseline: %1").arg(c.configurations.value(statistics.baselineIndex).label);
     y += drawLine(p, 0, y, W, facts.join(QStringLiteral(" \u00b7 "))) + 2;
     p.setFont(font(7.5));
-    y += drawLine(p, 0, y, W, QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
-                                          "Verdicts: Welch's t-test at alpha 0.05 against the baseline."));
+    y += drawLine(p, 0, y, W,
+                  QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
+                              "Verdicts: Welch's t-test at alpha 0.05 against the baseline."));
     y += 6;
 
     // Environment of both sides, two columns.
@@ -268,7 +284,8 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         p.setFont(font(9, true));
         yy += drawLine(p, x, yy, half, sides[i].first);
         p.setFont(font(7.5));
-        QStringList lines = sides[i].second->known ? environmentLines(*sides[i].second) : QStringList{QObject::tr("Unknown")};
+        QStringList lines =
+            sides[i].second->known ? environmentLines(*sides[i].second) : QStringList{QObject::tr("Unknown")};
         if (lines.size() > 5) {
             const int more = int(lines.size()) - 4;
             lines = lines.mid(0, 4);
@@ -323,28 +340,32 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         QStringList cells;
         bool bold = false;
     };
-    const QStringList header{QObject::tr("Metric"), QObject::tr("Configuration"), QObject::tr("Runs"), QObject::tr("Mean"),
-                             QObject::tr("95% CI"), QObject::tr("vs baseline"), QObject::tr("Verdict")};
+    const QStringList header{QObject::tr("Metric"), QObject::tr("Configuration"), QObject::tr("Runs"),
+                             QObject::tr("Mean"),   QObject::tr("95% CI"),        QObject::tr("vs baseline"),
+                             QObject::tr("Verdict")};
     const int columns = int(header.size());
     QList<TableRow> tableRows;
     for (const nb::ComparisonTableRow *r : std::as_const(rows)) {
         const nb::ComparisonTableRow &row = *r;
         QStringList cells;
         cells << reportMetricName(row.metric) << row.label
-              << (row.failedRuns > 0 ? QObject::tr("%1 (%2 failed)").arg(row.runs).arg(row.failedRuns) : QString::number(row.runs));
+              << (row.failedRuns > 0 ? QObject::tr("%1 (%2 failed)").arg(row.runs).arg(row.failedRuns)
+                                     : QString::number(row.runs));
         if (row.stats && row.stats->summary.n > 0) {
             const nb::stats::Summary &s = row.stats->summary;
             cells << nb::ComparisonTable::formatValue(row.metric, s.mean, row.unit)
-                  << (s.spreadKnown ? QStringLiteral("\u00b1 ") + nb::ComparisonTable::formatValue(row.metric, s.ciHalfWidth(), row.unit)
+                  << (s.spreadKnown ? QStringLiteral("\u00b1 ") +
+                                          nb::ComparisonTable::formatValue(row.metric, s.ciHalfWidth(), row.unit)
                                     : QString());
-            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.stats->vsBaseline.difference) : QString());
+            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.stats->vsBaseline.difference)
+                                             : QString());
         } else {
             cells << QObject::tr("no data") << QString() << QString();
         }
         cells << verdictCell(row);
         tableRows.append({cells, row.isBaseline});
     }
-    const int cellPad = 4;   // each side of a cell
+    const int cellPad = 4; // each side of a cell
     QList<int> widths(columns, 0);
     {
         // The painter's fonts: metrics for the PDF's resolution, not the screen's.
@@ -410,8 +431,9 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         }
         p.setFont(font(8));
         if (shown < tableRows.size()) {
-            drawLine(p, 2, y, tableWidth, QObject::tr("... %n more row(s) in the table export (CSV, Markdown)", nullptr,
-                                                      int(tableRows.size()) - shown));
+            drawLine(p, 2, y, tableWidth,
+                     QObject::tr("... %n more row(s) in the table export (CSV, Markdown)", nullptr,
+                                 int(tableRows.size()) - shown));
         }
     }
     {
@@ -422,8 +444,10 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         const QStringList verdicts = verdictLines(c, statistics);
         const int warningsReserve = c.warnings.isEmpty() ? 0 : 4 * QFontMetrics(p.font()).height() + 20;
         const QRect vbox(rightX, yy, rightWidth, std::max(20, bottom - yy - warningsReserve));
-        yy += drawList(p, vbox, verdicts.isEmpty() ? QStringList{QObject::tr("Verdicts need two configurations with two runs each.")}
-                                                   : verdicts,
+        yy += drawList(p, vbox,
+                       verdicts.isEmpty()
+                           ? QStringList{QObject::tr("Verdicts need two configurations with two runs each.")}
+                           : verdicts,
                        QStringLiteral("\u2022 "));
         if (!c.warnings.isEmpty()) {
             yy += 8;

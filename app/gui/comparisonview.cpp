@@ -5,10 +5,10 @@
 #include "comparisonreport.h"
 
 #include <chartactions.h>
+#include <compare/snapshot.h>
 #include <comparisoncharts.h>
 #include <comparisontablemodel.h>
 #include <messagebanner.h>
-#include <compare/snapshot.h>
 
 #include <QAction>
 #include <QComboBox>
@@ -44,12 +44,14 @@ namespace {
 
 // The bar charts of the view, in grid order; only those with data are shown.
 const QList<nb::Metric> kChartMetrics = {
-    nb::Metric::Throughput,      nb::Metric::TransactionsPerSecond, nb::Metric::LatencyP50,
-    nb::Metric::LatencyP99,      nb::Metric::LocalCpu,              nb::Metric::RemoteCpu,
+    nb::Metric::Throughput,      nb::Metric::TransactionsPerSecond,
+    nb::Metric::LatencyP50,      nb::Metric::LatencyP99,
+    nb::Metric::LocalCpu,        nb::Metric::RemoteCpu,
     nb::Metric::LocalCpuPerGbps, nb::Metric::LocalServiceDemand,
 };
 
-const auto kSnapshotFilter = QT_TRANSLATE_NOOP("ComparisonView", "NicBench snapshots (*.nicbench *.nicbench.gz *.gz *.json);;All files (*)");
+const auto kSnapshotFilter =
+    QT_TRANSLATE_NOOP("ComparisonView", "NicBench snapshots (*.nicbench *.nicbench.gz *.gz *.json);;All files (*)");
 
 bool writeText(const QString &path, const QString &text, QString *error)
 {
@@ -183,9 +185,11 @@ void ComparisonView::createActions()
     connect(m_stopAction, &QAction::triggered, m_controller, &ComparisonController::stop);
 
     m_exportMenu = new QMenu(tr("&Export"), this);
-    m_exportChartsAction = m_exportMenu->addAction(tr("&Charts (PNG, SVG, PDF)..."), this, &ComparisonView::exportChartsWithDialog);
+    m_exportChartsAction =
+        m_exportMenu->addAction(tr("&Charts (PNG, SVG, PDF)..."), this, &ComparisonView::exportChartsWithDialog);
     m_exportCsvAction = m_exportMenu->addAction(tr("Table as &CSV..."), this, [this] { exportTableWithDialog(false); });
-    m_exportMarkdownAction = m_exportMenu->addAction(tr("Table as &Markdown..."), this, [this] { exportTableWithDialog(true); });
+    m_exportMarkdownAction =
+        m_exportMenu->addAction(tr("Table as &Markdown..."), this, [this] { exportTableWithDialog(true); });
     m_exportMenu->addSeparator();
     m_exportReportAction = m_exportMenu->addAction(tr("&PDF Report..."), this, &ComparisonView::exportReportWithDialog);
 }
@@ -334,14 +338,15 @@ QWidget *ComparisonView::createMainArea()
     m_table->setObjectName(QStringLiteral("comparisonTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder);   // the table's own order until a header is clicked
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the table's own order until a header is clicked
     m_table->verticalHeader()->hide();
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     // Every column as wide as its text (fitTableColumns, whenever the data changes), the
     // verdict takes what is left: at 1280x720 the whole table fits without scrolling sideways.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSectionResizeMode(nb::ui::ComparisonTableModel::VerdictColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(nb::ui::ComparisonTableModel::VerdictColumn,
+                                                      QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &ComparisonView::fitTableColumns);
     m_table->viewport()->installEventFilter(this);
@@ -369,7 +374,7 @@ QWidget *ComparisonView::createMainArea()
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
-    m_splitter->setSizes({440, 170});   // two rows of charts at 1280x720
+    m_splitter->setSizes({440, 170}); // two rows of charts at 1280x720
     return m_splitter;
 }
 
@@ -386,8 +391,8 @@ bool ComparisonView::startComparison(const nb::Comparison &comparison)
     }
     m_banner->dismiss();
     // The new comparison is the first source; snapshots stay for the overlay.
-    m_sources.prepend(nb::ComparisonSource{comparison.title.isEmpty() ? tr("This run") : comparison.title,
-                                           m_controller->current()});
+    m_sources.prepend(
+        nb::ComparisonSource{comparison.title.isEmpty() ? tr("This run") : comparison.title, m_controller->current()});
     m_liveSource = 0;
     m_progress->show();
     m_baselineLabel = comparison.configurations.value(comparison.baselineIndex).label;
@@ -426,7 +431,7 @@ bool ComparisonView::loadInto(const QString &path, nb::ComparisonSource *out)
     nb::Comparison c;
     QString error;
     if (!nb::Snapshot::load(path, &c, &error)) {
-        showError(tr("Cannot open snapshot %1").arg(error));   // the error starts with the path
+        showError(tr("Cannot open snapshot %1").arg(error)); // the error starts with the path
         return false;
     }
     *out = nb::ComparisonSource{snapshotSourceName(path, c), c};
@@ -518,7 +523,8 @@ bool ComparisonView::saveSnapshot(const QString &path, int source)
         showError(tr("The snapshot was not saved: %1").arg(error));
         return false;
     }
-    m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("Snapshot saved to %1").arg(QDir::toNativeSeparators(path)));
+    m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
+                          tr("Snapshot saved to %1").arg(QDir::toNativeSeparators(path)));
     return true;
 }
 
@@ -570,8 +576,9 @@ QStringList ComparisonView::exportCharts(const QString &directory)
             written << path;
         }
     }
-    m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
-                          tr("%n file(s) written to %1", nullptr, int(written.size())).arg(QDir::toNativeSeparators(directory)));
+    m_banner->showMessage(
+        nb::ui::MessageBanner::Kind::Information,
+        tr("%n file(s) written to %1", nullptr, int(written.size())).arg(QDir::toNativeSeparators(directory)));
     return written;
 }
 
@@ -600,7 +607,8 @@ bool ComparisonView::exportTableMarkdown(const QString &path)
     QString text = QStringLiteral("# %1\n\n").arg(c.title.isEmpty() ? tr("Comparison") : c.title);
     text += m_tableModel->table()->toMarkdown();
     if (!m_verdicts.isEmpty())
-        text += QStringLiteral("\n") + QStringLiteral("- ") + m_verdicts.join(QStringLiteral("\n- ")) + QStringLiteral("\n");
+        text += QStringLiteral("\n") + QStringLiteral("- ") + m_verdicts.join(QStringLiteral("\n- ")) +
+                QStringLiteral("\n");
     if (!writeText(path, text, &error)) {
         showError(error);
         return false;
@@ -619,7 +627,8 @@ bool ComparisonView::exportPdfReport(const QString &path)
         showError(tr("The report was not written: %1").arg(error));
         return false;
     }
-    m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+    m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
+                          tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
     return true;
 }
 
@@ -667,9 +676,9 @@ void ComparisonView::refresh()
     m_sourceList->clear();
     for (int i = 0; i < m_sources.size(); ++i) {
         const nb::Comparison &c = m_sources.at(i).comparison;
-        QString text = m_sources.at(i).name + QLatin1Char('\n')
-            + tr("%n configuration(s)", nullptr, int(c.configurations.size())) + QStringLiteral(", ")
-            + tr("%n run(s)", nullptr, int(c.runs.size()));
+        QString text = m_sources.at(i).name + QLatin1Char('\n') +
+                       tr("%n configuration(s)", nullptr, int(c.configurations.size())) + QStringLiteral(", ") +
+                       tr("%n run(s)", nullptr, int(c.runs.size()));
         if (i == m_liveSource)
             text += tr(", running");
         auto *item = new QListWidgetItem(text, m_sourceList);
@@ -720,8 +729,9 @@ void ComparisonView::refresh()
     const int latencyTab = m_bottomTabs->indexOf(m_latencyPage);
     m_bottomTabs->setTabVisible(latencyTab, m_latency->hasData());
     m_verdictLabel->setText(m_sources.isEmpty() ? tr("None yet.")
-                            : m_verdicts.isEmpty() ? tr("Verdicts need at least two configurations with two runs each.")
-                                                   : QStringLiteral("\u2022 ") + m_verdicts.join(QStringLiteral("\n\u2022 ")));
+                            : m_verdicts.isEmpty()
+                                ? tr("Verdicts need at least two configurations with two runs each.")
+                                : QStringLiteral("\u2022 ") + m_verdicts.join(QStringLiteral("\n\u2022 ")));
     updateDetails();
     updateActions();
 }
@@ -758,8 +768,9 @@ void ComparisonView::fitTableColumns()
     // ResizeToContents would keep room for a sort arrow in every header: the sum is wider
     // than the table at 1280x720. Only the sorted column gets that room here.
     QHeaderView *header = m_table->horizontalHeader();
-    const QAbstractItemView *view = m_table;   // sizeHintForColumn is public there
-    const int arrow = header->sizeHint().height() + m_table->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const QAbstractItemView *view = m_table; // sizeHintForColumn is public there
+    const int arrow =
+        header->sizeHint().height() + m_table->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
     const int columns = m_proxy->columnCount();
     const auto headerWidth = [&](int column) {
         int w = header->sectionSizeHint(column);
@@ -832,7 +843,7 @@ void ComparisonView::updateDetails()
     m_details->setHtml(html);
     const int tab = m_bottomTabs->indexOf(m_details);
     m_bottomTabs->setTabText(tab, c.warnings.isEmpty() ? tr("Environment and warnings")
-                                                        : tr("Environment and warnings (%1)").arg(c.warnings.size()));
+                                                       : tr("Environment and warnings (%1)").arg(c.warnings.size()));
 }
 
 void ComparisonView::updateActions()
@@ -864,7 +875,8 @@ void ComparisonView::showError(const QString &text)
 void ComparisonView::openWithDialog(bool add)
 {
     if (add) {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Add Snapshot to Overlay"), QString(), tr(kSnapshotFilter));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Add Snapshot to Overlay"), QString(), tr(kSnapshotFilter));
         if (!path.isEmpty())
             addSnapshot(path);
         return;
@@ -881,7 +893,8 @@ void ComparisonView::saveWithDialog()
         return;
     QString name = m_sources.at(source).name;
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Snapshot As"), name + QStringLiteral(".nicbench"), tr(kSnapshotFilter));
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Snapshot As"), name + QStringLiteral(".nicbench"),
+                                                tr(kSnapshotFilter));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
@@ -902,17 +915,20 @@ void ComparisonView::exportChartsWithDialog()
 void ComparisonView::exportTableWithDialog(bool markdown)
 {
     const QString filter = markdown ? tr("Markdown (*.md)") : tr("CSV (*.csv)");
-    const QString path = QFileDialog::getSaveFileName(this, markdown ? tr("Export Table as Markdown") : tr("Export Table as CSV"),
-                                                      markdown ? QStringLiteral("comparison.md") : QStringLiteral("comparison.csv"), filter);
+    const QString path = QFileDialog::getSaveFileName(
+        this, markdown ? tr("Export Table as Markdown") : tr("Export Table as CSV"),
+        markdown ? QStringLiteral("comparison.md") : QStringLiteral("comparison.csv"), filter);
     if (path.isEmpty())
         return;
     if (markdown ? exportTableMarkdown(path) : exportTableCsv(path))
-        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("Table written to %1").arg(QDir::toNativeSeparators(path)));
+        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
+                              tr("Table written to %1").arg(QDir::toNativeSeparators(path)));
 }
 
 void ComparisonView::exportReportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("PDF Report"), QStringLiteral("comparison-report.pdf"), tr("PDF (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("PDF Report"), QStringLiteral("comparison-report.pdf"),
+                                                      tr("PDF (*.pdf)"));
     if (!path.isEmpty())
         exportPdfReport(path);
 }

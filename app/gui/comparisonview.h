@@ -36,7 +36,7 @@ class ComparisonTableModel;
 class ComparisonTimelineChart;
 class LatencyDistributionChart;
 class MessageBanner;
-}
+} // namespace nb::ui
 
 namespace nb::gui {
 
@@ -61,9 +61,9 @@ public:
     bool startComparison(const nb::Comparison &comparison);
 
     // Sources. Loading errors show in the banner and return false; what loaded stays.
-    bool openSnapshots(const QStringList &paths);       // replaces the sources
+    bool openSnapshots(const QStringList &paths);                 // replaces the sources
     void showSources(const QList<nb::ComparisonSource> &sources); // same, already loaded
-    bool addSnapshot(const QString &path);              // overlays one more
+    bool addSnapshot(const QString &path);                        // overlays one more
     void removeSource(int index);
     int sourceCount() const { return int(m_sources.size()); }
     QStringList sourceNames() const;
@@ -134,8 +134,8 @@ private:
     std::function<QString()> m_startGuard;
     bool m_testRunning = false;
     QList<nb::ComparisonSource> m_sources;
-    int m_liveSource = -1;          // the source the controller is filling, -1 when none
-    QString m_baselineLabel;        // kept across refreshes
+    int m_liveSource = -1;   // the source the controller is filling, -1 when none
+    QString m_baselineLabel; // kept across refreshes
     nb::ComparisonOverlay m_overlay;
     nb::ComparisonStatistics m_stats;
     QStringList m_verdicts;

@@ -18,8 +18,8 @@
 
 #include <QApplication>
 #include <QIcon>
-#include <messagebanner.h>
 #include <QTimer>
+#include <messagebanner.h>
 
 #include <cstdio>
 
@@ -79,7 +79,7 @@ int main(int argc, char *argv[])
         nb::Comparison c;
         QString error;
         if (!nb::Snapshot::load(path, &c, &error)) {
-            std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));   // the error names the file
+            std::fprintf(stderr, "nicbench: %s\n", qPrintable(error)); // the error names the file
             return 1;
         }
         snapshots.append({nb::gui::snapshotSourceName(path, c), c});
@@ -111,7 +111,7 @@ int main(int argc, char *argv[])
     if (cmd.run) {
         nb::TestParams params = cmd.params;
         if (!cmd.hostGiven)
-            params.host.clear();   // the built-in server
+            params.host.clear(); // the built-in server
         QTimer::singleShot(0, &window, [&window, params] { window.runTest(params); });
     }
     nb::gui::ComparisonView *view = window.comparisonView();
@@ -123,21 +123,21 @@ int main(int argc, char *argv[])
         QObject::connect(view, &nb::gui::ComparisonView::comparisonFinished, &app,
                          [out = compare.snapshotOut, report = compare.reportOut,
                           quit = compare.quitWhenDone](const nb::Comparison &done) {
-            int code = 0;
-            for (const nb::Run &r : done.runs)
-                code = r.ok() ? code : 2;
-            if (done.runs.size() != done.schedule().size())
-                code = 2;
-            QString error;
-            if (!out.isEmpty() && !nb::Snapshot::save(done, out, &error)) {
-                std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
-                code = 1;
-            }
-            if (!report.isEmpty() && !writeReport(report, {{done.title, done}}))
-                code = 1;
-            if (quit)
-                QTimer::singleShot(1500, qApp, [code] { QCoreApplication::exit(code); });
-        });
+                             int code = 0;
+                             for (const nb::Run &r : done.runs)
+                                 code = r.ok() ? code : 2;
+                             if (done.runs.size() != done.schedule().size())
+                                 code = 2;
+                             QString error;
+                             if (!out.isEmpty() && !nb::Snapshot::save(done, out, &error)) {
+                                 std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
+                                 code = 1;
+                             }
+                             if (!report.isEmpty() && !writeReport(report, {{done.title, done}}))
+                                 code = 1;
+                             if (quit)
+                                 QTimer::singleShot(1500, qApp, [code] { QCoreApplication::exit(code); });
+                         });
         QTimer::singleShot(0, &window, [&window, view, spec] {
             window.showCompareArea();
             if (!view->startComparison(spec)) {

@@ -13,22 +13,21 @@
 #include <adapterpanel.h>
 #include <cpuchart.h>
 #include <livetestchart.h>
-#include <rrchart.h>
 #include <messagebanner.h>
 #include <ratescale.h>
 #include <resultssummary.h>
+#include <rrchart.h>
 #include <rrformat.h>
 #include <streamresultsmodel.h>
 
 #include <QAction>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QTabWidget>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QFile>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -40,6 +39,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -162,7 +162,7 @@ void MainWindow::createActions()
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setToolTip(tr("Stop the test and keep what was measured (Esc)"));
     connect(m_stopAction, &QAction::triggered, this, [this] {
-        m_stopRequested = true;   // also cancels the rest of a "both" run
+        m_stopRequested = true; // also cancels the rest of a "both" run
         m_runner->stop();
     });
 
@@ -225,7 +225,8 @@ QWidget *MainWindow::createCentral()
     // than the live adapter tiles do (docs/design.md, "The Compare tab").
     m_compareView = new ComparisonView(m_compareController);
     m_compareView->setStartGuard([this] {
-        return m_runner->isRunning() ? tr("A test is running: stop it or wait for it before starting a comparison.") : QString();
+        return m_runner->isRunning() ? tr("A test is running: stop it or wait for it before starting a comparison.")
+                                     : QString();
     });
     connect(m_compareView, &ComparisonView::newComparisonRequested, this, &MainWindow::newComparison);
     connect(m_compareView, &ComparisonView::activated, this, &MainWindow::showCompareArea);
@@ -248,8 +249,8 @@ QWidget *MainWindow::createTestArea()
     panelScroll->setWidgetResizable(true);
     panelScroll->setFrameShape(QFrame::NoFrame);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    panelScroll->setMinimumWidth(std::max(m_panel->minimumWidth(), m_panel->minimumSizeHint().width())
-                                 + panelScroll->verticalScrollBar()->sizeHint().width());
+    panelScroll->setMinimumWidth(std::max(m_panel->minimumWidth(), m_panel->minimumSizeHint().width()) +
+                                 panelScroll->verticalScrollBar()->sizeHint().width());
 
     m_banner = new nb::ui::MessageBanner;
 
@@ -259,7 +260,8 @@ QWidget *MainWindow::createTestArea()
     m_progress->setTextVisible(false);
     m_progressLabel = new QLabel(tr("Ready"));
     m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
-    m_progressLabel->setMinimumWidth(m_progressLabel->fontMetrics().horizontalAdvance(QStringLiteral("888.8 s of 888.8 s, 888 s left")));
+    m_progressLabel->setMinimumWidth(
+        m_progressLabel->fontMetrics().horizontalAdvance(QStringLiteral("888.8 s of 888.8 s, 888 s left")));
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_progressLabel);
@@ -373,8 +375,9 @@ void MainWindow::runFromPanel()
     if (m_runner->isRunning())
         return;
     if (m_compareController->isRunning()) {
-        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
-                              tr("A comparison is running (Compare tab): stop it or wait for it before starting a test."));
+        m_banner->showMessage(
+            nb::ui::MessageBanner::Kind::Information,
+            tr("A comparison is running (Compare tab): stop it or wait for it before starting a test."));
         return;
     }
     QList<nb::TestParams> plan;
@@ -409,8 +412,9 @@ void MainWindow::startPlan(const QList<nb::TestParams> &plan)
         return;
     }
     if (m_compareController->isRunning()) {
-        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
-                              tr("A comparison is running (Compare tab): stop it or wait for it before starting a test."));
+        m_banner->showMessage(
+            nb::ui::MessageBanner::Kind::Information,
+            tr("A comparison is running (Compare tab): stop it or wait for it before starting a test."));
         return;
     }
     m_plan = plan;
@@ -427,8 +431,10 @@ void MainWindow::startPlan(const QList<nb::TestParams> &plan)
     m_summary->showLive(0, 0);
     m_streamModel->clear();
     const nb::TestParams &first = plan.constFirst();
-    const bool anyStream = std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); });
-    const bool anyRr = std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return p.isRequestResponse(); });
+    const bool anyStream =
+        std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); });
+    const bool anyRr =
+        std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return p.isRequestResponse(); });
     m_chart->startTest(anyStream ? (first.isTimed() ? first.duration : 0.0) : 10.0);
     if (!anyStream)
         m_chart->setPlaceholderText(tr("A request/response test: see its tab"));
@@ -473,7 +479,8 @@ void MainWindow::selectTestAdapter(const nb::TestResult &header)
     // Show the adapter the test actually leaves through, so its graph fills up.
     std::optional<nb::AdapterInfo> adapter = header.localAdapter;
     if (!adapter && !header.connections.isEmpty())
-        adapter = nb::adapterForLocalAddress(QHostAddress(header.connections.constFirst().localHost), m_monitor->adapters());
+        adapter =
+            nb::adapterForLocalAddress(QHostAddress(header.connections.constFirst().localHost), m_monitor->adapters());
     if (!adapter) {
         const QHostAddress target(m_current.host);
         if (!target.isNull() && target.isLoopback())
@@ -493,10 +500,9 @@ void MainWindow::onIntervals(const QList<nb::IntervalReport> &batch)
         m_rrChart->addIntervals(batch);
         const nb::IntervalReport &last = batch.constLast();
         if (last.hasRr)
-            m_summary->showLiveText(
-                tr("Transactions %1, p99 %2")
-                    .arg(nb::ui::formatTransactionsPerSecond(last.rr.transactionsPerSecond()),
-                         nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
+            m_summary->showLiveText(tr("Transactions %1, p99 %2")
+                                        .arg(nb::ui::formatTransactionsPerSecond(last.rr.transactionsPerSecond()),
+                                             nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
         return;
     }
     m_chart->addIntervals(batch);
@@ -520,7 +526,7 @@ void MainWindow::updateProgress()
     const double elapsed = m_doneSeconds + m_clock.elapsed() / 1000.0;
     const double total = m_planSeconds;
     if (!m_current.isTimed()) {
-        m_progress->setRange(0, 0);   // a byte count has no known end time
+        m_progress->setRange(0, 0); // a byte count has no known end time
         m_progressLabel->setText(tr("%1 s").arg(QString::number(elapsed, 'f', 0)));
         return;
     }
@@ -529,8 +535,7 @@ void MainWindow::updateProgress()
     m_progress->setValue(int(fraction * 1000));
     const double left = std::max(0.0, total - elapsed);
     m_progressLabel->setText(tr("%1 s of %2 s, %3 s left")
-                                 .arg(QString::number(std::min(elapsed, total), 'f', 0),
-                                      QString::number(total, 'g', 4),
+                                 .arg(QString::number(std::min(elapsed, total), 'f', 0), QString::number(total, 'g', 4),
                                       QString::number(std::ceil(left), 'f', 0)));
 }
 
@@ -539,8 +544,8 @@ void MainWindow::onFinished(const nb::TestResult &result)
     m_progressTimer.stop();
     m_dataFlowing = false;
     nb::TestResult shown = result;
-    if (m_server->isListening() && result.params.host == BuiltinServer::address()
-        && result.params.port == m_server->port() && !result.intervals.isEmpty())
+    if (m_server->isListening() && result.params.host == BuiltinServer::address() &&
+        result.params.port == m_server->port() && !result.intervals.isEmpty())
         shown.warnings.append(tr("The built-in server runs in this process, so both CPU figures cover "
                                  "client and server together."));
     m_planResults.append(shown);
@@ -570,7 +575,8 @@ void MainWindow::finishPlan()
     if (result.ok()) {
         m_progress->setValue(1000);
         m_progressLabel->setText(tr("Finished"));
-        statusBar()->showMessage(tr("Test finished: %1").arg(m_summary->toText().section(QLatin1Char('\n'), 0, 0)), 10000);
+        statusBar()->showMessage(tr("Test finished: %1").arg(m_summary->toText().section(QLatin1Char('\n'), 0, 0)),
+                                 10000);
     } else if (result.errorCode == nb::ErrorCode::Stopped) {
         m_progressLabel->setText(tr("Stopped"));
         if (m_chart->sampleCount() == 0)
@@ -646,8 +652,9 @@ ComparisonDialog *MainWindow::createComparisonDialog()
 void MainWindow::newComparison()
 {
     if (m_runner->isRunning()) {
-        m_compareView->banner()->showMessage(nb::ui::MessageBanner::Kind::Information,
-                                             tr("A test is running: stop it or wait for it before starting a comparison."));
+        m_compareView->banner()->showMessage(
+            nb::ui::MessageBanner::Kind::Information,
+            tr("A test is running: stop it or wait for it before starting a comparison."));
         return;
     }
     std::unique_ptr<ComparisonDialog> dialog(createComparisonDialog());

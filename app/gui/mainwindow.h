@@ -28,7 +28,7 @@ class RrChart;
 class MessageBanner;
 class ResultsSummary;
 class StreamResultsModel;
-}
+} // namespace nb::ui
 
 namespace nb::gui {
 
@@ -113,7 +113,7 @@ private:
     nb::ui::CpuChart *m_cpuChart = nullptr;
     nb::ui::RrChart *m_rrChart = nullptr;
     QTabWidget *m_chartTabs = nullptr;
-    QTabWidget *m_areaTabs = nullptr;   // "Test" | "Compare"
+    QTabWidget *m_areaTabs = nullptr; // "Test" | "Compare"
     ComparisonController *m_compareController = nullptr;
     ComparisonView *m_compareView = nullptr;
     QSplitter *m_adapterSplitter = nullptr;
@@ -134,16 +134,16 @@ private:
     QAction *m_streamsAction = nullptr;
     QAction *m_copyAction = nullptr;
 
-    QList<nb::TestParams> m_plan;     // the tests of this run, in order
+    QList<nb::TestParams> m_plan; // the tests of this run, in order
     int m_planIndex = 0;
     bool m_stopRequested = false;
     QList<nb::TestResult> m_planResults;
-    double m_planSeconds = 0;         // planned length of the whole run
-    double m_doneSeconds = 0;         // planned length of its finished tests
-    double m_timeOffset = 0;          // where the current test starts on the CPU chart
+    double m_planSeconds = 0; // planned length of the whole run
+    double m_doneSeconds = 0; // planned length of its finished tests
+    double m_timeOffset = 0;  // where the current test starts on the CPU chart
     QString m_jsonOutputPath;
     nb::TestParams m_current;
-    QElapsedTimer m_clock;          // since the engine reported that data flows
+    QElapsedTimer m_clock; // since the engine reported that data flows
     bool m_dataFlowing = false;
     double m_lastIntervalEnd = 0;
     QTimer m_progressTimer;

@@ -94,8 +94,9 @@ GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
 
 QString guiCommandLineHelp(const QString &program)
 {
-    return nb::commandLineHelp(program, true)
-        + QStringLiteral("  --json-out FILE           write the result as JSON (like -J) to FILE when the test ends\n");
+    return nb::commandLineHelp(program, true) +
+           QStringLiteral(
+               "  --json-out FILE           write the result as JSON (like -J) to FILE when the test ends\n");
 }
 
 } // namespace nb::gui

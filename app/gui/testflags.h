@@ -12,14 +12,14 @@
 namespace nb::gui {
 
 struct GuiCommandLine {
-    bool run = false;             // --run: start the test once the window is up
-    bool quitWhenDone = false;    // --quit-when-done: exit after that test
-    bool hostGiven = false;       // -c was given; otherwise the built-in server is the target
+    bool run = false;          // --run: start the test once the window is up
+    bool quitWhenDone = false; // --quit-when-done: exit after that test
+    bool hostGiven = false;    // -c was given; otherwise the built-in server is the target
     bool showHelp = false;
     bool showVersion = false;
-    QString jsonOutPath;          // --json-out FILE: write the result JSON when the test ends
+    QString jsonOutPath; // --json-out FILE: write the result JSON when the test ends
     nb::TestParams params;
-    QString error;                // one line, empty when the arguments are fine
+    QString error; // one line, empty when the arguments are fine
 };
 
 // Test flags (no program name, no -c) on top of the defaults. Returns false and sets

@@ -35,8 +35,7 @@ QString sizeText(std::uint64_t bytes)
 }
 
 // Range and tooltip from the parameter table; a value that may be 0 for "none" gets 0.
-template <typename Spin>
-void fromTable(Spin *spin, nb::param::Id id, double scale = 1)
+template <typename Spin> void fromTable(Spin *spin, nb::param::Id id, double scale = 1)
 {
     const nb::param::Parameter &p = nb::param::parameter(id);
     spin->setRange(p.zeroIsNone ? 0 : p.min * scale, p.max * scale);
@@ -413,7 +412,7 @@ void TestPanel::selectPreset(int index)
 void TestPanel::onPresetActivated(int index)
 {
     if (index < 0 || index >= m_presets.size())
-        return;   // "Custom settings" keeps what the form shows
+        return; // "Custom settings" keeps what the form shows
     nb::TestParams base;
     QString ignored;
     params(&base, &ignored);
@@ -635,7 +634,7 @@ QString TestPanel::bindAddress() const
     const int i = m_from->findText(text);
     if (i >= 0)
         return m_from->itemData(i).toString();
-    return text;   // typed by hand
+    return text; // typed by hand
 }
 
 void TestPanel::setEditingEnabled(bool enabled)

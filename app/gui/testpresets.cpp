@@ -34,7 +34,8 @@ QList<TestPreset> builtinPresets()
          QStringLiteral("Many small transactions at once, like a busy database or web server.")},
         {QStringLiteral("netperf TCP_STREAM then TCP_RR, 60 s each"), QStringLiteral("-P 1 -l 16k -t 60"),
          QStringLiteral("The pair of tests the adapter articles run: throughput, then transactions/s "
-                        "and latency, each for 60 s."), true},
+                        "and latency, each for 60 s."),
+         true},
         {QStringLiteral("Quick request/response check, 3 s"), QStringLiteral("--rr -t 3 -i 0.5"),
          QStringLiteral("A fast latency check before a long run.")},
     };

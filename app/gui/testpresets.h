@@ -16,9 +16,9 @@ enum class TestType { Throughput, RequestResponse, Both };
 
 struct TestPreset {
     QString name;
-    QString flags;      // e.g. "-P 16 -w 64k -l 128k -t 30"
-    QString why;        // tooltip: where it comes from
-    bool both = false;  // run the flags as throughput, then as TCP_RR
+    QString flags;     // e.g. "-P 16 -w 64k -l 128k -t 30"
+    QString why;       // tooltip: where it comes from
+    bool both = false; // run the flags as throughput, then as TCP_RR
 };
 
 QList<TestPreset> builtinPresets();

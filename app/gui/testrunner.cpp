@@ -14,11 +14,7 @@ namespace nb::gui {
 // event-loop turn, so a burst of reports costs the GUI one wake-up.
 class TestRunner::Listener : public nb::TestListener, public std::enable_shared_from_this<Listener> {
 public:
-    Listener(TestRunner *owner, quint64 job)
-        : m_owner(owner)
-        , m_job(job)
-    {
-    }
+    Listener(TestRunner *owner, quint64 job) : m_owner(owner), m_job(job) {}
 
     void testStarted(const nb::TestResult &header) override
     {
@@ -53,8 +49,7 @@ public:
             m_owner->onIntervals(m_job, batch);
     }
 
-    template<typename F>
-    void post(F &&f)
+    template <typename F> void post(F &&f)
     {
         // The owner joins this thread before it is destroyed, and Qt drops queued calls
         // to a deleted context, so the raw pointer is safe here.
@@ -69,10 +64,7 @@ private:
     bool m_flushPosted = false;
 };
 
-TestRunner::TestRunner(QObject *parent)
-    : QObject(parent)
-{
-}
+TestRunner::TestRunner(QObject *parent) : QObject(parent) {}
 
 TestRunner::~TestRunner()
 {
@@ -92,7 +84,7 @@ bool TestRunner::start(const nb::TestParams &params)
     m_worker = std::thread([this, job, client = m_client, listener = m_listener] {
         nb::TestResult result = client->run();
         listener->post([self = this, job, result, listener] {
-            listener->flush();   // intervals still pending come before the end
+            listener->flush(); // intervals still pending come before the end
             self->onRunReturned(job, result);
         });
     });

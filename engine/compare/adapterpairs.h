@@ -14,10 +14,10 @@ namespace nb {
 struct AdapterPair {
     AdapterInfo local;
     AdapterInfo remote;
-    QString localAddress;   // the -B address
-    QString remoteAddress;  // the -c target
-    int prefixLength = 0;   // of the shared subnet
-    QString label() const;  // "<local family> <local name> -> <remote name>", " (IPv6)" appended for IPv6
+    QString localAddress;  // the -B address
+    QString remoteAddress; // the -c target
+    int prefixLength = 0;  // of the shared subnet
+    QString label() const; // "<local family> <local name> -> <remote name>", " (IPv6)" appended for IPv6
 };
 
 // Pairs ordered by local adapter order, then remote adapter order (then by the order of

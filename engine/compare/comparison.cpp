@@ -137,7 +137,9 @@ QString Comparison::validate() const
     if (repeats < 1 || repeats > 1000)
         return QStringLiteral("repeats must be between 1 and 1000, not %1").arg(repeats);
     if (baselineIndex < 0 || baselineIndex >= configurations.size())
-        return QStringLiteral("baseline %1 is not a configuration (0..%2)").arg(baselineIndex).arg(configurations.size() - 1);
+        return QStringLiteral("baseline %1 is not a configuration (0..%2)")
+            .arg(baselineIndex)
+            .arg(configurations.size() - 1);
     if (!(pauseSeconds >= 0 && pauseSeconds <= 3600))
         return QStringLiteral("pause between runs must be 0..3600 s");
     QSet<quint64> seen;
@@ -148,11 +150,15 @@ QString Comparison::validate() const
         if (r.repeatIndex < 0 || r.repeatIndex >= repeats)
             return QStringLiteral("run %1 has repeat %2, outside 0..%3").arg(i).arg(r.repeatIndex).arg(repeats - 1);
         if (r.orderIndex != i)
-            return QStringLiteral("run %1 has order %2; runs must be stored in execution order").arg(i).arg(r.orderIndex);
+            return QStringLiteral("run %1 has order %2; runs must be stored in execution order")
+                .arg(i)
+                .arg(r.orderIndex);
         const quint64 key = (quint64(quint32(r.configIndex)) << 32) | quint32(r.repeatIndex);
         if (seen.contains(key))
             return QStringLiteral("run %1 repeats repeat %2 of configuration %3")
-                .arg(i).arg(r.repeatIndex).arg(r.configIndex);
+                .arg(i)
+                .arg(r.repeatIndex)
+                .arg(r.configIndex);
         seen.insert(key);
     }
     return {};

@@ -19,9 +19,9 @@
 namespace nb {
 
 struct Configuration {
-    QString label;       // "virtio eth0, P=4": what charts and tables show
+    QString label; // "virtio eth0, P=4": what charts and tables show
     TestParams params;
-    QString notes;       // free text ("jumbo frames on both ends")
+    QString notes; // free text ("jumbo frames on both ends")
 
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, Configuration *out, QString *error);
@@ -32,12 +32,12 @@ struct Configuration {
 // randomisation: still balanced, but no fixed A-before-B pattern a periodic disturbance
 // could line up with).
 enum class OrderPolicy { Interleaved, Shuffled };
-QString orderPolicyName(OrderPolicy p);                 // "interleaved", "shuffled"
+QString orderPolicyName(OrderPolicy p); // "interleaved", "shuffled"
 bool orderPolicyFromName(const QString &name, OrderPolicy *out);
 
 struct ScheduledRun {
     int configIndex = 0;
-    int repeatIndex = 0;  // 0-based round
+    int repeatIndex = 0; // 0-based round
     bool operator==(const ScheduledRun &) const = default;
 };
 // The order runs execute in: `repeats` rounds, each holding every configuration once.
@@ -46,9 +46,9 @@ QList<ScheduledRun> buildSchedule(int configurationCount, int repeats, OrderPoli
 struct Run {
     int configIndex = 0;
     int repeatIndex = 0;
-    int orderIndex = 0;   // position in the executed sequence, 0-based
-    QDateTime startedAt;  // UTC
-    TestResult result;    // result.error is set when the run failed
+    int orderIndex = 0;  // position in the executed sequence, 0-based
+    QDateTime startedAt; // UTC
+    TestResult result;   // result.error is set when the run failed
 
     bool ok() const { return result.ok(); }
     QJsonObject toJson() const;
@@ -65,9 +65,9 @@ struct Comparison {
     int baselineIndex = 0;     // configuration the others are compared with
     QList<Run> runs;           // in execution order
     Environment environment;
-    QStringList warnings;      // comparison-level ("run 3 failed: ...", "adapters differ")
-    QDateTime createdAt;       // UTC
-    QDateTime finishedAt;      // UTC; invalid while running or when stopped early
+    QStringList warnings; // comparison-level ("run 3 failed: ...", "adapters differ")
+    QDateTime createdAt;  // UTC
+    QDateTime finishedAt; // UTC; invalid while running or when stopped early
 
     QList<ScheduledRun> schedule() const { return buildSchedule(int(configurations.size()), repeats, order, seed); }
     // Successful runs of one configuration, in execution order.

@@ -6,8 +6,8 @@
 // "<family> <name>, <variant>", e.g. "vmxnet3 ens192, P=4", and are plain strings the
 // user may edit afterwards.
 
-#include "platform/adapterinfo.h"
 #include "compare/comparison.h"
+#include "platform/adapterinfo.h"
 
 #include <QList>
 #include <QString>
@@ -32,7 +32,7 @@ struct MatrixEndpoint {
 
 // A change applied on top of the base parameters. Unset fields keep the base value.
 struct MatrixVariant {
-    QString name; // "P=4", "TCP_RR": appended to the endpoint's label
+    QString name;               // "P=4", "TCP_RR": appended to the endpoint's label
     std::optional<int> streams; // -P; for RR/CRR the connections (TestParams::connections())
     std::optional<TestKind> kind;
     std::optional<Direction> direction;
@@ -43,9 +43,9 @@ struct MatrixVariant {
 
     void apply(TestParams *params) const;
 
-    static MatrixVariant withStreams(int streams);  // "P=<n>"
-    static MatrixVariant throughput();              // "TCP_STREAM"
-    static MatrixVariant requestResponse();         // "TCP_RR"
+    static MatrixVariant withStreams(int streams); // "P=<n>"
+    static MatrixVariant throughput();             // "TCP_STREAM"
+    static MatrixVariant requestResponse();        // "TCP_RR"
 };
 
 // Endpoints outer, variants inner: A/P=1, A/P=4, B/P=1, B/P=4. No variants: one

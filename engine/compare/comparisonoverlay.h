@@ -15,18 +15,18 @@
 namespace nb {
 
 struct ComparisonSource {
-    QString name;          // legend text: the snapshot's file name or title
+    QString name; // legend text: the snapshot's file name or title
     Comparison comparison;
 };
 
 struct ComparisonOverlay {
-    Comparison merged;          // configurations of all sources in source order; runs
-                                // concatenated with configIndex remapped; one source:
-                                // the comparison itself, unchanged
-    QStringList sourceNames;    // one per source
-    QList<int> sourceOf;        // per merged configuration: index into sourceNames
-    QList<int> groupOf;         // per merged configuration: index into groupLabels
-    QStringList groupLabels;    // distinct original labels, in order of first appearance
+    Comparison merged;       // configurations of all sources in source order; runs
+                             // concatenated with configIndex remapped; one source:
+                             // the comparison itself, unchanged
+    QStringList sourceNames; // one per source
+    QList<int> sourceOf;     // per merged configuration: index into sourceNames
+    QList<int> groupOf;      // per merged configuration: index into groupLabels
+    QStringList groupLabels; // distinct original labels, in order of first appearance
 
     int sourceCount() const { return int(sourceNames.size()); }
     // The merged configuration for (group, source); -1 when that source lacks the label.

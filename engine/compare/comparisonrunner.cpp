@@ -38,7 +38,8 @@ bool serverWasBusy(const TestResult &r)
 } // namespace
 
 ComparisonRunner::ComparisonRunner(Comparison comparison, ComparisonListener *listener)
-    : m_comparison(std::move(comparison)), m_listener(listener)
+    : m_comparison(std::move(comparison))
+    , m_listener(listener)
 {
 }
 
@@ -130,7 +131,10 @@ Comparison ComparisonRunner::run()
         }
         if (!run.ok())
             c.warnings.append(QStringLiteral("run %1 (%2, repeat %3) failed: %4")
-                                  .arg(i + 1).arg(conf.label).arg(slot.repeatIndex + 1).arg(run.result.error));
+                                  .arg(i + 1)
+                                  .arg(conf.label)
+                                  .arg(slot.repeatIndex + 1)
+                                  .arg(run.result.error));
         c.runs.append(run);
         if (m_listener)
             m_listener->runFinished(c.runs.last(), total);

@@ -24,7 +24,9 @@ public:
     virtual ~ComparisonListener() = default;
     // `orderIndex` counts from 0 up to `total` - 1.
     virtual void runStarted(const Configuration & /*config*/, const ScheduledRun & /*slot*/, int /*orderIndex*/,
-                            int /*total*/) {}
+                            int /*total*/)
+    {
+    }
     virtual void runFinished(const Run & /*run*/, int /*total*/) {}
     // Live interval of the run at `orderIndex`.
     virtual void interval(int /*orderIndex*/, const IntervalReport & /*report*/) {}

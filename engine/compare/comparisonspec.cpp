@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparisonspec.h"
 
-#include "test/commandline.h"
 #include "core/jsonfields.h"
+#include "test/commandline.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -67,7 +67,8 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(specJson, &pe);
     if (pe.error != QJsonParseError::NoError)
-        return json::fail(error, QString(), QStringLiteral("not valid JSON at byte %1: %2").arg(pe.offset).arg(pe.errorString()));
+        return json::fail(error, QString(),
+                          QStringLiteral("not valid JSON at byte %1: %2").arg(pe.offset).arg(pe.errorString()));
     if (!doc.isObject())
         return json::fail(error, QString(), QStringLiteral("a spec is a JSON object"));
     const QJsonObject o = doc.object();
@@ -101,11 +102,13 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
         } else if (av.isArray()) {
             for (const QJsonValue &v : av.toArray()) {
                 if (!v.isString())
-                    return json::fail(error, where + QStringLiteral(".args"), QStringLiteral("array entries must be strings"));
+                    return json::fail(error, where + QStringLiteral(".args"),
+                                      QStringLiteral("array entries must be strings"));
                 args << v.toString();
             }
         } else {
-            return json::fail(error, where + QStringLiteral(".args"), QStringLiteral("must be a string or an array of strings"));
+            return json::fail(error, where + QStringLiteral(".args"),
+                              QStringLiteral("must be a string or an array of strings"));
         }
         if (!paramsFromArgs(args, conf.label, &conf.params, error))
             return false;

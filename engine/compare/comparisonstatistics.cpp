@@ -102,16 +102,21 @@ QString metricName(Metric m)
 QString metricUnit(Metric m, TestKind kind)
 {
     switch (m) {
-    case Metric::Throughput: return QStringLiteral("bit/s");
-    case Metric::TransactionsPerSecond: return QStringLiteral("1/s");
+    case Metric::Throughput:
+        return QStringLiteral("bit/s");
+    case Metric::TransactionsPerSecond:
+        return QStringLiteral("1/s");
     case Metric::LatencyP50:
-    case Metric::LatencyP99: return QStringLiteral("us");
+    case Metric::LatencyP99:
+        return QStringLiteral("us");
     case Metric::LocalCpu:
-    case Metric::RemoteCpu: return QStringLiteral("%");
+    case Metric::RemoteCpu:
+        return QStringLiteral("%");
     case Metric::LocalServiceDemand:
     case Metric::RemoteServiceDemand:
         return kind == TestKind::Stream ? QStringLiteral("us/KB") : QStringLiteral("us/transaction");
-    case Metric::LocalCpuPerGbps: return QStringLiteral("%/(Gbit/s)");
+    case Metric::LocalCpuPerGbps:
+        return QStringLiteral("%/(Gbit/s)");
     }
     return {};
 }
@@ -139,10 +144,10 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
         return r.hasRr && r.rr.latencyUs.count > 0 ? std::optional<double>(r.rr.latencyUs.p99) : std::nullopt;
     case Metric::LocalCpu:
         return r.localCpuKnown && r.localCpu.systemValid ? std::optional<double>(r.localCpu.systemBusyPct)
-                                                          : std::nullopt;
+                                                         : std::nullopt;
     case Metric::RemoteCpu:
         return r.remoteCpuKnown && r.remoteCpu.systemValid ? std::optional<double>(r.remoteCpu.systemBusyPct)
-                                                            : std::nullopt;
+                                                           : std::nullopt;
     case Metric::LocalServiceDemand:
         return r.localCpuKnown ? finite(serviceDemand(r, r.localCpu)) : std::nullopt;
     case Metric::RemoteServiceDemand:

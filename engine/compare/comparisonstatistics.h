@@ -27,9 +27,9 @@ enum class Metric {
 };
 
 QList<Metric> allMetrics();
-QString metricKey(Metric m);    // "throughput_bps", "transactions_per_second", ... (JSON, CSV)
+QString metricKey(Metric m); // "throughput_bps", "transactions_per_second", ... (JSON, CSV)
 bool metricFromKey(const QString &key, Metric *out);
-QString metricName(Metric m);   // "Throughput", "Local CPU", ...
+QString metricName(Metric m); // "Throughput", "Local CPU", ...
 // Unit for display: "bit/s", "1/s", "us", "%", "us/KB", "us/transaction", "%/(Gbit/s)".
 QString metricUnit(Metric m, TestKind kind = TestKind::Stream);
 stats::Better metricBetter(Metric m);
@@ -40,16 +40,16 @@ std::optional<double> metricValue(const TestResult &result, Metric m);
 struct MetricStatistics {
     Metric metric = Metric::Throughput;
     int configIndex = 0;
-    QList<double> values;          // one per successful run that measured it, in run order
+    QList<double> values; // one per successful run that measured it, in run order
     stats::Summary summary;
-    bool hasBaseline = false;      // compared with the baseline (not the baseline itself,
-                                   // and the baseline measured the same thing in the same unit)
+    bool hasBaseline = false; // compared with the baseline (not the baseline itself,
+                              // and the baseline measured the same thing in the same unit)
     stats::BaselineComparison vsBaseline;
 };
 
 struct ConfigurationStatistics {
     int configIndex = 0;
-    int runs = 0;          // runs recorded
+    int runs = 0; // runs recorded
     int failedRuns = 0;
     QList<MetricStatistics> metrics; // only metrics with at least one value
     const MetricStatistics *metric(Metric m) const;

@@ -18,7 +18,8 @@ QString markdownCell(QString s)
 } // namespace
 
 ComparisonTable::ComparisonTable(const Comparison &comparison, double alpha)
-    : m_comparison(comparison), m_stats(computeStatistics(comparison, alpha))
+    : m_comparison(comparison)
+    , m_stats(computeStatistics(comparison, alpha))
 {
     for (Metric m : m_stats.presentMetrics()) {
         for (const ConfigurationStatistics &cs : m_stats.configurations) {
@@ -55,8 +56,8 @@ QString ComparisonTable::formatDelta(const stats::RelativeDifference &d)
 {
     if (!d.valid)
         return {};
-    const QString point = QStringLiteral("%1%2%").arg(d.relative >= 0 ? QStringLiteral("+") : QString())
-                              .arg(d.relative * 100, 0, 'f', 1);
+    const QString point =
+        QStringLiteral("%1%2%").arg(d.relative >= 0 ? QStringLiteral("+") : QString()).arg(d.relative * 100, 0, 'f', 1);
     if (!d.intervalKnown)
         return point;
     return QStringLiteral("%1 \u00b1 %2%").arg(point).arg(d.halfWidth() * 100, 0, 'f', 1);
@@ -64,14 +65,23 @@ QString ComparisonTable::formatDelta(const stats::RelativeDifference &d)
 
 QString ComparisonTable::toCsv() const
 {
-    QString out = QStringLiteral("metric,unit,config,label,baseline,runs,failed,n,mean,median,stddev,ci95_low,ci95_high,"
-                                 "relative,relative_ci95_low,relative_ci95_high,p_value,verdict\n");
+    QString out =
+        QStringLiteral("metric,unit,config,label,baseline,runs,failed,n,mean,median,stddev,ci95_low,ci95_high,"
+                       "relative,relative_ci95_low,relative_ci95_high,p_value,verdict\n");
     for (const ComparisonTableRow &r : m_rows) {
         const stats::Summary &s = r.stats->summary;
-        QStringList f{metricKey(r.metric), csv::field(r.unit), QString::number(r.configIndex), csv::field(r.label),
-                      r.isBaseline ? QStringLiteral("1") : QStringLiteral("0"), QString::number(r.runs),
-                      QString::number(r.failedRuns), QString::number(s.n), csv::number(s.mean), csv::number(s.median),
-                      s.spreadKnown ? csv::number(s.stddev) : QString(), s.spreadKnown ? csv::number(s.ciLow) : QString(),
+        QStringList f{metricKey(r.metric),
+                      csv::field(r.unit),
+                      QString::number(r.configIndex),
+                      csv::field(r.label),
+                      r.isBaseline ? QStringLiteral("1") : QStringLiteral("0"),
+                      QString::number(r.runs),
+                      QString::number(r.failedRuns),
+                      QString::number(s.n),
+                      csv::number(s.mean),
+                      csv::number(s.median),
+                      s.spreadKnown ? csv::number(s.stddev) : QString(),
+                      s.spreadKnown ? csv::number(s.ciLow) : QString(),
                       s.spreadKnown ? csv::number(s.ciHigh) : QString()};
         const stats::BaselineComparison &b = r.stats->vsBaseline;
         const bool d = r.stats->hasBaseline && b.difference.valid;
@@ -79,7 +89,8 @@ QString ComparisonTable::toCsv() const
         f << (d ? csv::number(b.difference.relative) : QString()) << (di ? csv::number(b.difference.low) : QString())
           << (di ? csv::number(b.difference.high) : QString())
           << (r.stats->hasBaseline && b.welch.valid ? csv::number(b.welch.pValue) : QString())
-          << (r.stats->hasBaseline ? stats::verdictKey(b.verdict) : (r.isBaseline ? QStringLiteral("baseline") : QString()));
+          << (r.stats->hasBaseline ? stats::verdictKey(b.verdict)
+                                   : (r.isBaseline ? QStringLiteral("baseline") : QString()));
         out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
@@ -87,8 +98,8 @@ QString ComparisonTable::toCsv() const
 
 QStringList ComparisonTable::humanHeader()
 {
-    return {QStringLiteral("Metric"), QStringLiteral("Configuration"), QStringLiteral("Runs"), QStringLiteral("Mean"),
-            QStringLiteral("95% CI"), QStringLiteral("vs baseline"), QStringLiteral("Verdict")};
+    return {QStringLiteral("Metric"), QStringLiteral("Configuration"), QStringLiteral("Runs"),   QStringLiteral("Mean"),
+            QStringLiteral("95% CI"), QStringLiteral("vs baseline"),   QStringLiteral("Verdict")};
 }
 
 QList<QStringList> ComparisonTable::humanCells() const
@@ -99,9 +110,10 @@ QList<QStringList> ComparisonTable::humanCells() const
         QString runs = QString::number(s.n);
         if (r.failedRuns > 0)
             runs += QStringLiteral(" (%1 failed)").arg(r.failedRuns);
-        const QString ci = s.spreadKnown ? QStringLiteral("%1 .. %2").arg(formatValue(r.metric, s.ciLow, r.unit),
-                                                                          formatValue(r.metric, s.ciHigh, r.unit))
-                                         : QStringLiteral("-");
+        const QString ci =
+            s.spreadKnown ? QStringLiteral("%1 .. %2")
+                                .arg(formatValue(r.metric, s.ciLow, r.unit), formatValue(r.metric, s.ciHigh, r.unit))
+                          : QStringLiteral("-");
         QString delta, verdict;
         if (r.isBaseline) {
             delta = QStringLiteral("baseline");

@@ -18,7 +18,7 @@ struct ComparisonTableRow {
     int configIndex = 0;
     QString label;
     bool isBaseline = false;
-    int runs = 0;        // runs recorded for the configuration
+    int runs = 0; // runs recorded for the configuration
     int failedRuns = 0;
     const MetricStatistics *stats = nullptr; // points into the table's own statistics
 };

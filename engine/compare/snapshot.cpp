@@ -201,9 +201,9 @@ bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *er
         } else {
             const QJsonValue format = o.value(QStringLiteral("format"));
             if (format.toString() != kFormatName)
-                return json::fail(error, QString(), QStringLiteral("not a NicBench snapshot (format is %1)")
-                                                        .arg(format.isString() ? format.toString()
-                                                                               : QStringLiteral("not a string")));
+                return json::fail(error, QString(),
+                                  QStringLiteral("not a NicBench snapshot (format is %1)")
+                                      .arg(format.isString() ? format.toString() : QStringLiteral("not a string")));
             int version = -1;
             if (!json::readInt(o, QStringLiteral("version"), &version, QString(), error, json::Need::Required, 0,
                                1 << 30))
@@ -213,7 +213,8 @@ bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *er
                 return json::fail(error, QString(),
                                   QStringLiteral("snapshot version %1 was written by a newer NicBench; this one reads "
                                                  "versions up to %2")
-                                      .arg(version).arg(kFormatVersion));
+                                      .arg(version)
+                                      .arg(kFormatVersion));
             if (version == 0) {
                 QJsonArray results;
                 if (!json::readArray(o, QStringLiteral("results"), &results, QString(), error, json::Need::Required,
@@ -239,7 +240,8 @@ QByteArray Snapshot::encode(const Comparison &comparison, bool gzip)
     return gzip ? gzipCompress(text) : text;
 }
 
-bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, SnapshotLoadInfo *info, qint64 maxJsonBytes)
+bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, SnapshotLoadInfo *info,
+                      qint64 maxJsonBytes)
 {
     if (bytes.isEmpty())
         return json::fail(error, QString(), QStringLiteral("the file is empty"));
@@ -251,8 +253,9 @@ bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, 
             return json::fail(error, QString(), QStringLiteral("cannot decompress: %1").arg(e));
     } else {
         if (bytes.size() > maxJsonBytes)
-            return json::fail(error, QString(), QStringLiteral("the file is larger than the %1 MiB limit")
-                                                    .arg(maxJsonBytes / (1024 * 1024)));
+            return json::fail(
+                error, QString(),
+                QStringLiteral("the file is larger than the %1 MiB limit").arg(maxJsonBytes / (1024 * 1024)));
         text = bytes;
     }
     QJsonParseError pe;
@@ -279,8 +282,9 @@ bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, 
 
 bool Snapshot::save(const Comparison &comparison, const QString &path, QString *error, SnapshotSaveOptions options)
 {
-    const bool gzip = options.compression == SnapshotCompression::Gzip ||
-                      (options.compression == SnapshotCompression::Auto && path.endsWith(QLatin1String(".gz"), Qt::CaseInsensitive));
+    const bool gzip =
+        options.compression == SnapshotCompression::Gzip ||
+        (options.compression == SnapshotCompression::Auto && path.endsWith(QLatin1String(".gz"), Qt::CaseInsensitive));
     const QByteArray bytes = encode(comparison, gzip);
     if (bytes.isEmpty())
         return json::fail(error, path, QStringLiteral("could not encode the snapshot"));
@@ -312,8 +316,8 @@ bool Snapshot::load(const QString &path, Comparison *out, QString *error, Snapsh
     if (!file.open(QIODevice::ReadOnly))
         return json::fail(error, path, file.errorString());
     if (file.size() > kMaxFileBytes)
-        return json::fail(error, path, QStringLiteral("the file is larger than the %1 MiB limit")
-                                           .arg(kMaxFileBytes / (1024 * 1024)));
+        return json::fail(
+            error, path, QStringLiteral("the file is larger than the %1 MiB limit").arg(kMaxFileBytes / (1024 * 1024)));
     const QByteArray bytes = file.read(kMaxFileBytes + 1);
     QString e;
     if (!decode(bytes, out, &e, info))

@@ -28,7 +28,7 @@ struct SnapshotSaveOptions {
 
 // What loading learnt about a file besides its content.
 struct SnapshotLoadInfo {
-    int version = 1;        // the file's schema version (before migration)
+    int version = 1; // the file's schema version (before migration)
     bool compressed = false;
     bool migrated = false;
 };
@@ -36,8 +36,8 @@ struct SnapshotLoadInfo {
 class Snapshot {
 public:
     static constexpr int kFormatVersion = 1;
-    static constexpr qint64 kMaxFileBytes = qint64(512) * 1024 * 1024;   // as stored
-    static constexpr qint64 kMaxJsonBytes = qint64(512) * 1024 * 1024;   // after gunzip
+    static constexpr qint64 kMaxFileBytes = qint64(512) * 1024 * 1024; // as stored
+    static constexpr qint64 kMaxJsonBytes = qint64(512) * 1024 * 1024; // after gunzip
     static constexpr int kMaxConfigurations = 1024;
     static constexpr int kMaxRuns = 100000;
 
@@ -53,7 +53,8 @@ public:
 
     // Atomic: writes a temporary file next to `path` and renames it over `path` only when
     // everything was written, so a failed save leaves the previous file untouched.
-    static bool save(const Comparison &comparison, const QString &path, QString *error, SnapshotSaveOptions options = {});
+    static bool save(const Comparison &comparison, const QString &path, QString *error,
+                     SnapshotSaveOptions options = {});
     static bool load(const QString &path, Comparison *out, QString *error, SnapshotLoadInfo *info = nullptr);
 };
 

@@ -87,8 +87,7 @@ inline bool readDouble(const QJsonObject &o, const QString &key, double *out, co
         return ok;
     const double d = v->toDouble();
     if (!std::isfinite(d) || d < min || d > max)
-        return reject(need, error, where, key,
-                      QStringLiteral("%1 is out of range [%2, %3]").arg(d).arg(min).arg(max));
+        return reject(need, error, where, key, QStringLiteral("%1 is out of range [%2, %3]").arg(d).arg(min).arg(max));
     *out = d;
     return true;
 }
@@ -107,8 +106,8 @@ inline bool readInt(const QJsonObject &o, const QString &key, int *out, const QS
 
 // Byte counts and other 64-bit figures. JSON numbers are doubles, so max stays below 2^63;
 // a C program that prints -1 unsigned (iperf3 3.12) gives 2^64-1, which is out of range.
-inline bool readInt64(const QJsonObject &o, const QString &key, std::int64_t *out, const QString &where,
-                      QString *error, Need need = Need::Optional, double min = 0, double max = 9.2e18)
+inline bool readInt64(const QJsonObject &o, const QString &key, std::int64_t *out, const QString &where, QString *error,
+                      Need need = Need::Optional, double min = 0, double max = 9.2e18)
 {
     double d = double(*out);
     if (!readDouble(o, key, &d, where, error, need, min, max))
@@ -130,8 +129,8 @@ inline bool readBool(const QJsonObject &o, const QString &key, bool *out, const 
     return true;
 }
 
-inline bool readObject(const QJsonObject &o, const QString &key, QJsonObject *out, const QString &where,
-                       QString *error, Need need = Need::Optional)
+inline bool readObject(const QJsonObject &o, const QString &key, QJsonObject *out, const QString &where, QString *error,
+                       Need need = Need::Optional)
 {
     bool ok = true;
     const auto v = typed(o, key, QJsonValue::Object, QStringLiteral("must be an object"), need, where, error, &ok);
@@ -159,8 +158,7 @@ inline bool readArray(const QJsonObject &o, const QString &key, QJsonArray *out,
 // A field of a document other programs write, read with Need::Tolerant: its value when it
 // has the right type and range, otherwise `fallback`. T is QString, bool, int, double,
 // std::int64_t, QJsonObject or QJsonArray.
-template<class T>
-T valueOr(const QJsonObject &o, const QString &key, T fallback)
+template <class T> T valueOr(const QJsonObject &o, const QString &key, T fallback)
 {
     T v = fallback;
     if constexpr (std::is_same_v<T, QString>)
@@ -182,7 +180,7 @@ T valueOr(const QJsonObject &o, const QString &key, T fallback)
 
 // Reads every element of an array of objects with `read(object, &item, &error)`, which
 // returns false with an error; a failure is reported as "where[i]: error".
-template<class T, class Read>
+template <class T, class Read>
 bool readObjects(const QJsonArray &array, QList<T> *out, const QString &where, QString *error, Read read)
 {
     for (qsizetype i = 0; i < array.size(); ++i) {
@@ -200,8 +198,7 @@ bool readObjects(const QJsonArray &array, QList<T> *out, const QString &where, Q
 
 // One row of a flat value type's field table: the JSON key, the member, and how reading
 // checks it. Numbers take [min, max]; strings take max as their length limit.
-template<class T>
-struct Field {
+template <class T> struct Field {
     const char *key;
     std::variant<QString T::*, bool T::*, int T::*, double T::*, std::int64_t T::*> member;
     Need need = Need::Optional;
@@ -210,46 +207,48 @@ struct Field {
 };
 
 // A table is a static array of rows, passed as a span.
-template<class T>
-using Fields = std::span<const Field<T>>;
+template <class T> using Fields = std::span<const Field<T>>;
 
-template<class T>
-void writeFields(const T &value, std::type_identity_t<Fields<T>> fields, QJsonObject *o)
+template <class T> void writeFields(const T &value, std::type_identity_t<Fields<T>> fields, QJsonObject *o)
 {
     for (const Field<T> &f : fields) {
-        std::visit([&](auto member) {
-            using V = std::remove_cvref_t<decltype(value.*member)>;
-            if constexpr (std::is_same_v<V, std::int64_t>)
-                o->insert(QLatin1String(f.key), double(value.*member));
-            else
-                o->insert(QLatin1String(f.key), value.*member);
-        }, f.member);
+        std::visit(
+            [&](auto member) {
+                using V = std::remove_cvref_t<decltype(value.*member)>;
+                if constexpr (std::is_same_v<V, std::int64_t>)
+                    o->insert(QLatin1String(f.key), double(value.*member));
+                else
+                    o->insert(QLatin1String(f.key), value.*member);
+            },
+            f.member);
     }
 }
 
-template<class T>
+template <class T>
 bool readFields(const QJsonObject &o, T *value, std::type_identity_t<Fields<T>> fields, const QString &where,
                 QString *error)
 {
     for (const Field<T> &f : fields) {
         const QString key = QLatin1String(f.key);
-        const bool ok = std::visit([&](auto member) {
-            auto *target = &(value->*member);
-            using V = std::remove_cvref_t<decltype(*target)>;
-            if constexpr (std::is_same_v<V, QString>)
-                return readString(o, key, target, where, error, f.need,
-                                  f.max < 1e300 ? qsizetype(f.max) : qsizetype(1) << 20);
-            else if constexpr (std::is_same_v<V, bool>)
-                return readBool(o, key, target, where, error, f.need);
-            else if constexpr (std::is_same_v<V, int>)
-                return readInt(o, key, target, where, error, f.need, int(std::max(f.min, -2147483648.0)),
-                               int(std::min(f.max, 2147483647.0)));
-            else if constexpr (std::is_same_v<V, double>)
-                return readDouble(o, key, target, where, error, f.need, f.min, f.max);
-            else
-                return readInt64(o, key, target, where, error, f.need, std::max(f.min, -9.2e18),
-                                 std::min(f.max, 9.2e18));
-        }, f.member);
+        const bool ok = std::visit(
+            [&](auto member) {
+                auto *target = &(value->*member);
+                using V = std::remove_cvref_t<decltype(*target)>;
+                if constexpr (std::is_same_v<V, QString>)
+                    return readString(o, key, target, where, error, f.need,
+                                      f.max < 1e300 ? qsizetype(f.max) : qsizetype(1) << 20);
+                else if constexpr (std::is_same_v<V, bool>)
+                    return readBool(o, key, target, where, error, f.need);
+                else if constexpr (std::is_same_v<V, int>)
+                    return readInt(o, key, target, where, error, f.need, int(std::max(f.min, -2147483648.0)),
+                                   int(std::min(f.max, 2147483647.0)));
+                else if constexpr (std::is_same_v<V, double>)
+                    return readDouble(o, key, target, where, error, f.need, f.min, f.max);
+                else
+                    return readInt64(o, key, target, where, error, f.need, std::max(f.min, -9.2e18),
+                                     std::min(f.max, 9.2e18));
+            },
+            f.member);
         if (!ok)
             return false;
     }
@@ -259,7 +258,7 @@ bool readFields(const QJsonObject &o, T *value, std::type_identity_t<Fields<T>> 
 // A group of fields that is present entirely or not at all (a CPU sample's system figures,
 // say): none present sets *present to false; some but not all is "incomplete" (a corrupt
 // or truncated writer); all are read as the table says.
-template<class T>
+template <class T>
 bool readFieldGroup(const QJsonObject &o, T *value, std::type_identity_t<Fields<T>> fields, const QString &where,
                     QString *error, bool *present)
 {

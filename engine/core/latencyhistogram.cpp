@@ -16,7 +16,10 @@ constexpr int kJsonVersion = 1;
 // Indices below this are one nanosecond wide (the linear region).
 constexpr std::int64_t kLinearLimit = 2 * LatencyHistogram::kSubBucketCount;
 
-double nsToUs(double ns) { return ns / 1000.0; }
+double nsToUs(double ns)
+{
+    return ns / 1000.0;
+}
 
 bool failWith(QString *error, const QString &message)
 {
@@ -117,7 +120,10 @@ void LatencyHistogram::merge(const LatencyHistogram &other)
     m_max = std::max(m_max, other.m_max);
 }
 
-void LatencyHistogram::reset() { *this = LatencyHistogram(); }
+void LatencyHistogram::reset()
+{
+    *this = LatencyHistogram();
+}
 
 double LatencyHistogram::stddev() const
 {
@@ -186,15 +192,13 @@ bool LatencyHistogram::fromJson(const QJsonObject &json, LatencyHistogram *out, 
 {
     if (json.value(QStringLiteral("version")).toInt(-1) != kJsonVersion)
         return failWith(error, QStringLiteral("latency histogram: unsupported version"));
-    if (json.value(QStringLiteral("unit")).toString() != QLatin1String("ns")
-        || json.value(QStringLiteral("sub_bucket_bits")).toInt(-1) != kSubBucketBits)
+    if (json.value(QStringLiteral("unit")).toString() != QLatin1String("ns") ||
+        json.value(QStringLiteral("sub_bucket_bits")).toInt(-1) != kSubBucketBits)
         return failWith(error, QStringLiteral("latency histogram: unsupported bucket layout"));
 
     std::uint64_t count = 0, minNs = 0, maxNs = 0;
-    if (!toCount(json.value(QStringLiteral("count")), &count)
-        || !toCount(json.value(QStringLiteral("min")), &minNs)
-        || !toCount(json.value(QStringLiteral("max")), &maxNs)
-        || maxNs > std::uint64_t(kMaxTrackableNs) || minNs > maxNs)
+    if (!toCount(json.value(QStringLiteral("count")), &count) || !toCount(json.value(QStringLiteral("min")), &minNs) ||
+        !toCount(json.value(QStringLiteral("max")), &maxNs) || maxNs > std::uint64_t(kMaxTrackableNs) || minNs > maxNs)
         return failWith(error, QStringLiteral("latency histogram: bad count, min or max"));
     const QJsonValue meanValue = json.value(QStringLiteral("mean"));
     const QJsonValue m2Value = json.value(QStringLiteral("m2"));
@@ -210,8 +214,8 @@ bool LatencyHistogram::fromJson(const QJsonObject &json, LatencyHistogram *out, 
     for (const QJsonValue &entry : bucketsValue.toArray()) {
         const QJsonArray pair = entry.toArray();
         std::uint64_t index = 0, n = 0;
-        if (pair.size() != 2 || !toCount(pair[0], &index) || !toCount(pair[1], &n) || n == 0
-            || index >= std::uint64_t(kBucketCount) || int(index) <= previous)
+        if (pair.size() != 2 || !toCount(pair[0], &index) || !toCount(pair[1], &n) || n == 0 ||
+            index >= std::uint64_t(kBucketCount) || int(index) <= previous)
             return failWith(error, QStringLiteral("latency histogram: malformed bucket entry"));
         if (h.m_buckets.empty())
             h.m_buckets.assign(kBucketCount, 0);
@@ -223,8 +227,7 @@ bool LatencyHistogram::fromJson(const QJsonObject &json, LatencyHistogram *out, 
     }
     if (total != count)
         return failWith(error, QStringLiteral("latency histogram: bucket counts do not add up"));
-    if (count > 0 && (bucketIndex(std::int64_t(minNs)) != first
-                      || bucketIndex(std::int64_t(maxNs)) != previous))
+    if (count > 0 && (bucketIndex(std::int64_t(minNs)) != first || bucketIndex(std::int64_t(maxNs)) != previous))
         return failWith(error, QStringLiteral("latency histogram: min or max outside its bucket"));
 
     h.m_count = count;
@@ -239,10 +242,14 @@ bool LatencyHistogram::fromJson(const QJsonObject &json, LatencyHistogram *out, 
 QJsonObject LatencySummary::toJson() const
 {
     return QJsonObject{
-        {QStringLiteral("count"), double(count)}, {QStringLiteral("min"), min},
-        {QStringLiteral("mean"), mean},           {QStringLiteral("stddev"), stddev},
-        {QStringLiteral("p50"), p50},             {QStringLiteral("p90"), p90},
-        {QStringLiteral("p99"), p99},             {QStringLiteral("p999"), p999},
+        {QStringLiteral("count"), double(count)},
+        {QStringLiteral("min"), min},
+        {QStringLiteral("mean"), mean},
+        {QStringLiteral("stddev"), stddev},
+        {QStringLiteral("p50"), p50},
+        {QStringLiteral("p90"), p90},
+        {QStringLiteral("p99"), p99},
+        {QStringLiteral("p999"), p999},
         {QStringLiteral("max"), max},
     };
 }

@@ -79,8 +79,7 @@ public:
     static int bucketIndex(std::int64_t valueNs);
     static std::int64_t bucketLowerBound(int index);
     static std::int64_t bucketWidth(int index);
-    static constexpr int kBucketCount =
-        int(2 * kSubBucketCount + (kMaxExponent - kSubBucketBits) * kSubBucketCount);
+    static constexpr int kBucketCount = int(2 * kSubBucketCount + (kMaxExponent - kSubBucketBits) * kSubBucketCount);
 
 private:
     std::int64_t bucketMidpoint(int index) const;

@@ -256,10 +256,14 @@ RelativeDifference relativeDifference(const Summary &baseline, const Summary &ca
 QString verdictKey(Verdict v)
 {
     switch (v) {
-    case Verdict::Faster: return QStringLiteral("faster");
-    case Verdict::Slower: return QStringLiteral("slower");
-    case Verdict::NoSignificantDifference: return QStringLiteral("no_difference");
-    case Verdict::NotEnoughRuns: break;
+    case Verdict::Faster:
+        return QStringLiteral("faster");
+    case Verdict::Slower:
+        return QStringLiteral("slower");
+    case Verdict::NoSignificantDifference:
+        return QStringLiteral("no_difference");
+    case Verdict::NotEnoughRuns:
+        break;
     }
     return QStringLiteral("not_enough_runs");
 }
@@ -282,8 +286,10 @@ QString verdictText(Verdict v, Better better)
         return better == Better::Higher ? QStringLiteral("faster") : QStringLiteral("lower (better)");
     case Verdict::Slower:
         return better == Better::Higher ? QStringLiteral("slower") : QStringLiteral("higher (worse)");
-    case Verdict::NoSignificantDifference: return QStringLiteral("no significant difference");
-    case Verdict::NotEnoughRuns: break;
+    case Verdict::NoSignificantDifference:
+        return QStringLiteral("no significant difference");
+    case Verdict::NotEnoughRuns:
+        break;
     }
     return QStringLiteral("not enough runs");
 }

@@ -15,10 +15,10 @@
 
 namespace nb::stats {
 
-double mean(const QList<double> &values);          // NaN when empty
-double median(const QList<double> &values);        // NaN when empty; mean of the middle two
-double sampleStdDev(const QList<double> &values);  // NaN when n < 2
-double sampleVariance(const QList<double> &values);// NaN when n < 2
+double mean(const QList<double> &values);           // NaN when empty
+double median(const QList<double> &values);         // NaN when empty; mean of the middle two
+double sampleStdDev(const QList<double> &values);   // NaN when n < 2
+double sampleVariance(const QList<double> &values); // NaN when n < 2
 
 // I_x(a, b) for a, b > 0 and x in [0, 1]; NaN outside that domain.
 double regularizedIncompleteBeta(double a, double b, double x);
@@ -37,7 +37,7 @@ struct Summary {
     int n = 0;
     double mean = 0;
     double median = 0;
-    double stddev = 0;    // sample; 0 when n < 2 (see spreadKnown)
+    double stddev = 0; // sample; 0 when n < 2 (see spreadKnown)
     double min = 0;
     double max = 0;
     // 95% confidence interval of the mean: mean +/- t(0.975, n-1) * stddev / sqrt(n).
@@ -53,9 +53,9 @@ Summary summarize(const QList<double> &values, double confidence = 0.95);
 
 struct WelchResult {
     bool valid = false;
-    double t = 0;       // (mean(b) - mean(a)) / sqrt(var(a)/na + var(b)/nb)
-    double df = 0;      // Welch-Satterthwaite
-    double pValue = 1;  // two-sided
+    double t = 0;      // (mean(b) - mean(a)) / sqrt(var(a)/na + var(b)/nb)
+    double df = 0;     // Welch-Satterthwaite
+    double pValue = 1; // two-sided
 };
 // Welch's t-test of b against a. Needs n >= 2 on both sides. When both variances are 0
 // the test degenerates: equal means give t = 0, p = 1; different means give t = +/-inf,
@@ -75,10 +75,10 @@ WelchResult welchTest(const QList<double> &a, const QList<double> &b);
 // ~10%, typical for repeated network runs); Fieller's interval would be exact but becomes
 // unbounded when the baseline mean is not clearly non-zero, which a chart cannot draw.
 struct RelativeDifference {
-    bool valid = false;     // both means known and the baseline's is non-zero
+    bool valid = false;         // both means known and the baseline's is non-zero
     bool intervalKnown = false; // n >= 2 on both sides
-    double relative = 0;    // mean(c)/mean(b) - 1
-    double low = 0;         // interval bounds of `relative`
+    double relative = 0;        // mean(c)/mean(b) - 1
+    double low = 0;             // interval bounds of `relative`
     double high = 0;
     double halfWidth() const { return (high - low) / 2; }
 };
@@ -92,7 +92,7 @@ enum class Better { Higher, Lower };
 // throughput, or less latency/CPU). Slower: significantly worse.
 enum class Verdict { Faster, Slower, NoSignificantDifference, NotEnoughRuns };
 
-QString verdictKey(Verdict v);                   // "faster", "slower", "no_difference", "not_enough_runs"
+QString verdictKey(Verdict v); // "faster", "slower", "no_difference", "not_enough_runs"
 bool verdictFromKey(const QString &key, Verdict *out);
 // Human wording that fits the direction: "faster"/"slower" for Higher, "lower (better)"/
 // "higher (worse)" for Lower; "no significant difference"; "not enough runs".

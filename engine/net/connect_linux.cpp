@@ -86,14 +86,19 @@ int connectBounded(const Socket &s, const addrinfo *ai, Deadline deadline, const
 ErrorCode errorCodeOfConnect(int e)
 {
     switch (e) {
-    case ECONNREFUSED: return ErrorCode::Refused;
-    case ETIMEDOUT: return ErrorCode::Timeout;
-    case ECANCELED: return ErrorCode::Stopped;
+    case ECONNREFUSED:
+        return ErrorCode::Refused;
+    case ETIMEDOUT:
+        return ErrorCode::Timeout;
+    case ECANCELED:
+        return ErrorCode::Stopped;
     case EHOSTUNREACH:
     case ENETUNREACH:
     case ENETDOWN:
-    case EHOSTDOWN: return ErrorCode::Unreachable;
-    default: return ErrorCode::Io;
+    case EHOSTDOWN:
+        return ErrorCode::Unreachable;
+    default:
+        return ErrorCode::Io;
     }
 }
 

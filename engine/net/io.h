@@ -24,11 +24,16 @@ enum class IoStatus { Ok, Timeout, Closed, Error, Cancelled };
 inline ErrorCode errorCodeOf(IoStatus s)
 {
     switch (s) {
-    case IoStatus::Ok: return ErrorCode::None;
-    case IoStatus::Timeout: return ErrorCode::Timeout;
-    case IoStatus::Closed: return ErrorCode::PeerClosed;
-    case IoStatus::Cancelled: return ErrorCode::Stopped;
-    case IoStatus::Error: break;
+    case IoStatus::Ok:
+        return ErrorCode::None;
+    case IoStatus::Timeout:
+        return ErrorCode::Timeout;
+    case IoStatus::Closed:
+        return ErrorCode::PeerClosed;
+    case IoStatus::Cancelled:
+        return ErrorCode::Stopped;
+    case IoStatus::Error:
+        break;
     }
     return ErrorCode::Io;
 }
@@ -44,10 +49,10 @@ void sendNow(const Socket &s, const void *data, std::size_t size);
 // Data-path transfers on blocking sockets with setTimeouts(): no poll per call, a timed
 // out call retries until stop is set or the deadline passes (the one loop behind both).
 // Closed is an orderly end by the peer; Error carries the system's text.
-IoStatus receiveAll(const Socket &s, void *buffer, std::size_t size, const std::atomic<bool> &stop,
-                    QString *error, Deadline deadline = Deadline::max());
-IoStatus sendAll(const Socket &s, const void *data, std::size_t size, const std::atomic<bool> &stop,
-                 QString *error, Deadline deadline = Deadline::max());
+IoStatus receiveAll(const Socket &s, void *buffer, std::size_t size, const std::atomic<bool> &stop, QString *error,
+                    Deadline deadline = Deadline::max());
+IoStatus sendAll(const Socket &s, const void *data, std::size_t size, const std::atomic<bool> &stop, QString *error,
+                 Deadline deadline = Deadline::max());
 
 // Result of one data-path call: bytes moved, or a status. Timeout means "nothing this
 // time, try again" (a socket timeout or an interrupted call).

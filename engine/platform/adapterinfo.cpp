@@ -15,11 +15,10 @@ struct FamilyName {
     const char *name;
 };
 constexpr FamilyName kFamilyNames[] = {
-    {AdapterFamily::Other, "other"},     {AdapterFamily::Loopback, "loopback"},
-    {AdapterFamily::E1000, "e1000"},     {AdapterFamily::E1000e, "e1000e"},
-    {AdapterFamily::Vmxnet3, "vmxnet3"}, {AdapterFamily::Virtio, "virtio"},
-    {AdapterFamily::Veth, "veth"},       {AdapterFamily::HyperV, "hyper-v"},
-    {AdapterFamily::Ena, "ena"},         {AdapterFamily::Mlx, "mlx"},
+    {AdapterFamily::Other, "other"},   {AdapterFamily::Loopback, "loopback"}, {AdapterFamily::E1000, "e1000"},
+    {AdapterFamily::E1000e, "e1000e"}, {AdapterFamily::Vmxnet3, "vmxnet3"},   {AdapterFamily::Virtio, "virtio"},
+    {AdapterFamily::Veth, "veth"},     {AdapterFamily::HyperV, "hyper-v"},    {AdapterFamily::Ena, "ena"},
+    {AdapterFamily::Mlx, "mlx"},
 };
 
 // The plain fields; family, addresses and offloads have shapes of their own. Adapters
@@ -88,8 +87,8 @@ AdapterFamily familyFromDriver(const QString &driver, const QString &interfaceNa
     // 82545EM that Windows calls "PRO/1000 MT".
     if (d.contains(QLatin1String("82574")) || d.contains(QLatin1String("e1000e")))
         return AdapterFamily::E1000e;
-    if (d.contains(QLatin1String("pro/1000")) || d.contains(QLatin1String("82545"))
-        || d.contains(QLatin1String("82540")))
+    if (d.contains(QLatin1String("pro/1000")) || d.contains(QLatin1String("82545")) ||
+        d.contains(QLatin1String("82540")))
         return AdapterFamily::E1000;
     if (d.contains(QLatin1String("vmxnet3")))
         return AdapterFamily::Vmxnet3;

@@ -27,8 +27,7 @@ std::optional<AdapterFamily> familyFromName(const QString &name);
 // "mlx5_core") or a Windows adapter description (e.g. "Intel(R) 82574L Gigabit Network
 // Connection", "vmxnet3 Ethernet Adapter") to a family. `loopback` is the interface's
 // loopback flag; lo has no driver at all, so the flag (or the name "lo") decides.
-AdapterFamily familyFromDriver(const QString &driver, const QString &interfaceName = {},
-                               bool loopback = false);
+AdapterFamily familyFromDriver(const QString &driver, const QString &interfaceName = {}, bool loopback = false);
 
 struct AdapterAddress {
     QHostAddress address;
@@ -37,12 +36,12 @@ struct AdapterAddress {
 };
 
 struct AdapterInfo {
-    QString name;            // kernel name ("eth0"), or the friendly name on Windows
-    int index = -1;          // ifindex
-    QString driver;          // "virtio_net", "e1000e", "veth"; empty when none (lo)
+    QString name;   // kernel name ("eth0"), or the friendly name on Windows
+    int index = -1; // ifindex
+    QString driver; // "virtio_net", "e1000e", "veth"; empty when none (lo)
     QString driverVersion;
-    QString busInfo;         // "0000:00:03.0" when the device has one
-    QString description;     // ifalias on Linux, the adapter description on Windows
+    QString busInfo;     // "0000:00:03.0" when the device has one
+    QString description; // ifalias on Linux, the adapter description on Windows
     AdapterFamily family = AdapterFamily::Other;
     int mtu = 0;
     std::int64_t linkSpeedBps = -1; // -1: unknown (lo, veth, tun and down links report none)
@@ -72,8 +71,7 @@ struct InterfaceCounters {
 
 // The adapter in `adapters` that owns `local` (a socket's local address). Any 127/8 or ::1
 // address belongs to the loopback adapter; IPv4-mapped IPv6 addresses count as IPv4.
-std::optional<AdapterInfo> adapterForLocalAddress(const QHostAddress &local,
-                                                  const QList<AdapterInfo> &adapters);
+std::optional<AdapterInfo> adapterForLocalAddress(const QHostAddress &local, const QList<AdapterInfo> &adapters);
 // Same against the live list (platform::listAdapters()).
 std::optional<AdapterInfo> adapterForLocalAddress(const QHostAddress &local);
 

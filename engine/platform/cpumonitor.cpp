@@ -11,13 +11,17 @@ namespace {
 
 // Counters only grow; a smaller value means a CPU went offline mid-test, and a negative
 // share would be nonsense, so clamp instead.
-double delta(std::uint64_t a, std::uint64_t b) { return b > a ? double(b - a) : 0.0; }
+double delta(std::uint64_t a, std::uint64_t b)
+{
+    return b > a ? double(b - a) : 0.0;
+}
 
 // The two groups of figures a sample may carry; each is written and read whole.
 using S = CpuSample;
 const json::Field<S> kSystemFields[] = {
-    {"system_busy_pct", &S::systemBusyPct}, {"user_pct", &S::userPct},     {"system_pct", &S::systemPct},
-    {"irq_pct", &S::irqPct},                {"iowait_pct", &S::iowaitPct}, {"steal_pct", &S::stealPct},
+    {"system_busy_pct", &S::systemBusyPct}, {"user_pct", &S::userPct},
+    {"system_pct", &S::systemPct},          {"irq_pct", &S::irqPct},
+    {"iowait_pct", &S::iowaitPct},          {"steal_pct", &S::stealPct},
 };
 const json::Field<S> kProcessFields[] = {
     {"process_pct", &S::processPct},

@@ -26,16 +26,16 @@ struct CpuSample {
     double end = 0;
     int cpuCount = 0;
 
-    bool systemValid = false;  // /proc/stat (or the OS equivalent) was readable
-    double systemBusyPct = 0;  // user + nice + system + irq + softirq, % of all cores
-    double userPct = 0;        // user + nice
-    double systemPct = 0;      // kernel, excluding interrupt handling
-    double irqPct = 0;         // irq + softirq: where network receive processing shows up
+    bool systemValid = false; // /proc/stat (or the OS equivalent) was readable
+    double systemBusyPct = 0; // user + nice + system + irq + softirq, % of all cores
+    double userPct = 0;       // user + nice
+    double systemPct = 0;     // kernel, excluding interrupt handling
+    double irqPct = 0;        // irq + softirq: where network receive processing shows up
     double iowaitPct = 0;
-    double stealPct = 0;       // taken by the hypervisor for other guests
+    double stealPct = 0; // taken by the hypervisor for other guests
 
     bool processValid = false;
-    double processPct = 0;     // this process, % of one core
+    double processPct = 0; // this process, % of one core
     double processUserPct = 0;
     double processSystemPct = 0;
 

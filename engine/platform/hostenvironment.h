@@ -12,9 +12,9 @@
 namespace nb {
 
 struct HostEnvironment {
-    bool known = false;       // false: nothing was learnt about this side
+    bool known = false; // false: nothing was learnt about this side
     QString hostName;
-    QString os;               // "Debian GNU/Linux 12 (bookworm)"
+    QString os; // "Debian GNU/Linux 12 (bookworm)"
     QString kernel;
     QString cpuModel;
     int cpuCount = 0;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/interfacemonitor.h"
 
-#include "platform/platform.h"
 #include "core/units.h"
+#include "platform/platform.h"
 
 namespace nb {
 
 namespace {
 
-std::uint64_t grown(std::uint64_t before, std::uint64_t after) { return after >= before ? after - before : 0; }
+std::uint64_t grown(std::uint64_t before, std::uint64_t after)
+{
+    return after >= before ? after - before : 0;
+}
 
 } // namespace
 
@@ -31,9 +34,8 @@ InterfaceRates interfaceRates(const InterfaceCounters &before, const InterfaceCo
     return r;
 }
 
-QString wrongPathWarning(const QString &interfaceName, const InterfaceCounters &before,
-                         const InterfaceCounters &after, std::uint64_t testBytesSent,
-                         std::uint64_t testBytesReceived, double threshold)
+QString wrongPathWarning(const QString &interfaceName, const InterfaceCounters &before, const InterfaceCounters &after,
+                         std::uint64_t testBytesSent, std::uint64_t testBytesReceived, double threshold)
 {
     const std::uint64_t tx = grown(before.txBytes, after.txBytes);
     const std::uint64_t rx = grown(before.rxBytes, after.rxBytes);

@@ -36,8 +36,8 @@ inline constexpr double kWrongPathThreshold = 0.9;
 // user-facing warning when the interface saw less than `threshold` of either direction,
 // or an empty string when the traffic plausibly went through it. Counters include other
 // traffic and headers, so only a shortfall is suspicious, never an excess.
-QString wrongPathWarning(const QString &interfaceName, const InterfaceCounters &before,
-                         const InterfaceCounters &after, std::uint64_t testBytesSent,
-                         std::uint64_t testBytesReceived, double threshold = kWrongPathThreshold);
+QString wrongPathWarning(const QString &interfaceName, const InterfaceCounters &before, const InterfaceCounters &after,
+                         std::uint64_t testBytesSent, std::uint64_t testBytesReceived,
+                         double threshold = kWrongPathThreshold);
 
 } // namespace nb

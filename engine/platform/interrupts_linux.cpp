@@ -20,7 +20,7 @@ void onSignal(int)
 void installInterruptHandler(void (*onInterrupt)())
 {
     g_onInterrupt.store(onInterrupt);
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = onSignal;
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, nullptr);

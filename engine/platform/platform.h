@@ -43,10 +43,10 @@ struct ProcessCpuTimes {
 bool readSystemCpuTimes(CpuTimes *out);
 bool readProcessCpuTimes(ProcessCpuTimes *out);
 
-int cpuCount();        // online CPUs
-double cpuClockHz();   // current nominal clock of CPU 0's package, 0 when not readable
-QString cpuModel();    // "Intel(R) Xeon(R) ...", empty when unknown
-QString osName();      // "Debian GNU/Linux 12 (bookworm)"
+int cpuCount();      // online CPUs
+double cpuClockHz(); // current nominal clock of CPU 0's package, 0 when not readable
+QString cpuModel();  // "Intel(R) Xeon(R) ...", empty when unknown
+QString osName();    // "Debian GNU/Linux 12 (bookworm)"
 QString kernelVersion();
 
 // Every interface with what could be read about it; never fails, fields stay at their

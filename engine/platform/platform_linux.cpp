@@ -144,7 +144,10 @@ QString parseCpuInfoModel(const QByteArray &cpuinfo)
     return {};
 }
 
-QString defaultNetClassDir() { return QStringLiteral("/sys/class/net"); }
+QString defaultNetClassDir()
+{
+    return QStringLiteral("/sys/class/net");
+}
 
 QStringList interfaceNames(const QString &netClassDir)
 {
@@ -198,8 +201,7 @@ bool readSysfsCounters(const QString &netClassDir, const QString &name, Interfac
     InterfaceCounters c;
     c.timestampNs = monotonicNs();
     const std::pair<const char *, std::uint64_t *> files[] = {
-        {"rx_bytes", &c.rxBytes}, {"tx_bytes", &c.txBytes},
-        {"rx_packets", &c.rxPackets}, {"tx_packets", &c.txPackets}};
+        {"rx_bytes", &c.rxBytes}, {"tx_bytes", &c.txBytes}, {"rx_packets", &c.rxPackets}, {"tx_packets", &c.txPackets}};
     for (const auto &[file, target] : files) {
         bool ok = false;
         *target = readSmallFile(dir + QLatin1String(file)).toULongLong(&ok);
@@ -257,17 +259,28 @@ QMap<QString, bool> offloadsFromFeatures(const QList<std::pair<QString, bool>> &
 {
     // Kernel feature strings first, then ethtool's umbrella names for the same thing.
     static const std::pair<const char *, const char *> map[] = {
-        {"tx-tcp-segmentation", "tso"},       {"tx-tcp6-segmentation", "tso"},
-        {"tcp-segmentation-offload", "tso"},  {"tx-generic-segmentation", "gso"},
-        {"generic-segmentation-offload", "gso"}, {"rx-gro", "gro"},
-        {"generic-receive-offload", "gro"},   {"rx-lro", "lro"},
-        {"large-receive-offload", "lro"},     {"rx-checksum", "rx-checksum"},
-        {"rx-checksumming", "rx-checksum"},   {"tx-checksum-ipv4", "tx-checksum"},
-        {"tx-checksum-ipv6", "tx-checksum"},  {"tx-checksum-ip-generic", "tx-checksum"},
-        {"tx-checksumming", "tx-checksum"},   {"tx-scatter-gather", "sg"},
-        {"scatter-gather", "sg"},             {"rx-hashing", "rxhash"},
-        {"receive-hashing", "rxhash"},        {"rx-vlan-hw-parse", "rx-vlan"},
-        {"rx-vlan-offload", "rx-vlan"},       {"tx-vlan-hw-insert", "tx-vlan"},
+        {"tx-tcp-segmentation", "tso"},
+        {"tx-tcp6-segmentation", "tso"},
+        {"tcp-segmentation-offload", "tso"},
+        {"tx-generic-segmentation", "gso"},
+        {"generic-segmentation-offload", "gso"},
+        {"rx-gro", "gro"},
+        {"generic-receive-offload", "gro"},
+        {"rx-lro", "lro"},
+        {"large-receive-offload", "lro"},
+        {"rx-checksum", "rx-checksum"},
+        {"rx-checksumming", "rx-checksum"},
+        {"tx-checksum-ipv4", "tx-checksum"},
+        {"tx-checksum-ipv6", "tx-checksum"},
+        {"tx-checksum-ip-generic", "tx-checksum"},
+        {"tx-checksumming", "tx-checksum"},
+        {"tx-scatter-gather", "sg"},
+        {"scatter-gather", "sg"},
+        {"rx-hashing", "rxhash"},
+        {"receive-hashing", "rxhash"},
+        {"rx-vlan-hw-parse", "rx-vlan"},
+        {"rx-vlan-offload", "rx-vlan"},
+        {"tx-vlan-hw-insert", "tx-vlan"},
         {"tx-vlan-offload", "tx-vlan"},
     };
     QMap<QString, bool> offloads;
@@ -344,7 +357,10 @@ bool ethtoolFeatures(const QString &interfaceName, QList<std::pair<QString, bool
 
 } // namespace linuxsys
 
-bool readSystemCpuTimes(CpuTimes *out) { return linuxsys::parseProcStat(readProcFile("/proc/stat"), out); }
+bool readSystemCpuTimes(CpuTimes *out)
+{
+    return linuxsys::parseProcStat(readProcFile("/proc/stat"), out);
+}
 
 bool readProcessCpuTimes(ProcessCpuTimes *out)
 {
@@ -372,17 +388,26 @@ double cpuClockHz()
     // ARM and others leave "cpu MHz" out; cpufreq reports kHz.
     for (const char *file : {"scaling_cur_freq", "cpuinfo_max_freq"}) {
         bool ok = false;
-        const double khz = readSmallFile(QStringLiteral("/sys/devices/system/cpu/cpu0/cpufreq/")
-                                         + QLatin1String(file)).toDouble(&ok);
+        const double khz =
+            readSmallFile(QStringLiteral("/sys/devices/system/cpu/cpu0/cpufreq/") + QLatin1String(file)).toDouble(&ok);
         if (ok && khz > 0)
             return khz * 1e3;
     }
     return 0;
 }
 
-QString cpuModel() { return linuxsys::parseCpuInfoModel(readProcFile("/proc/cpuinfo")); }
-QString osName() { return QSysInfo::prettyProductName(); }
-QString kernelVersion() { return QSysInfo::kernelVersion(); }
+QString cpuModel()
+{
+    return linuxsys::parseCpuInfoModel(readProcFile("/proc/cpuinfo"));
+}
+QString osName()
+{
+    return QSysInfo::prettyProductName();
+}
+QString kernelVersion()
+{
+    return QSysInfo::kernelVersion();
+}
 
 QList<AdapterInfo> listAdapters()
 {

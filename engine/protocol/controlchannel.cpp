@@ -135,8 +135,7 @@ void ControlChannel::terminate(double maxSeconds, double graceSeconds)
     }
     close();
     const auto left = until - net::Clock::now();
-    const auto grace =
-        std::chrono::duration_cast<net::Clock::duration>(std::chrono::duration<double>(graceSeconds));
+    const auto grace = std::chrono::duration_cast<net::Clock::duration>(std::chrono::duration<double>(graceSeconds));
     if (left > net::Clock::duration::zero() && grace > net::Clock::duration::zero())
         std::this_thread::sleep_for(std::min(left, grace));
 }

@@ -19,11 +19,11 @@ bool isKnownState(std::int8_t s)
 
 QString stateName(std::int8_t s)
 {
-    static const char *names[] = {nullptr,          "TEST_START",      "TEST_RUNNING",    "RESULT_REQUEST",
-                                  "TEST_END",       "STREAM_BEGIN",    "STREAM_RUNNING",  "STREAM_END",
-                                  "ALL_STREAMS_END","PARAM_EXCHANGE",  "CREATE_STREAMS",  "SERVER_TERMINATE",
-                                  "CLIENT_TERMINATE","EXCHANGE_RESULTS","DISPLAY_RESULTS", "IPERF_START",
-                                  "IPERF_DONE"};
+    static const char *names[] = {
+        nullptr,          "TEST_START",       "TEST_RUNNING",     "RESULT_REQUEST",   "TEST_END",
+        "STREAM_BEGIN",   "STREAM_RUNNING",   "STREAM_END",       "ALL_STREAMS_END",  "PARAM_EXCHANGE",
+        "CREATE_STREAMS", "SERVER_TERMINATE", "CLIENT_TERMINATE", "EXCHANGE_RESULTS", "DISPLAY_RESULTS",
+        "IPERF_START",    "IPERF_DONE"};
     if (s >= TestStart && s <= IperfDone)
         return QLatin1String(names[s]);
     if (s == AccessDenied)
@@ -146,35 +146,64 @@ std::optional<double> toDouble(const QJsonValue &value)
 QString iperfErrorText(int e)
 {
     switch (e) {
-    case 1: return QStringLiteral("bad parameters");
-    case 100: return QStringLiteral("unable to create a new stream");
-    case 101: return QStringLiteral("unable to initialize test");
-    case 102: return QStringLiteral("unable to start listener for connections");
-    case 103: return QStringLiteral("unable to connect to server");
-    case 104: return QStringLiteral("unable to accept connection from client");
-    case 105: return QStringLiteral("unable to send cookie to server");
-    case 106: return QStringLiteral("unable to receive cookie at server");
-    case 107: return QStringLiteral("unable to write to the control socket");
-    case 108: return QStringLiteral("unable to read from the control socket");
-    case 109: return QStringLiteral("control socket has closed unexpectedly");
-    case 110: return QStringLiteral("unable to send parameters to server");
-    case 111: return QStringLiteral("unable to receive parameters from client");
-    case 112: return QStringLiteral("parameter exchange failed");
-    case 113: return QStringLiteral("unable to send results");
-    case 114: return QStringLiteral("unable to receive results");
-    case 118: return QStringLiteral("test timed out on the server");
-    case 121: return QStringLiteral("the server is busy running a test");
-    case 142: return QStringLiteral("test authorization failed");
-    case 200: return QStringLiteral("unable to create a new stream");
-    case 201: return QStringLiteral("unable to initialize stream");
-    case 202: return QStringLiteral("unable to listen for streams");
-    case 203: return QStringLiteral("unable to connect stream");
-    case 204: return QStringLiteral("unable to accept stream connection");
-    case 205: return QStringLiteral("unable to send stream data");
-    case 206: return QStringLiteral("unable to receive stream data");
-    case 207: return QStringLiteral("unable to write stream");
-    case 208: return QStringLiteral("stream not found");
-    default: return QStringLiteral("iperf3 error %1").arg(e);
+    case 1:
+        return QStringLiteral("bad parameters");
+    case 100:
+        return QStringLiteral("unable to create a new stream");
+    case 101:
+        return QStringLiteral("unable to initialize test");
+    case 102:
+        return QStringLiteral("unable to start listener for connections");
+    case 103:
+        return QStringLiteral("unable to connect to server");
+    case 104:
+        return QStringLiteral("unable to accept connection from client");
+    case 105:
+        return QStringLiteral("unable to send cookie to server");
+    case 106:
+        return QStringLiteral("unable to receive cookie at server");
+    case 107:
+        return QStringLiteral("unable to write to the control socket");
+    case 108:
+        return QStringLiteral("unable to read from the control socket");
+    case 109:
+        return QStringLiteral("control socket has closed unexpectedly");
+    case 110:
+        return QStringLiteral("unable to send parameters to server");
+    case 111:
+        return QStringLiteral("unable to receive parameters from client");
+    case 112:
+        return QStringLiteral("parameter exchange failed");
+    case 113:
+        return QStringLiteral("unable to send results");
+    case 114:
+        return QStringLiteral("unable to receive results");
+    case 118:
+        return QStringLiteral("test timed out on the server");
+    case 121:
+        return QStringLiteral("the server is busy running a test");
+    case 142:
+        return QStringLiteral("test authorization failed");
+    case 200:
+        return QStringLiteral("unable to create a new stream");
+    case 201:
+        return QStringLiteral("unable to initialize stream");
+    case 202:
+        return QStringLiteral("unable to listen for streams");
+    case 203:
+        return QStringLiteral("unable to connect stream");
+    case 204:
+        return QStringLiteral("unable to accept stream connection");
+    case 205:
+        return QStringLiteral("unable to send stream data");
+    case 206:
+        return QStringLiteral("unable to receive stream data");
+    case 207:
+        return QStringLiteral("unable to write stream");
+    case 208:
+        return QStringLiteral("stream not found");
+    default:
+        return QStringLiteral("iperf3 error %1").arg(e);
     }
 }
 

@@ -6,7 +6,6 @@
 
 #include <QHash>
 
-
 namespace nb {
 
 namespace {
@@ -39,7 +38,9 @@ bool setInt(const param::Parameter &p, const QString &v, TestParams *params, QSt
     const int n = v.toInt(&ok);
     if (!ok || n < p.min || n > p.max) {
         *error = QStringLiteral("%1: '%2' must be a whole number from %3 to %4")
-                     .arg(param::flagName(p), v).arg(p.min).arg(p.max);
+                     .arg(param::flagName(p), v)
+                     .arg(p.min)
+                     .arg(p.max);
         return false;
     }
     param::setNumericValue(params, p, n);
@@ -63,11 +64,18 @@ bool setSeconds(const param::Parameter &p, const QString &v, TestParams *params,
 bool setValue(const param::Parameter &p, const QString &v, TestParams *params, QString *error)
 {
     switch (p.type) {
-    case param::Type::Flag: param::setFlag(params, p); return true;
-    case param::Type::Text: param::setText(params, p, v); return true;
-    case param::Type::Int: return setInt(p, v, params, error);
-    case param::Type::Size: return setSize(p, v, params, error);
-    case param::Type::Seconds: return setSeconds(p, v, params, error);
+    case param::Type::Flag:
+        param::setFlag(params, p);
+        return true;
+    case param::Type::Text:
+        param::setText(params, p, v);
+        return true;
+    case param::Type::Int:
+        return setInt(p, v, params, error);
+    case param::Type::Size:
+        return setSize(p, v, params, error);
+    case param::Type::Seconds:
+        return setSeconds(p, v, params, error);
     }
     return false;
 }
@@ -91,22 +99,51 @@ bool parseCommandLine(const QStringList &args, CommandLine *out, QString *error,
         if (!setValue(o, value, &cl.params, error))
             return false;
         switch (o.id) {
-        case param::Id::Server: server = true; break;
-        case param::Id::Client: client = true; break;
-        case param::Id::Port: cl.server.port = cl.params.port; break;
-        case param::Id::Bind: cl.server.bindAddress = value; break;
-        case param::Id::OneOff: cl.server.oneOff = true; break;
+        case param::Id::Server:
+            server = true;
+            break;
+        case param::Id::Client:
+            client = true;
+            break;
+        case param::Id::Port:
+            cl.server.port = cl.params.port;
+            break;
+        case param::Id::Bind:
+            cl.server.bindAddress = value;
+            break;
+        case param::Id::OneOff:
+            cl.server.oneOff = true;
+            break;
         case param::Id::IPv4:
-        case param::Id::IPv6: cl.server.family = cl.params.family; break;
-        case param::Id::Duration: timeGiven = true; break;
-        case param::Id::Bytes: bytesGiven = true; break;
-        case param::Id::Json: cl.json = true; break;
-        case param::Id::JsonStream: cl.jsonStream = true; break;
-        case param::Id::Verbose: cl.verbose = true; break;
-        case param::Id::Interfaces: cl.mode = CommandLine::Mode::Interfaces; break;
-        case param::Id::Help: cl.mode = CommandLine::Mode::Help; break;
-        case param::Id::Version: cl.mode = CommandLine::Mode::Version; break;
-        default: break;
+        case param::Id::IPv6:
+            cl.server.family = cl.params.family;
+            break;
+        case param::Id::Duration:
+            timeGiven = true;
+            break;
+        case param::Id::Bytes:
+            bytesGiven = true;
+            break;
+        case param::Id::Json:
+            cl.json = true;
+            break;
+        case param::Id::JsonStream:
+            cl.jsonStream = true;
+            break;
+        case param::Id::Verbose:
+            cl.verbose = true;
+            break;
+        case param::Id::Interfaces:
+            cl.mode = CommandLine::Mode::Interfaces;
+            break;
+        case param::Id::Help:
+            cl.mode = CommandLine::Mode::Help;
+            break;
+        case param::Id::Version:
+            cl.mode = CommandLine::Mode::Version;
+            break;
+        default:
+            break;
         }
         return true;
     };
@@ -197,9 +234,12 @@ QString commandLineHelp(const QString &program, bool gui)
     QString h;
     if (gui)
         h += QStringLiteral("Usage: %1 [--run -c HOST [test options] [--quit-when-done]]\n\n"
-                            "Starts the NicBench window. With --run, starts the given test at once.\n\n").arg(program);
+                            "Starts the NicBench window. With --run, starts the given test at once.\n\n")
+                 .arg(program);
     else
-        h += QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 --interfaces [-c HOST [-p PORT] [-B ADDR]] [-J]\n\n").arg(program);
+        h += QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 --interfaces [-c HOST [-p "
+                            "PORT] [-B ADDR]] [-J]\n\n")
+                 .arg(program);
     h += param::optionsHelp();
     return h;
 }

@@ -15,9 +15,7 @@
 
 namespace nb {
 
-DataStream::DataStream(int id, Role role, net::Socket socket) : m_id(id), m_role(role), m_socket(std::move(socket))
-{
-}
+DataStream::DataStream(int id, Role role, net::Socket socket) : m_id(id), m_role(role), m_socket(std::move(socket)) {}
 
 DataStream::~DataStream()
 {
@@ -27,12 +25,24 @@ DataStream::~DataStream()
 void DataStream::start(const Config &config)
 {
     switch (m_role) {
-    case Role::Sender: m_thread = std::thread(&DataStream::sendLoop, this, config); break;
-    case Role::Receiver: m_thread = std::thread(&DataStream::receiveLoop, this, config); break;
-    case Role::RrClient: m_thread = std::thread(&DataStream::rrClientLoop, this, config); break;
-    case Role::RrServer: m_thread = std::thread(&DataStream::rrServerLoop, this, config); break;
-    case Role::CrrClient: m_thread = std::thread(&DataStream::crrClientLoop, this, config); break;
-    case Role::CrrServer: m_thread = std::thread(&DataStream::crrServerLoop, this, config); break;
+    case Role::Sender:
+        m_thread = std::thread(&DataStream::sendLoop, this, config);
+        break;
+    case Role::Receiver:
+        m_thread = std::thread(&DataStream::receiveLoop, this, config);
+        break;
+    case Role::RrClient:
+        m_thread = std::thread(&DataStream::rrClientLoop, this, config);
+        break;
+    case Role::RrServer:
+        m_thread = std::thread(&DataStream::rrServerLoop, this, config);
+        break;
+    case Role::CrrClient:
+        m_thread = std::thread(&DataStream::crrClientLoop, this, config);
+        break;
+    case Role::CrrServer:
+        m_thread = std::thread(&DataStream::crrServerLoop, this, config);
+        break;
     }
 }
 
@@ -123,7 +133,8 @@ void DataStream::sendLoop(Config config)
                 break;
             len = std::size_t(take);
         }
-        const net::Transfer t = zeroCopy ? zeroCopy->sendTo(m_socket, len) : net::sendSome(m_socket, buffer.data(), len);
+        const net::Transfer t =
+            zeroCopy ? zeroCopy->sendTo(m_socket, len) : net::sendSome(m_socket, buffer.data(), len);
         if (budgeted && std::size_t(t.bytes) < len)
             config.budget->remaining.fetch_add(std::int64_t(len) - t.bytes);
         if (t.status == net::IoStatus::Timeout)
@@ -163,8 +174,6 @@ void DataStream::receiveLoop(Config config)
     }
     m_finished.store(true);
 }
-
-
 
 namespace {
 
@@ -259,9 +268,8 @@ void DataStream::crrClientLoop(Config config)
     std::vector<char> request(config.requestSize, 'q');
     std::vector<char> response(config.responseSize);
     const net::Address &target = config.crrTarget;
-    const net::Address local = config.crrBindAddress.isEmpty()
-                                   ? net::Address()
-                                   : net::localAddressFor(config.crrBindAddress, target.family());
+    const net::Address local =
+        config.crrBindAddress.isEmpty() ? net::Address() : net::localAddressFor(config.crrBindAddress, target.family());
     int failures = 0;
     while (!m_stop.load(std::memory_order_relaxed)) {
         const std::int64_t start = monotonicNs();

@@ -44,8 +44,8 @@ public:
         std::uint32_t requestSize = 1;
         std::uint32_t responseSize = 1;
         int inFlight = 1;
-        net::Address crrTarget;       // CrrClient: where to connect
-        QString crrBindAddress;       // CrrClient: local address to bind
+        net::Address crrTarget; // CrrClient: where to connect
+        QString crrBindAddress; // CrrClient: local address to bind
     };
     void start(const Config &config);
     // Asks the thread to stop after its current call; a sender stops sending.

@@ -20,7 +20,10 @@ namespace {
 
 using json::valueOr;
 
-QString key(const char *k) { return QLatin1String(k); }
+QString key(const char *k)
+{
+    return QLatin1String(k);
+}
 
 QJsonValue optionalInt(std::int64_t v)
 {
@@ -53,8 +56,9 @@ QJsonObject startJson(const TestResult &r)
         connected.append(c.toJson());
     start.insert(key("connected"), connected);
     start.insert(key("version"), QStringLiteral("nicbench %1").arg(r.version));
-    start.insert(key("system_info"), QStringLiteral("%1 %2 %3").arg(QSysInfo::kernelType(), QSysInfo::machineHostName(),
-                                                                    QSysInfo::kernelVersion()));
+    start.insert(
+        key("system_info"),
+        QStringLiteral("%1 %2 %3").arg(QSysInfo::kernelType(), QSysInfo::machineHostName(), QSysInfo::kernelVersion()));
     const QJsonObject ts{
         {key("time"), QDateTime::fromSecsSinceEpoch(r.timestampSecs, Qt::UTC).toString(Qt::RFC2822Date)},
         {key("timesecs"), double(r.timestampSecs)},
@@ -95,7 +99,8 @@ void insertSums(const TestResult &r, QJsonObject *end)
     const auto insertDirection = [&](bool clientSent, const QString &suffix) {
         const DirectionSum d = r.sum(clientSent);
         const bool localSent = r.isServerSide ? !clientSent : clientSent;
-        end->insert(key("sum_sent") + suffix, sumJson(0, d.seconds, d.bytesSent, d.retransmits, localSent, false, true));
+        end->insert(key("sum_sent") + suffix,
+                    sumJson(0, d.seconds, d.bytesSent, d.retransmits, localSent, false, true));
         end->insert(key("sum_received") + suffix,
                     sumJson(0, d.receiverSeconds, d.bytesReceived, -1, localSent, false, false));
     };
@@ -397,8 +402,8 @@ bool fromJson(const QJsonObject &root, TestResult *out, QString *error)
     if (!readStart(start, &r, error) || !readIntervals(root, &r, error) || !readEnd(end, &r, error))
         return false;
     r.error = valueOr(root, key("error"), QString());
-    r.errorCode = errorCodeFromName(
-        valueOr(valueOr(root, key("nicbench"), QJsonObject()), key("error_code"), QString()));
+    r.errorCode =
+        errorCodeFromName(valueOr(valueOr(root, key("nicbench"), QJsonObject()), key("error_code"), QString()));
     *out = r;
     return true;
 }

@@ -25,8 +25,8 @@ bool fromJson(const QJsonObject &root, TestResult *out, QString *error);
 QJsonObject cpuCostJson(const TestResult &result);
 
 // iperf3's sum object, shared by per-interval sums and the end block.
-QJsonObject sumJson(double start, double end, std::uint64_t bytes, std::int64_t retransmits, bool sender,
-                    bool omitted, bool withRetransmits);
+QJsonObject sumJson(double start, double end, std::uint64_t bytes, std::int64_t retransmits, bool sender, bool omitted,
+                    bool withRetransmits);
 
 } // namespace iperf3json
 } // namespace nb

@@ -18,8 +18,8 @@ constexpr double MaxStreams = 128;
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
 // [flag value, scale, message for a size below min].
 const std::array<Parameter, 36> kTable = {{
-    {Id::Port, 'p', "port", "N", Type::Int, "", 1, 65535, false, "5201",
-     "server port to listen on / connect to", Section::Common, AllKinds, nullptr, "port", &P::port},
+    {Id::Port, 'p', "port", "N", Type::Int, "", 1, 65535, false, "5201", "server port to listen on / connect to",
+     Section::Common, AllKinds, nullptr, "port", &P::port},
     {Id::Bind, 'B', "bind", "ADDR", Type::Text, "", 0, 0, false, "", "bind to this local address", Section::Common,
      AllKinds, nullptr, "bind_address", &P::bindAddress},
     {Id::IPv4, '4', "version4", nullptr, Type::Flag, "", 0, 0, false, "", "IPv4 only", Section::Common, AllKinds,
@@ -28,27 +28,96 @@ const std::array<Parameter, 36> kTable = {{
      nullptr, "family", &P::family, int(AddressFamily::IPv6)},
     {Id::Interval, 'i', "interval", "SECS", Type::Seconds, "s", 0.1, 60, false, "1", "seconds between reports",
      Section::Common, AllKinds, nullptr, "interval", &P::interval},
-    {Id::Json, 'J', "json", nullptr, Type::Flag, "", 0, 0, false, "",
-     "one JSON document at the end (a superset of iperf3 -J)", Section::Common, NoKind, nullptr, nullptr, {}},
-    {Id::JsonStream, 0, "json-stream", nullptr, Type::Flag, "", 0, 0, false, "",
-     "one JSON object per line as the test runs", Section::Common, NoKind, nullptr, nullptr, {}},
-    {Id::Verbose, 'V', "verbose", nullptr, Type::Flag, "", 0, 0, false, "", "more messages", Section::Common, NoKind,
-     nullptr, nullptr, {}},
+    {Id::Json,
+     'J',
+     "json",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "one JSON document at the end (a superset of iperf3 -J)",
+     Section::Common,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
+    {Id::JsonStream,
+     0,
+     "json-stream",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "one JSON object per line as the test runs",
+     Section::Common,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
+    {Id::Verbose,
+     'V',
+     "verbose",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "more messages",
+     Section::Common,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
 
-    {Id::Server, 's', "server", nullptr, Type::Flag, "", 0, 0, false, "", "run as a server (iperf3-compatible)",
-     Section::Server, NoKind, nullptr, nullptr, {}},
-    {Id::OneOff, '1', "one-off", nullptr, Type::Flag, "", 0, 0, false, "", "serve one test, then exit",
-     Section::Server, NoKind, nullptr, nullptr, {}},
+    {Id::Server,
+     's',
+     "server",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "run as a server (iperf3-compatible)",
+     Section::Server,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
+    {Id::OneOff,
+     '1',
+     "one-off",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "serve one test, then exit",
+     Section::Server,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
 
     {Id::Client, 'c', "client", "HOST", Type::Text, "", 0, 0, false, "",
-     "run a test against HOST (NicBench, iperf3, or iperf2 with --iperf2)", Section::Client, AllKinds, nullptr,
-     "host", &P::host},
-    {Id::Duration, 't', "time", "SECS", Type::Seconds, "s", 0, 86400, false, "10",
-     "test duration; 0: none, with -n", Section::Client, AllKinds, "time",
-     "duration", &P::duration},
+     "run a test against HOST (NicBench, iperf3, or iperf2 with --iperf2)", Section::Client, AllKinds, nullptr, "host",
+     &P::host},
+    {Id::Duration, 't', "time", "SECS", Type::Seconds, "s", 0, 86400, false, "10", "test duration; 0: none, with -n",
+     Section::Client, AllKinds, "time", "duration", &P::duration},
     {Id::Bytes, 'n', "bytes", "N[KMG]", Type::Size, "bytes", 1, MaxU64, true, "",
-     "send this many bytes in total; with -t, the first limit reached ends the test", Section::Client, Stream, "num", "bytes",
-     &P::bytes, 1, 1, "byte count must be positive"},
+     "send this many bytes in total; with -t, the first limit reached ends the test", Section::Client, Stream, "num",
+     "bytes", &P::bytes, 1, 1, "byte count must be positive"},
     {Id::Omit, 'O', "omit", "SECS", Type::Seconds, "s", 0, 600, false, "0", "warm-up seconds left out of the results",
      Section::Client, AllKinds, "omit", "omit", &P::omit},
     {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, MaxStreams, false, "1", "parallel streams", Section::Client,
@@ -57,11 +126,10 @@ const std::array<Parameter, 36> kTable = {{
      Section::Client, Stream, "reverse", "direction", &P::direction, int(Direction::Download)},
     {Id::Bidir, 0, "bidir", nullptr, Type::Flag, "", 0, 0, false, "", "both directions at once", Section::Client,
      Stream, "bidirectional", "direction", &P::direction, int(Direction::Bidirectional)},
-    {Id::BlockSize, 'l', "length", "N[KMG]", Type::Size, "bytes", 1, MiB, false, "128K",
-     "buffer length per write", Section::Client, Stream, "len", "block_size", &P::blockSize, 1, 1,
-     "buffer length must be at least 1 byte"},
-    {Id::Window, 'w', "window", "N[KMG]", Type::Size, "bytes", 0, GiB, false, "", "socket buffer size",
-     Section::Client, AllKinds, "window", "window", &P::window},
+    {Id::BlockSize, 'l', "length", "N[KMG]", Type::Size, "bytes", 1, MiB, false, "128K", "buffer length per write",
+     Section::Client, Stream, "len", "block_size", &P::blockSize, 1, 1, "buffer length must be at least 1 byte"},
+    {Id::Window, 'w', "window", "N[KMG]", Type::Size, "bytes", 0, GiB, false, "", "socket buffer size", Section::Client,
+     AllKinds, "window", "window", &P::window},
     {Id::Mss, 'M', "set-mss", "N", Type::Int, "bytes", 88, 9216 * 4, true, "", "TCP maximum segment size",
      Section::Client, AllKinds, "MSS", "mss", &P::mss},
     {Id::NoDelay, 'N', "no-delay", nullptr, Type::Flag, "", 0, 0, false, "", "set TCP_NODELAY", Section::Client,
@@ -72,19 +140,18 @@ const std::array<Parameter, 36> kTable = {{
     {Id::ZeroCopy, 'Z', "zerocopy", nullptr, Type::Flag, "", 0, 0, false, "",
      "send with sendfile() (no copy from user space)", Section::Client, Stream, nullptr, "zerocopy", &P::zeroCopy},
     {Id::RxCopy, 0, "rx-copy", nullptr, Type::Flag, "", 0, 0, false, "",
-     "copy received data to user space (default: discard in the kernel)", Section::Client, Stream,
-     "nicbench.rx_copy", "skip_rx_copy", &P::skipRxCopy, 0},
+     "copy received data to user space (default: discard in the kernel)", Section::Client, Stream, "nicbench.rx_copy",
+     "skip_rx_copy", &P::skipRxCopy, 0},
     {Id::Iperf2, 0, "iperf2", nullptr, Type::Flag, "", 0, 0, false, "", "the server is a stock iperf2 (iperf -s)",
      Section::Client, Stream, nullptr, "peer_protocol", &P::protocol, int(PeerProtocol::Iperf2)},
     {Id::ConnectTimeout, 0, "connect-timeout", "S", Type::Seconds, "s", 0.1, 600, false, "5",
-     "give up connecting after S seconds", Section::Client, AllKinds, nullptr, nullptr, &P::connectTimeoutMs, 1,
-     1000},
-    {Id::Title, 0, "title", "TEXT", Type::Text, "", 0, 0, false, "", "label for the result", Section::Client,
-     AllKinds, "title", "title", &P::title},
+     "give up connecting after S seconds", Section::Client, AllKinds, nullptr, nullptr, &P::connectTimeoutMs, 1, 1000},
+    {Id::Title, 0, "title", "TEXT", Type::Text, "", 0, 0, false, "", "label for the result", Section::Client, AllKinds,
+     "title", "title", &P::title},
 
     {Id::Rr, 0, "rr", nullptr, Type::Flag, "", 0, 0, false, "",
-     "TCP request/response on persistent connections (netperf TCP_RR)", Section::RequestResponse, Rr,
-     "nicbench.test", "kind", &P::kind, int(TestKind::Rr)},
+     "TCP request/response on persistent connections (netperf TCP_RR)", Section::RequestResponse, Rr, "nicbench.test",
+     "kind", &P::kind, int(TestKind::Rr)},
     {Id::Crr, 0, "crr", nullptr, Type::Flag, "", 0, 0, false, "", "a new connection per transaction (netperf TCP_CRR)",
      Section::RequestResponse, Crr, "nicbench.test", "kind", &P::kind, int(TestKind::Crr)},
     {Id::RequestSize, 0, "request-size", "N", Type::Size, "bytes", 1, MiB, false, "1", "request bytes",
@@ -94,20 +161,61 @@ const std::array<Parameter, 36> kTable = {{
      Section::RequestResponse, Rr | Crr, "nicbench.response_size", "response_size", &P::responseSize, 1, 1,
      "must be at least 1 byte"},
     // The same field as -P: request/response tests count connections, not streams.
-    {Id::Connections, 0, "connections", "N", Type::Int, "", 1, MaxStreams, false, "1", "concurrent connections; same as -P",
-     Section::RequestResponse, Rr | Crr, "parallel", "streams", &P::streams},
+    {Id::Connections, 0, "connections", "N", Type::Int, "", 1, MaxStreams, false, "1",
+     "concurrent connections; same as -P", Section::RequestResponse, Rr | Crr, "parallel", "streams", &P::streams},
     {Id::InFlight, 0, "in-flight", "N", Type::Int, "", 1, 1024, false, "1",
      "transactions outstanding per connection; --rr only", Section::RequestResponse, Rr, "nicbench.in_flight",
      "in_flight", &P::inFlight},
 
-    {Id::Interfaces, 0, "interfaces", nullptr, Type::Flag, "", 0, 0, false, "",
+    {Id::Interfaces,
+     0,
+     "interfaces",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
      "list network adapters; with -c HOST, the NicBench server's machine and\n"
      "adapters, and which local adapter reaches which (-B/-c pairs)",
-     Section::Other, NoKind, nullptr, nullptr, {}},
-    {Id::Help, 'h', "help", nullptr, Type::Flag, "", 0, 0, false, "", "this help", Section::Other, NoKind, nullptr,
-     nullptr, {}},
-    {Id::Version, 'v', "version", nullptr, Type::Flag, "", 0, 0, false, "", "version", Section::Other, NoKind, nullptr,
-     nullptr, {}},
+     Section::Other,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
+    {Id::Help,
+     'h',
+     "help",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "this help",
+     Section::Other,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
+    {Id::Version,
+     'v',
+     "version",
+     nullptr,
+     Type::Flag,
+     "",
+     0,
+     0,
+     false,
+     "",
+     "version",
+     Section::Other,
+     NoKind,
+     nullptr,
+     nullptr,
+     {}},
 }};
 
 QString numberText(double v)
@@ -118,11 +226,16 @@ QString numberText(double v)
 QString sectionTitle(Section s)
 {
     switch (s) {
-    case Section::Common: return QStringLiteral("Server or client:");
-    case Section::Server: return QStringLiteral("Server:");
-    case Section::Client: return QStringLiteral("Client:");
-    case Section::RequestResponse: return QStringLiteral("Request/response (needs a NicBench server):");
-    case Section::Other: return QStringLiteral("Other:");
+    case Section::Common:
+        return QStringLiteral("Server or client:");
+    case Section::Server:
+        return QStringLiteral("Server:");
+    case Section::Client:
+        return QStringLiteral("Client:");
+    case Section::RequestResponse:
+        return QStringLiteral("Request/response (needs a NicBench server):");
+    case Section::Other:
+        return QStringLiteral("Other:");
     }
     return {};
 }
@@ -181,19 +294,20 @@ QString toolTip(const Parameter &p)
 double numericValue(const TestParams &t, const Parameter &p)
 {
     return std::visit(
-        [&t](auto member) -> double {
-            using M = decltype(member);
-            if constexpr (std::is_same_v<M, std::monostate>) {
-                return 0;
-            } else {
-                using V = std::remove_cvref_t<decltype(t.*member)>;
-                if constexpr (std::is_arithmetic_v<V>)
-                    return double(t.*member);
-                else
-                    return 0;
-            }
-        },
-        p.field) / p.scale;
+               [&t](auto member) -> double {
+                   using M = decltype(member);
+                   if constexpr (std::is_same_v<M, std::monostate>) {
+                       return 0;
+                   } else {
+                       using V = std::remove_cvref_t<decltype(t.*member)>;
+                       if constexpr (std::is_arithmetic_v<V>)
+                           return double(t.*member);
+                       else
+                           return 0;
+                   }
+               },
+               p.field) /
+           p.scale;
 }
 
 void setNumericValue(TestParams *t, const Parameter &p, double value)
@@ -265,7 +379,8 @@ QString optionsHelp()
         for (const Parameter &p : kTable) {
             if (p.section != s)
                 continue;
-            QString left = p.shortFlag ? QStringLiteral("  -%1, ").arg(QLatin1Char(p.shortFlag)) : QStringLiteral("      ");
+            QString left =
+                p.shortFlag ? QStringLiteral("  -%1, ").arg(QLatin1Char(p.shortFlag)) : QStringLiteral("      ");
             left += QStringLiteral("--") + QLatin1String(p.longFlag);
             if (p.valueName)
                 left += QLatin1Char(' ') + QLatin1String(p.valueName);

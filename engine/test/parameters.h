@@ -32,25 +32,55 @@ enum Kinds : unsigned { NoKind = 0, Stream = 1, Rr = 2, Crr = 4, AllKinds = 7 };
 
 // One per row, so callers (the GUI's fields, the command line's own options) can name one.
 enum class Id {
-    Port, Bind, IPv4, IPv6, Interval, Json, JsonStream, Verbose,
-    Server, OneOff,
-    Client, Duration, Bytes, Omit, Streams, Reverse, Bidir, BlockSize, Window, Mss, NoDelay, Congestion,
-    ZeroCopy, RxCopy, Iperf2, ConnectTimeout, Title,
-    Rr, Crr, RequestSize, ResponseSize, Connections, InFlight,
-    Interfaces, Help, Version,
+    Port,
+    Bind,
+    IPv4,
+    IPv6,
+    Interval,
+    Json,
+    JsonStream,
+    Verbose,
+    Server,
+    OneOff,
+    Client,
+    Duration,
+    Bytes,
+    Omit,
+    Streams,
+    Reverse,
+    Bidir,
+    BlockSize,
+    Window,
+    Mss,
+    NoDelay,
+    Congestion,
+    ZeroCopy,
+    RxCopy,
+    Iperf2,
+    ConnectTimeout,
+    Title,
+    Rr,
+    Crr,
+    RequestSize,
+    ResponseSize,
+    Connections,
+    InFlight,
+    Interfaces,
+    Help,
+    Version,
 };
 
 // The TestParams member a row sets: generic setters and range checks go through it.
 using Field = std::variant<std::monostate, int TestParams::*, quint16 TestParams::*, std::uint32_t TestParams::*,
-                           std::uint64_t TestParams::*, double TestParams::*, bool TestParams::*,
-                           QString TestParams::*, Direction TestParams::*, TestKind TestParams::*,
-                           AddressFamily TestParams::*, PeerProtocol TestParams::*>;
+                           std::uint64_t TestParams::*, double TestParams::*, bool TestParams::*, QString TestParams::*,
+                           Direction TestParams::*, TestKind TestParams::*, AddressFamily TestParams::*,
+                           PeerProtocol TestParams::*>;
 
 struct Parameter {
     Id id;
-    char shortFlag;          // 'P', or 0 when there is only a long flag
-    const char *longFlag;    // "parallel"
-    const char *valueName;   // "N", "SECS"; nullptr for flags
+    char shortFlag;        // 'P', or 0 when there is only a long flag
+    const char *longFlag;  // "parallel"
+    const char *valueName; // "N", "SECS"; nullptr for flags
     Type type;
     const char *unit;        // "s", "bytes", "" (for the man page and range texts)
     double min, max;         // accepted range of a given value, in the unit
@@ -58,12 +88,12 @@ struct Parameter {
     const char *defaultText; // as --help shows it; "" for none
     const char *help;        // one line; a '\n' continues on an indented second line
     Section section;
-    unsigned kinds;          // Kinds bits; NoKind for options that are no test parameter
-    const char *iperfKey;    // key in iperf3's parameter JSON ("nicbench.x": in our extension)
-    const char *jsonKey;     // key in TestParams::toJson (results, snapshots)
+    unsigned kinds;       // Kinds bits; NoKind for options that are no test parameter
+    const char *iperfKey; // key in iperf3's parameter JSON ("nicbench.x": in our extension)
+    const char *jsonKey;  // key in TestParams::toJson (results, snapshots)
     Field field;
-    int flagValue = 1;       // Flag rows: the value stored (an enum value or 0/1)
-    double scale = 1;        // stored = given * scale (seconds given, milliseconds kept)
+    int flagValue = 1;              // Flag rows: the value stored (an enum value or 0/1)
+    double scale = 1;               // stored = given * scale (seconds given, milliseconds kept)
     const char *tooSmall = nullptr; // command-line message for a size below min
 };
 

@@ -212,9 +212,9 @@ namespace {
 
 using U = CpuUtilization;
 const json::Field<U> kCpuUtilizationFields[] = {
-    {"host_total", &U::hostTotal, Need::Tolerant},     {"host_user", &U::hostUser, Need::Tolerant},
-    {"host_system", &U::hostSystem, Need::Tolerant},   {"remote_total", &U::remoteTotal, Need::Tolerant},
-    {"remote_user", &U::remoteUser, Need::Tolerant},   {"remote_system", &U::remoteSystem, Need::Tolerant},
+    {"host_total", &U::hostTotal, Need::Tolerant},   {"host_user", &U::hostUser, Need::Tolerant},
+    {"host_system", &U::hostSystem, Need::Tolerant}, {"remote_total", &U::remoteTotal, Need::Tolerant},
+    {"remote_user", &U::remoteUser, Need::Tolerant}, {"remote_system", &U::remoteSystem, Need::Tolerant},
 };
 
 using C = ConnectionInfo;

@@ -3,11 +3,11 @@
 // Value types for throughput results, with JSON (de)serialisation. The JSON layout is a
 // superset of iperf3's -J output (see docs/json-output.md).
 
+#include "core/errorcode.h"
+#include "core/latencyhistogram.h"
 #include "platform/adapterinfo.h"
 #include "platform/cpumonitor.h"
 #include "platform/hostenvironment.h"
-#include "core/errorcode.h"
-#include "core/latencyhistogram.h"
 #include "test/testparams.h"
 
 #include <QJsonObject>
@@ -24,8 +24,8 @@ namespace nb {
 // One stream in one reporting interval.
 struct StreamInterval {
     int id = 0;
-    bool sender = true;          // this side sent on this stream
-    double start = 0;            // seconds since the test started (after omit)
+    bool sender = true; // this side sent on this stream
+    double start = 0;   // seconds since the test started (after omit)
     double end = 0;
     std::uint64_t bytes = 0;
     std::int64_t retransmits = -1; // -1: not known (receiver, or no TCP_INFO)
@@ -65,7 +65,7 @@ struct RrInterval {
 struct IntervalReport {
     QList<StreamInterval> streams;
     bool hasCpu = false;
-    CpuSample cpu;                   // this side, system-wide and process
+    CpuSample cpu; // this side, system-wide and process
     bool hasRr = false;
     RrInterval rr;
     // Totals for one direction: sender==true sums streams this side sent on.
@@ -78,10 +78,10 @@ struct IntervalReport {
 // Whole-test figures for one stream, as both sides saw them.
 struct StreamSummary {
     int id = 0;
-    bool sender = true;             // this side sent on this stream
+    bool sender = true; // this side sent on this stream
     double seconds = 0;
-    std::uint64_t bytesSent = 0;    // sender's count (excluding omit)
-    std::uint64_t bytesReceived = 0;// receiver's count
+    std::uint64_t bytesSent = 0;     // sender's count (excluding omit)
+    std::uint64_t bytesReceived = 0; // receiver's count
     std::int64_t retransmits = -1;
     std::int64_t maxRttUs = -1, minRttUs = -1, meanRttUs = -1;
     std::int64_t maxCwndBytes = -1;
@@ -96,8 +96,8 @@ struct StreamSummary {
 };
 
 struct DirectionSum {
-    double seconds = 0;             // the sender's test time
-    double receiverSeconds = 0;     // the receiver's, as iperf3 uses for sum_received
+    double seconds = 0;         // the sender's test time
+    double receiverSeconds = 0; // the receiver's, as iperf3 uses for sum_received
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     std::int64_t retransmits = -1;
@@ -146,9 +146,9 @@ struct RrSummary {
 
 struct TestResult {
     TestParams params;
-    QString version;                 // our version
-    QString remoteVersion;           // peer's, when known
-    qint64 timestampSecs = 0;        // start, Unix time
+    QString version;          // our version
+    QString remoteVersion;    // peer's, when known
+    qint64 timestampSecs = 0; // start, Unix time
     QString cookie;
     QList<ConnectionInfo> connections;
     QList<IntervalReport> intervals;
@@ -156,14 +156,14 @@ struct TestResult {
     CpuUtilization cpu;
     QString senderCongestion, receiverCongestion;
     bool senderHasRetransmits = false;
-    QString error;                   // empty on success
+    QString error;                         // empty on success
     ErrorCode errorCode = ErrorCode::None; // what kind of failure, for callers to branch on
     QStringList warnings;
     bool isServerSide = false;
     bool hasRr = false;
     RrSummary rr;
     bool peerIsNicbench = false;
-    QJsonObject peerExtension;       // what our server added to its results ("nicbench")
+    QJsonObject peerExtension; // what our server added to its results ("nicbench")
     // The server's machine as its hello described it (NicBench servers that know the info
     // query, docs/protocol.md §2.2); JSON nicbench.remote_host.
     std::optional<HostEnvironment> remoteHost;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/server.h"
 
+#include "net/connect.h"
 #include "platform/hostenvironment.h"
+#include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
 #include "test/serverinfo.h"
-#include "net/connect.h"
-#include "protocol/controlchannel.h"
 #include "test/testsession.h"
 
 #include <QDateTime>
@@ -36,9 +36,9 @@ QJsonObject helloJson()
 {
     QJsonObject hello;
     hello.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
-    hello.insert(QStringLiteral("capabilities"), QJsonArray{QStringLiteral("stream"), QStringLiteral("rr"),
-                                                           QStringLiteral("crr"), QStringLiteral("system_cpu"),
-                                                           QStringLiteral("info")});
+    hello.insert(QStringLiteral("capabilities"),
+                 QJsonArray{QStringLiteral("stream"), QStringLiteral("rr"), QStringLiteral("crr"),
+                            QStringLiteral("system_cpu"), QStringLiteral("info")});
     hello.insert(QStringLiteral("host"), helloHostJson(HostEnvironment::local()));
     return hello;
 }
@@ -131,7 +131,10 @@ namespace {
 class ServerRun {
 public:
     ServerRun(Server::Impl &server, proto::ControlChannel ctrl, const net::Address &peer)
-        : srv(server), ctrl(std::move(ctrl)), peer(peer), idle(server.options.idleTimeoutSecs)
+        : srv(server)
+        , ctrl(std::move(ctrl))
+        , peer(peer)
+        , idle(server.options.idleTimeoutSecs)
     {
         result.isServerSide = true;
         result.version = QStringLiteral(NICBENCH_VERSION);
@@ -204,7 +207,9 @@ bool ServerRun::receiveCookie()
     cookie = QByteArray(proto::CookieSize, '\0');
     if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
         ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return fail(ErrorCode::Timeout, QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+        return fail(
+            ErrorCode::Timeout,
+            QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
     if (!proto::isValidCookie(cookie)) {
         ctrl.sendError(proto::IeRecvCookie);
         return fail(ErrorCode::Protocol, QStringLiteral("malformed cookie from the client"));
@@ -221,7 +226,8 @@ ServerRun::Request ServerRun::receiveParams()
     if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
         ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
         ctrl.sendError(proto::IeRecvParams);
-        fail(ErrorCode::Protocol, QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
+        fail(ErrorCode::Protocol,
+             QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
         return Request::Failed;
     }
     if (isInfoQuery(paramsJson))
@@ -247,7 +253,8 @@ bool ServerRun::greet()
         if (!params.isRequestResponse())
             return true;
         ctrl.sendError(proto::IeParams);
-        return fail(ErrorCode::Unsupported, QStringLiteral("request/response parameters without the NicBench extension"));
+        return fail(ErrorCode::Unsupported,
+                    QStringLiteral("request/response parameters without the NicBench extension"));
     }
     QJsonObject hello = helloJson();
     if (params.kind == TestKind::Crr) {
@@ -291,8 +298,8 @@ bool ServerRun::acceptStreams()
     total = params.dataConnectionCount();
     if (crrListen.valid()) {
         for (int i = 0; i < params.streams; ++i)
-            streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
-                                                     crrListen.duplicate()));
+            streams.add(
+                std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer, crrListen.duplicate()));
     }
     toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
@@ -301,13 +308,15 @@ bool ServerRun::acceptStreams()
             return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (nowSecs() > acceptDeadline) {
             ctrl.sendError(proto::IeStreamAccept);
-            return fail(ErrorCode::Timeout, QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
+            return fail(ErrorCode::Timeout,
+                        QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
         }
         const int ready = net::waitEither(srv.listenFd, ctrl.socket(), 100);
         if (ready <= 0)
             continue;
         if (ready & 2)
-            return fail(ErrorCode::PeerClosed, QStringLiteral("the client closed the control connection while opening streams"));
+            return fail(ErrorCode::PeerClosed,
+                        QStringLiteral("the client closed the control connection while opening streams"));
         net::Address dataPeer;
         net::Socket data = net::acceptTcp(srv.listenFd, 0, &dataPeer);
         if (data.valid())
@@ -334,7 +343,8 @@ bool ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
         return false;
     }
     QString optionError;
-    if (!dataOptions.congestion.isEmpty() && !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
+    if (!dataOptions.congestion.isEmpty() &&
+        !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
         srv.say(optionError);
     const int id = streamIdForIndex(accepted);
     const bool sender = accepted >= toReceive;
@@ -374,7 +384,8 @@ bool ServerRun::runStreams()
             return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (w == 0) {
             if (streams.allFinished())
-                return fail(ErrorCode::PeerClosed, QStringLiteral("the client disappeared: all data connections closed"));
+                return fail(ErrorCode::PeerClosed,
+                            QStringLiteral("the client disappeared: all data connections closed"));
             continue;
         }
         std::int8_t state = 0;

@@ -13,10 +13,10 @@ namespace nb {
 
 struct ServerOptions {
     quint16 port = 5201;
-    QString bindAddress;          // empty: all addresses, dual-stack
+    QString bindAddress; // empty: all addresses, dual-stack
     AddressFamily family = AddressFamily::Any;
-    bool oneOff = false;          // -1: serve one test, then return
-    double idleTimeoutSecs = 30;  // a stalled control connection is dropped after this
+    bool oneOff = false;         // -1: serve one test, then return
+    double idleTimeoutSecs = 30; // a stalled control connection is dropped after this
 };
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling
@@ -29,7 +29,7 @@ public:
     explicit Server(ServerOptions options, TestListener *listener = nullptr);
     ~Server();
     bool listen(QString *error);
-    quint16 port() const;          // actual port (useful with port 0)
+    quint16 port() const; // actual port (useful with port 0)
     // Returns 0 after stop() or a one-off test, non-zero on a fatal listener error.
     int serve();
     void stop();

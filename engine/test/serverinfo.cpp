@@ -77,11 +77,12 @@ bool Query::run(HostEnvironment *out, QString *error)
         return fail(error, ErrorCode::InvalidParams, QStringLiteral("the timeout must be positive"));
     QString err;
     ErrorCode connectCode = ErrorCode::None;
-    ctrl = proto::ControlChannel(net::connectTcp(q.host, q.port, q.family, q.bindAddress, {},
-                                                 std::max(1, int(q.timeoutSeconds * 1000)), &err, q.cancel,
-                                                 &connectCode));
+    ctrl =
+        proto::ControlChannel(net::connectTcp(q.host, q.port, q.family, q.bindAddress, {},
+                                              std::max(1, int(q.timeoutSeconds * 1000)), &err, q.cancel, &connectCode));
     if (!ctrl.valid())
-        return fail(error, cancelled() ? ErrorCode::Stopped : connectCode, cancelled() ? QStringLiteral("stopped") : err);
+        return fail(error, cancelled() ? ErrorCode::Stopped : connectCode,
+                    cancelled() ? QStringLiteral("stopped") : err);
     net::setNoDelay(ctrl.socket());
 
     // Cookie and parameters go out as soon as the server asks, as in a test (a 3.15+
@@ -98,12 +99,15 @@ bool Query::run(HostEnvironment *out, QString *error)
     case proto::ParamExchange:
         break;
     case proto::AccessDenied:
-        return fail(error, ErrorCode::Busy, QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
+        return fail(error, ErrorCode::Busy,
+                    QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
     case proto::ServerError:
-        return fail(error, ErrorCode::ServerError, QStringLiteral("%1: %2").arg(where(), ctrl.readServerError(deadline, &iErrno)));
+        return fail(error, ErrorCode::ServerError,
+                    QStringLiteral("%1: %2").arg(where(), ctrl.readServerError(deadline, &iErrno)));
     default:
-        return fail(error, ErrorCode::Protocol, QStringLiteral("%1: protocol error: expected PARAM_EXCHANGE, got %2")
-                               .arg(where(), proto::stateName(state)));
+        return fail(error, ErrorCode::Protocol,
+                    QStringLiteral("%1: protocol error: expected PARAM_EXCHANGE, got %2")
+                        .arg(where(), proto::stateName(state)));
     }
     if (ctrl.writeJson(infoQueryParameters(), deadline, &err) != net::IoStatus::Ok)
         return fail(error, ErrorCode::PeerClosed, QStringLiteral("%1: cannot send the query: %2").arg(where(), err));
@@ -117,40 +121,47 @@ bool Query::run(HostEnvironment *out, QString *error)
     case proto::CreateStreams:
         // Stock iperf3 took the query for a test and waits for data connections.
         terminate(0.05);
-        return fail(error, ErrorCode::Unsupported, QStringLiteral("%1 runs a stock iperf3 server, which cannot list its adapters (start "
-                                          "'nicbench-cli -s' there)")
-                               .arg(where()));
+        return fail(error, ErrorCode::Unsupported,
+                    QStringLiteral("%1 runs a stock iperf3 server, which cannot list its adapters (start "
+                                   "'nicbench-cli -s' there)")
+                        .arg(where()));
     case proto::ServerError: {
         const QString text = ctrl.readServerError(deadline, &iErrno);
         if (iErrno == proto::IeParams)
-            return fail(error, ErrorCode::Unsupported, QStringLiteral("%1 refused the query: its NicBench version is older than the info "
-                                              "query (%2)")
-                                   .arg(where(), text));
+            return fail(error, ErrorCode::Unsupported,
+                        QStringLiteral("%1 refused the query: its NicBench version is older than the info "
+                                       "query (%2)")
+                            .arg(where(), text));
         return fail(error, ErrorCode::ServerError, QStringLiteral("%1: %2").arg(where(), text));
     }
     case proto::AccessDenied:
-        return fail(error, ErrorCode::Busy, QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
+        return fail(error, ErrorCode::Busy,
+                    QStringLiteral("%1: the server is busy running a test; try again when it is done").arg(where()));
     default:
-        return fail(error, ErrorCode::Protocol, QStringLiteral("%1: protocol error: expected NICBENCH_HELLO, got %2")
-                               .arg(where(), proto::stateName(state)));
+        return fail(error, ErrorCode::Protocol,
+                    QStringLiteral("%1: protocol error: expected NICBENCH_HELLO, got %2")
+                        .arg(where(), proto::stateName(state)));
     }
 
     QJsonObject hello;
     s = ctrl.readJson(&hello, deadline, &err);
     if (s != net::IoStatus::Ok)
-        return fail(error, ErrorCode::Protocol, s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
-                                                     : readFailure(s, err, QStringLiteral("the NicBench greeting")));
+        return fail(error, ErrorCode::Protocol,
+                    s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
+                                              : readFailure(s, err, QStringLiteral("the NicBench greeting")));
     // The hello is all we came for: end the exchange before looking at it, so the server
     // is free again whatever we make of its answer. Ours keeps its listening socket, so
     // its hang-up is enough.
     terminate(0);
     const QJsonValue host = hello.value(QStringLiteral("host"));
     if (!host.isObject())
-        return fail(error, ErrorCode::Unsupported, QStringLiteral("%1 runs NicBench %2, which does not describe its machine")
-                               .arg(where(), hello.value(QStringLiteral("version")).toString()));
+        return fail(error, ErrorCode::Unsupported,
+                    QStringLiteral("%1 runs NicBench %2, which does not describe its machine")
+                        .arg(where(), hello.value(QStringLiteral("version")).toString()));
     HostEnvironment e;
     if (!HostEnvironment::fromJson(host.toObject(), &e, &err))
-        return fail(error, ErrorCode::Protocol, QStringLiteral("%1 sent an unreadable machine description: %2").arg(where(), err));
+        return fail(error, ErrorCode::Protocol,
+                    QStringLiteral("%1 sent an unreadable machine description: %2").arg(where(), err));
     e.known = true;
     if (e.nicbenchVersion.isEmpty())
         e.nicbenchVersion = hello.value(QStringLiteral("version")).toString();

@@ -19,8 +19,8 @@ namespace nb {
 struct ServerInfoQuery {
     QString host;
     quint16 port = 5201;
-    QString bindAddress;       // -B; empty lets the routing table choose
-    double timeoutSeconds = 5; // whole query, connect included
+    QString bindAddress;                       // -B; empty lets the routing table choose
+    double timeoutSeconds = 5;                 // whole query, connect included
     AddressFamily family = AddressFamily::Any; // -4 / -6
     const std::atomic<bool> *cancel = nullptr; // optional: set it to abandon the query
 };

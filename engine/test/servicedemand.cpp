@@ -7,7 +7,10 @@ namespace nb {
 
 namespace {
 
-bool usable(double v) { return std::isfinite(v) && v >= 0; }
+bool usable(double v)
+{
+    return std::isfinite(v) && v >= 0;
+}
 
 } // namespace
 

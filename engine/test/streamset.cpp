@@ -175,7 +175,8 @@ QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSy
         QJsonObject s;
         s.insert(QStringLiteral("id"), e.stream->id());
         s.insert(QStringLiteral("bytes"), double(e.finalBytes - e.omitBaseline));
-        s.insert(QStringLiteral("retransmits"), e.stream->isSender() ? double(std::max<std::int64_t>(e.finalRetrans, 0)) : -1.0);
+        s.insert(QStringLiteral("retransmits"),
+                 e.stream->isSender() ? double(std::max<std::int64_t>(e.finalRetrans, 0)) : -1.0);
         s.insert(QStringLiteral("jitter"), 0);
         s.insert(QStringLiteral("errors"), 0);
         s.insert(QStringLiteral("packets"), 0);
@@ -206,8 +207,8 @@ bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error)
             *error = QStringLiteral("peer results: stream needs numeric 'id' and 'bytes'");
             return false;
         }
-        auto it = std::find_if(m_streams.begin(), m_streams.end(),
-                               [&](const Entry &e) { return e.stream->id() == *id; });
+        auto it =
+            std::find_if(m_streams.begin(), m_streams.end(), [&](const Entry &e) { return e.stream->id() == *id; });
         if (it == m_streams.end()) {
             *error = QStringLiteral("peer results name stream %1, which this side does not have").arg(*id);
             return false;

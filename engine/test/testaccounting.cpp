@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/testaccounting.h"
 
+#include "net/connect.h"
 #include "platform/interfacemonitor.h"
 #include "platform/platform.h"
 #include "test/servicedemand.h"
-#include "net/connect.h"
 
 #include <QJsonArray>
 

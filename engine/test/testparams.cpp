@@ -15,9 +15,12 @@ namespace nb {
 QString directionName(Direction d)
 {
     switch (d) {
-    case Direction::Upload: return QStringLiteral("upload");
-    case Direction::Download: return QStringLiteral("download");
-    case Direction::Bidirectional: return QStringLiteral("bidirectional");
+    case Direction::Upload:
+        return QStringLiteral("upload");
+    case Direction::Download:
+        return QStringLiteral("download");
+    case Direction::Bidirectional:
+        return QStringLiteral("bidirectional");
     }
     return {};
 }
@@ -25,9 +28,12 @@ QString directionName(Direction d)
 QString testKindName(TestKind k)
 {
     switch (k) {
-    case TestKind::Stream: return QStringLiteral("stream");
-    case TestKind::Rr: return QStringLiteral("rr");
-    case TestKind::Crr: return QStringLiteral("crr");
+    case TestKind::Stream:
+        return QStringLiteral("stream");
+    case TestKind::Rr:
+        return QStringLiteral("rr");
+    case TestKind::Crr:
+        return QStringLiteral("crr");
     }
     return {};
 }
@@ -195,7 +201,8 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
 {
     TestParams p;
     bool udp = false, sctp = false;
-    if (!readWireBool(json, QStringLiteral("udp"), &udp, error) || !readWireBool(json, QStringLiteral("sctp"), &sctp, error))
+    if (!readWireBool(json, QStringLiteral("udp"), &udp, error) ||
+        !readWireBool(json, QStringLiteral("sctp"), &sctp, error))
         return false;
     if (udp || sctp) {
         *error = QStringLiteral("only TCP tests are supported");
@@ -241,7 +248,7 @@ QJsonObject TestParams::toJson() const
     o.insert(QStringLiteral("bind_address"), bindAddress);
     o.insert(QStringLiteral("family"), family == AddressFamily::IPv4   ? QStringLiteral("ipv4")
                                        : family == AddressFamily::IPv6 ? QStringLiteral("ipv6")
-                                                                        : QStringLiteral("any"));
+                                                                       : QStringLiteral("any"));
     o.insert(QStringLiteral("direction"), directionName(direction));
     o.insert(QStringLiteral("peer_protocol"),
              protocol == PeerProtocol::Iperf2 ? QStringLiteral("iperf2") : QStringLiteral("iperf3"));
@@ -302,12 +309,14 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
         return false;
     p.family = family == QLatin1String("ipv4")   ? AddressFamily::IPv4
                : family == QLatin1String("ipv6") ? AddressFamily::IPv6
-                                                  : AddressFamily::Any;
+                                                 : AddressFamily::Any;
     p.direction = direction == QLatin1String("download")        ? Direction::Download
                   : direction == QLatin1String("bidirectional") ? Direction::Bidirectional
-                                                                 : Direction::Upload;
+                                                                : Direction::Upload;
     p.protocol = protocol == QLatin1String("iperf2") ? PeerProtocol::Iperf2 : PeerProtocol::Iperf3;
-    p.kind = kind == QLatin1String("rr") ? TestKind::Rr : kind == QLatin1String("crr") ? TestKind::Crr : TestKind::Stream;
+    p.kind = kind == QLatin1String("rr")    ? TestKind::Rr
+             : kind == QLatin1String("crr") ? TestKind::Crr
+                                            : TestKind::Stream;
     *out = p;
     return true;
 }

@@ -24,29 +24,29 @@ enum class TestKind { Stream, Rr, Crr };
 struct TestParams {
     QString host;
     quint16 port = 5201;
-    QString bindAddress;            // -B: local address to bind data and control sockets
+    QString bindAddress; // -B: local address to bind data and control sockets
     AddressFamily family = AddressFamily::Any;
     Direction direction = Direction::Upload;
     PeerProtocol protocol = PeerProtocol::Iperf3;
-    int streams = 1;                // -P; for RR/CRR the connections (see connections())
+    int streams = 1;                      // -P; for RR/CRR the connections (see connections())
     std::uint32_t blockSize = 128 * 1024; // -l
-    std::uint32_t window = 0;       // -w, 0 = system default
-    int mss = 0;                    // -M, 0 = system default
-    bool noDelay = false;           // -N
-    QString congestion;             // -C
-    double duration = 10.0;         // -t seconds (0 with bytes set = run until bytes)
-    std::uint64_t bytes = 0;        // -n, 0 = use duration
-    double omit = 0.0;              // -O seconds excluded from the results
-    double interval = 1.0;          // -i seconds between reports
-    bool skipRxCopy = true;         // receive with MSG_TRUNC (no copy to user space)
-    bool zeroCopy = false;          // -Z: send with sendfile() from a memory file
+    std::uint32_t window = 0;             // -w, 0 = system default
+    int mss = 0;                          // -M, 0 = system default
+    bool noDelay = false;                 // -N
+    QString congestion;                   // -C
+    double duration = 10.0;               // -t seconds (0 with bytes set = run until bytes)
+    std::uint64_t bytes = 0;              // -n, 0 = use duration
+    double omit = 0.0;                    // -O seconds excluded from the results
+    double interval = 1.0;                // -i seconds between reports
+    bool skipRxCopy = true;               // receive with MSG_TRUNC (no copy to user space)
+    bool zeroCopy = false;                // -Z: send with sendfile() from a memory file
     int connectTimeoutMs = 5000;
     QString title;
     // Request/response (streams is the number of connections for these kinds).
     TestKind kind = TestKind::Stream;
     std::uint32_t requestSize = 1;
     std::uint32_t responseSize = 1;
-    int inFlight = 1;               // transactions outstanding per connection
+    int inFlight = 1; // transactions outstanding per connection
 
     // Checks the table's ranges and the rules between fields; returns an empty string when
     // valid, else a one-line message.

@@ -34,7 +34,9 @@ DataStream::Config streamConfig(const TestParams &params)
 }
 
 TestSession::TestSession(const TestParams &params, TestResult *result, TestListener *listener)
-    : m_params(params), m_result(result), m_listener(listener)
+    : m_params(params)
+    , m_result(result)
+    , m_listener(listener)
 {
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/throughputclient.h"
 
-#include "protocol/protocol.h"
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
+#include "protocol/protocol.h"
 #include "test/testsession.h"
 
 #include <QJsonObject>
@@ -55,9 +55,9 @@ private:
     {
         const proto::ControlChannel::Unexpected u = ctrl.unexpectedState(state, waitingFor);
         return fail(u.kind == u.Busy || u.iErrno == proto::IeServerBusy ? ErrorCode::Busy
-                    : u.kind == u.ServerError                            ? ErrorCode::ServerError
-                    : u.kind == u.Terminated                             ? ErrorCode::PeerClosed
-                                                                         : ErrorCode::Protocol,
+                    : u.kind == u.ServerError                           ? ErrorCode::ServerError
+                    : u.kind == u.Terminated                            ? ErrorCode::PeerClosed
+                                                                        : ErrorCode::Protocol,
                     u.message);
     }
     bool handshake();
@@ -92,8 +92,9 @@ bool ClientRun::handshake()
     net::setNoDelay(ctrl.socket());
     cookie = proto::makeCookie();
     result.cookie = QString::fromLatin1(cookie.constData());
-    if (const net::IoStatus st = ctrl.writeBytes(cookie.constData(), std::size_t(cookie.size()), net::deadlineIn(ControlTimeoutSecs),
-                      &err); st != net::IoStatus::Ok)
+    if (const net::IoStatus st =
+            ctrl.writeBytes(cookie.constData(), std::size_t(cookie.size()), net::deadlineIn(ControlTimeoutSecs), &err);
+        st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("cannot send the cookie: %1").arg(err));
     std::int8_t state = 0;
     const auto s = ctrl.readState(&state, net::deadlineIn(FirstStateTimeoutSecs), &err, stop);
@@ -104,18 +105,25 @@ bool ClientRun::handshake()
                         .arg(params.host)
                         .arg(params.port));
     if (s != net::IoStatus::Ok)
-        return fail(net::errorCodeOf(s), s == net::IoStatus::Cancelled ? QStringLiteral("stopped") : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
+        return fail(net::errorCodeOf(s),
+                    s == net::IoStatus::Cancelled
+                        ? QStringLiteral("stopped")
+                        : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
     if (state != proto::ParamExchange)
         return unexpected(state, "PARAM_EXCHANGE");
-    if (const net::IoStatus st = ctrl.writeJson(params.toIperfParams(), net::deadlineIn(ControlTimeoutSecs), &err); st != net::IoStatus::Ok)
+    if (const net::IoStatus st = ctrl.writeJson(params.toIperfParams(), net::deadlineIn(ControlTimeoutSecs), &err);
+        st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("cannot send the test parameters: %1").arg(err));
-    if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop); st != net::IoStatus::Ok)
+    if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop);
+        st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("the server did not answer the test parameters: %1").arg(err));
     if (state == proto::NicbenchHello) {
         // Only a NicBench server sends this (docs/protocol.md); it carries the server's
         // capabilities and, for CRR, the port that takes one connection per transaction.
-        if (const net::IoStatus st = ctrl.readJson(&hello, net::deadlineIn(ControlTimeoutSecs), &err); st != net::IoStatus::Ok)
-            return fail(net::errorCodeOf(st), QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
+        if (const net::IoStatus st = ctrl.readJson(&hello, net::deadlineIn(ControlTimeoutSecs), &err);
+            st != net::IoStatus::Ok)
+            return fail(net::errorCodeOf(st),
+                        QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
         result.peerIsNicbench = true;
         result.remoteVersion = hello.value(QStringLiteral("version")).toString();
         // Servers that know the info query describe their machine in every hello; keeping
@@ -129,8 +137,10 @@ bool ClientRun::handshake()
                 say(QStringLiteral("Ignored the server's machine description: %1").arg(err));
             }
         }
-        if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop); st != net::IoStatus::Ok)
-            return fail(net::errorCodeOf(st), QStringLiteral("the server did not answer the test parameters: %1").arg(err));
+        if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop);
+            st != net::IoStatus::Ok)
+            return fail(net::errorCodeOf(st),
+                        QStringLiteral("the server did not answer the test parameters: %1").arg(err));
     }
     if (state != proto::CreateStreams)
         return unexpected(state, "CREATE_STREAMS");
@@ -154,7 +164,8 @@ bool ClientRun::createStreams()
     if (params.kind == TestKind::Crr) {
         const auto crrPort = proto::toInt64(hello.value(QStringLiteral("crr_port")));
         if (!crrPort || *crrPort <= 0 || *crrPort > 65535)
-            return fail(ErrorCode::Protocol, QStringLiteral("the server offered no port for connect/request/response tests"));
+            return fail(ErrorCode::Protocol,
+                        QStringLiteral("the server offered no port for connect/request/response tests"));
         const net::Address peer = net::peerAddress(ctrl.socket());
         QString err;
         crrTarget = net::resolveAddress(peer.host(), quint16(*crrPort), peer.family(), &err);
@@ -171,7 +182,8 @@ bool ClientRun::createStreams()
         if (!fd.valid())
             return fail(code, QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
         if (const net::IoStatus st = net::writeAll(fd, cookie.constData(), std::size_t(cookie.size()),
-                          net::deadlineIn(ControlTimeoutSecs), &err); st != net::IoStatus::Ok)
+                                                   net::deadlineIn(ControlTimeoutSecs), &err);
+            st != net::IoStatus::Ok)
             return fail(net::errorCodeOf(st), QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
         const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
         const int id = streamIdForIndex(i);
@@ -188,7 +200,8 @@ bool ClientRun::createStreams()
     QString err;
     std::int8_t state = 0;
     for (std::int8_t expected : {std::int8_t(proto::TestStart), std::int8_t(proto::TestRunning)}) {
-        if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop); st != net::IoStatus::Ok)
+        if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop);
+            st != net::IoStatus::Ok)
             return fail(net::errorCodeOf(st), QStringLiteral("the server did not start the test: %1").arg(err));
         if (state != expected)
             return unexpected(state, expected == proto::TestStart ? "TEST_START" : "TEST_RUNNING");
@@ -236,11 +249,12 @@ bool ClientRun::runPhase()
             if (params.endsOnBytes() && e.isEmpty() && streams.allSendersFinished())
                 break;
             return fail(ErrorCode::PeerClosed, QStringLiteral("the data connections were closed by the peer%1")
-                            .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
+                                                   .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
         }
         if (params.bytes == 0 && streams.anySender() && !streams.firstError().isEmpty()) {
             if (streams.allSendersFinished())
-                return fail(ErrorCode::PeerClosed, QStringLiteral("lost the data connections: %1").arg(streams.firstError()));
+                return fail(ErrorCode::PeerClosed,
+                            QStringLiteral("lost the data connections: %1").arg(streams.firstError()));
         }
     }
     const bool omitting = session.omitting();
@@ -393,7 +407,8 @@ TestResult ClientRun::run()
 } // namespace
 
 ThroughputClient::ThroughputClient(TestParams params, TestListener *listener)
-    : m_params(std::move(params)), m_listener(listener)
+    : m_params(std::move(params))
+    , m_listener(listener)
 {
 }
 

@@ -22,9 +22,9 @@
 #include <linux/if_tun.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -62,17 +62,29 @@ Nanos nowNs()
     std::exit(1);
 }
 
-std::string errnoText(const std::string &what) { return what + ": " + std::strerror(errno); }
+std::string errnoText(const std::string &what)
+{
+    return what + ": " + std::strerror(errno);
+}
 
 // "5ms", "250us", "1.5s", "0" -> nanoseconds.
 std::optional<Nanos> parseDuration(std::string_view s)
 {
     double mult = 1e9; // bare numbers are seconds, as in tc
     auto ends = [&](std::string_view suf) { return s.size() > suf.size() && s.substr(s.size() - suf.size()) == suf; };
-    if (ends("ns")) { mult = 1; s.remove_suffix(2); }
-    else if (ends("us")) { mult = 1e3; s.remove_suffix(2); }
-    else if (ends("ms")) { mult = 1e6; s.remove_suffix(2); }
-    else if (ends("s")) { mult = 1e9; s.remove_suffix(1); }
+    if (ends("ns")) {
+        mult = 1;
+        s.remove_suffix(2);
+    } else if (ends("us")) {
+        mult = 1e3;
+        s.remove_suffix(2);
+    } else if (ends("ms")) {
+        mult = 1e6;
+        s.remove_suffix(2);
+    } else if (ends("s")) {
+        mult = 1e9;
+        s.remove_suffix(1);
+    }
     double v = 0;
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || v < 0 || v > 3600)
@@ -85,10 +97,18 @@ std::optional<double> parseRate(std::string_view s)
 {
     double mult = 1;
     auto ends = [&](std::string_view suf) { return s.size() > suf.size() && s.substr(s.size() - suf.size()) == suf; };
-    if (ends("gbit")) { mult = 1e9; s.remove_suffix(4); }
-    else if (ends("mbit")) { mult = 1e6; s.remove_suffix(4); }
-    else if (ends("kbit")) { mult = 1e3; s.remove_suffix(4); }
-    else if (ends("bit")) { s.remove_suffix(3); }
+    if (ends("gbit")) {
+        mult = 1e9;
+        s.remove_suffix(4);
+    } else if (ends("mbit")) {
+        mult = 1e6;
+        s.remove_suffix(4);
+    } else if (ends("kbit")) {
+        mult = 1e3;
+        s.remove_suffix(4);
+    } else if (ends("bit")) {
+        s.remove_suffix(3);
+    }
     double v = 0;
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || v < 0)
@@ -100,7 +120,10 @@ std::optional<double> parseRate(std::string_view s)
 std::optional<double> parseLoss(std::string_view s)
 {
     bool pct = false;
-    if (!s.empty() && s.back() == '%') { pct = true; s.remove_suffix(1); }
+    if (!s.empty() && s.back() == '%') {
+        pct = true;
+        s.remove_suffix(1);
+    }
     double v = 0;
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || v < 0)
@@ -175,7 +198,7 @@ struct Config {
     Nanos delay = 0;
     Nanos jitter = 0;
     double loss = 0;
-    double rateBps = 0; // bits per second, 0 = unlimited
+    double rateBps = 0;            // bits per second, 0 = unlimited
     std::size_t queueLimit = 1000; // packets waiting for the rate limiter, per direction
     int mtu = 0;
     bool stats = false;
@@ -189,8 +212,8 @@ struct Direction {
     int outFd = -1;
     const char *name = "";
     std::deque<Packet> queue;
-    Nanos lastDue = 0;     // due time of the packet most recently queued
-    Nanos txFree = 0;      // rate limiter: when the emulated transmitter is next free
+    Nanos lastDue = 0; // due time of the packet most recently queued
+    Nanos txFree = 0;  // rate limiter: when the emulated transmitter is next free
     std::uint64_t packetsIn = 0, packetsOut = 0, bytesOut = 0, dropsLoss = 0, dropsQueue = 0, writeErrors = 0;
     Nanos latenessSum = 0, latenessMax = 0; // how late packets left compared with their due time
 };
@@ -270,7 +293,8 @@ void usage()
                "them after the one-way --delay (each direction). --rate limits each direction (tc units:\n"
                "kbit, mbit, gbit; 0 = unlimited), --queue is the transmit queue in packets, --loss a\n"
                "random drop probability (0.1% or 0.001), --jitter a uniform +/- spread that never\n"
-               "reorders packets, --realtime runs under SCHED_FIFO with that priority (1-99).\nRuns until SIGINT/SIGTERM; the TUN devices vanish when it exits.\n",
+               "reorders packets, --realtime runs under SCHED_FIFO with that priority (1-99).\nRuns until "
+               "SIGINT/SIGTERM; the TUN devices vanish when it exits.\n",
                stderr);
 }
 
@@ -304,19 +328,54 @@ int main(int argc, char **argv)
                 die("option " + arg + " needs a value");
             return argv[++i];
         };
-        if (arg == "--a") { a = parseEndpoint(value()); haveA = true; }
-        else if (arg == "--b") { b = parseEndpoint(value()); haveB = true; }
-        else if (arg == "--delay") { const auto v = value(); const auto d = parseDuration(v); if (!d) die("bad --delay " + v); cfg.delay = *d; }
-        else if (arg == "--jitter") { const auto v = value(); const auto d = parseDuration(v); if (!d) die("bad --jitter " + v); cfg.jitter = *d; }
-        else if (arg == "--loss") { const auto v = value(); const auto l = parseLoss(v); if (!l) die("bad --loss " + v); cfg.loss = *l; }
-        else if (arg == "--rate") { const auto v = value(); const auto r = parseRate(v); if (!r) die("bad --rate " + v); cfg.rateBps = *r; }
-        else if (arg == "--queue") { const auto v = value(); cfg.queueLimit = std::max<long>(1, std::atol(v.c_str())); }
-        else if (arg == "--mtu") { cfg.mtu = std::atoi(value().c_str()); }
-        else if (arg == "--ready-file") { readyFile = value(); }
-        else if (arg == "--stats") { cfg.stats = true; }
-        else if (arg == "--realtime") { cfg.realtime = std::clamp(std::atoi(value().c_str()), 0, 99); }
-        else if (arg == "-h" || arg == "--help") { usage(); return 0; }
-        else { usage(); die("unknown option " + arg); }
+        if (arg == "--a") {
+            a = parseEndpoint(value());
+            haveA = true;
+        } else if (arg == "--b") {
+            b = parseEndpoint(value());
+            haveB = true;
+        } else if (arg == "--delay") {
+            const auto v = value();
+            const auto d = parseDuration(v);
+            if (!d)
+                die("bad --delay " + v);
+            cfg.delay = *d;
+        } else if (arg == "--jitter") {
+            const auto v = value();
+            const auto d = parseDuration(v);
+            if (!d)
+                die("bad --jitter " + v);
+            cfg.jitter = *d;
+        } else if (arg == "--loss") {
+            const auto v = value();
+            const auto l = parseLoss(v);
+            if (!l)
+                die("bad --loss " + v);
+            cfg.loss = *l;
+        } else if (arg == "--rate") {
+            const auto v = value();
+            const auto r = parseRate(v);
+            if (!r)
+                die("bad --rate " + v);
+            cfg.rateBps = *r;
+        } else if (arg == "--queue") {
+            const auto v = value();
+            cfg.queueLimit = std::max<long>(1, std::atol(v.c_str()));
+        } else if (arg == "--mtu") {
+            cfg.mtu = std::atoi(value().c_str());
+        } else if (arg == "--ready-file") {
+            readyFile = value();
+        } else if (arg == "--stats") {
+            cfg.stats = true;
+        } else if (arg == "--realtime") {
+            cfg.realtime = std::clamp(std::atoi(value().c_str()), 0, 99);
+        } else if (arg == "-h" || arg == "--help") {
+            usage();
+            return 0;
+        } else {
+            usage();
+            die("unknown option " + arg);
+        }
     }
     if (!haveA || !haveB) {
         usage();
@@ -369,9 +428,13 @@ int main(int argc, char **argv)
     watch(sfd);
 
     Direction ab;
-    ab.inFd = a.fd; ab.outFd = b.fd; ab.name = "a->b";
+    ab.inFd = a.fd;
+    ab.outFd = b.fd;
+    ab.name = "a->b";
     Direction ba;
-    ba.inFd = b.fd; ba.outFd = a.fd; ba.name = "b->a";
+    ba.inFd = b.fd;
+    ba.outFd = a.fd;
+    ba.name = "b->a";
     Link link(cfg);
 
     if (!readyFile.empty()) {
@@ -398,14 +461,16 @@ int main(int argc, char **argv)
     Nanos wakeLate = 0;
     Nanos spinBudget = kBudgetPerSecond;
     Nanos budgetRefilled = nowNs();
-    Nanos armed = -1;       // the expiry programmed into the timer
+    Nanos armed = -1; // the expiry programmed into the timer
     bool armedEarly = false;
     bool running = true;
     epoll_event events[8];
     auto headDue = [&]() {
         Nanos next = -1;
-        if (!ab.queue.empty()) next = ab.queue.front().due;
-        if (!ba.queue.empty()) next = next < 0 ? ba.queue.front().due : std::min(next, ba.queue.front().due);
+        if (!ab.queue.empty())
+            next = ab.queue.front().due;
+        if (!ba.queue.empty())
+            next = next < 0 ? ba.queue.front().due : std::min(next, ba.queue.front().due);
         return next;
     };
     while (running) {
