@@ -34,6 +34,8 @@ private Q_SLOTS:
     void bytesBeforeTime_data();
     void bytesBeforeTime();
     void timeBeforeBytes();
+    void reverseBytes_data();
+    void reverseBytes();
 
 private:
     // Starts a one-off server of the given kind and returns its port (0 on failure).
@@ -103,6 +105,34 @@ void TestByteLimit::timeBeforeBytes()
     QVERIFY2(s.seconds > 0.9 && s.seconds < 1.5, qPrintable(QString::number(s.seconds)));
     QVERIFY2(s.sent > 0 && s.sent < 1000 * 1024 * kMiB, qPrintable(QString::number(s.sent)));
     QVERIFY2(s.received > 0 && s.received <= s.sent, qPrintable(QString::number(s.received)));
+    QVERIFY2(srv.waitFinished(10000), qPrintable(srv.describe()));
+    QCOMPARE(srv.exitCode(), 0);
+}
+
+void TestByteLimit::reverseBytes_data()
+{
+    bytesBeforeTime_data();
+}
+
+// -R -n: only the server sends, so it stops at the count and the client ends once it has
+// received it (as stock iperf3 does). Before, the client ended at once with a few MB and exit 0.
+void TestByteLimit::reverseBytes()
+{
+    QFETCH(QString, server);
+    if (server == QLatin1String("iperf3") && !nbtest::haveTool(server))
+        QSKIP("iperf3 is not installed");
+    nbtest::Child srv;
+    const quint16 port = startServer(&srv, server);
+    QVERIFY2(port, qPrintable(srv.describe()));
+    nbtest::Child client;
+    client.start(nbtest::cliPath(),
+                 {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
+                  QStringLiteral("-R"), QStringLiteral("-n"), QStringLiteral("200M"), QStringLiteral("-J")});
+    QVERIFY2(client.waitFinished(30000), qPrintable(client.describe()));
+    QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
+    const Sums s = sums(client.outJson());
+    QVERIFY2(s.received >= 199 * kMiB && s.received <= 201 * kMiB, qPrintable(QString::number(s.received)));
+    QVERIFY2(s.sent >= s.received && s.sent <= 201 * kMiB, qPrintable(QString::number(s.sent)));
     QVERIFY2(srv.waitFinished(10000), qPrintable(srv.describe()));
     QCOMPARE(srv.exitCode(), 0);
 }

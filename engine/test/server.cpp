@@ -169,6 +169,7 @@ private:
     const double idle;
     TestResult result;
     TestParams params;
+    ByteBudget budget; // -n for our senders (-R, --bidir); outlives the streams
     TestSession session{params, &result, srv.listener};
     StreamSet &streams = session.streams();
     QByteArray cookie;
@@ -367,6 +368,11 @@ bool ServerRun::runStreams()
         return fail(ErrorCode::PeerClosed, err);
     DataStream::Config cfg = streamConfig(params);
     cfg.zeroCopy = false; // -Z is the client's choice for its own sends
+    if (params.endsOnBytes()) {
+        budget.enabled = true;
+        budget.remaining = std::int64_t(params.bytes);
+        cfg.budget = &budget;
+    }
     session.start(cfg, ctrl.socket());
     const double watchdog = params.isTimed() ? nowSecs() + params.omit + params.duration + 40 : 0;
     for (;;) {
@@ -383,7 +389,9 @@ bool ServerRun::runStreams()
         if (w < 0)
             return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (w == 0) {
-            if (streams.allFinished())
+            // Senders that spent the -n budget end by themselves; the client ends the test.
+            const bool budgetSpent = budget.enabled && budget.remaining.load() <= 0 && streams.firstError().isEmpty();
+            if (streams.allFinished() && !budgetSpent)
                 return fail(ErrorCode::PeerClosed,
                             QStringLiteral("the client disappeared: all data connections closed"));
             continue;

@@ -138,6 +138,16 @@ bool StreamSet::anySender() const
     return std::any_of(m_streams.begin(), m_streams.end(), [](const Entry &e) { return e.stream->isSender(); });
 }
 
+std::uint64_t StreamSet::receivedBytes() const
+{
+    std::uint64_t total = 0;
+    for (const Entry &e : m_streams) {
+        if (e.stream->role() == DataStream::Role::Receiver)
+            total += e.stream->bytes();
+    }
+    return total;
+}
+
 bool StreamSet::allSendersFinished() const
 {
     return std::all_of(m_streams.begin(), m_streams.end(),

@@ -35,6 +35,8 @@ public:
     void abortAll();
 
     bool anySender() const;
+    // Bytes our receiving streams have taken in so far (for -n when only the peer sends).
+    std::uint64_t receivedBytes() const;
     bool allSendersFinished() const;
     // True when every stream's thread has ended (all connections gone).
     bool allFinished() const;

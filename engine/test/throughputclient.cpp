@@ -63,6 +63,7 @@ private:
     bool handshake();
     bool createStreams();
     bool runPhase();
+    bool byteCountReached() const;
     bool watchControl(int ms);
     bool exchangeResults();
     TestResult runIperf2();
@@ -209,6 +210,18 @@ bool ClientRun::createStreams()
     return true;
 }
 
+// -n: our senders stop by themselves once the byte count is sent. With -R only the server
+// sends (it stops at the count too); then the count is reached when we have received it,
+// as iperf3's client decides.
+bool ClientRun::byteCountReached() const
+{
+    if (!params.endsOnBytes())
+        return false;
+    if (streams.anySender())
+        return streams.allSendersFinished();
+    return streams.receivedBytes() >= params.bytes;
+}
+
 bool ClientRun::runPhase()
 {
     ByteBudget budget;
@@ -228,9 +241,8 @@ bool ClientRun::runPhase()
         const double now = nowSecs();
         if (stop->load() || session.timeUp(now))
             break;
-        // -n: our senders stop by themselves once the byte count is sent, which ends the
-        // test even when a -t is also given (the first limit reached ends it).
-        if ((!timed || (params.endsOnBytes() && streams.anySender())) && streams.allSendersFinished())
+        // -n ends the test even when a -t is also given (the first limit reached ends it).
+        if (byteCountReached())
             break;
         if (now >= session.nextTick()) {
             session.tick(now);
@@ -246,7 +258,7 @@ bool ClientRun::runPhase()
             const QString e = streams.firstError();
             // With -n the senders end by themselves once the byte count is sent; if that
             // happened during the wait above it is the normal end, not a lost peer.
-            if (params.endsOnBytes() && e.isEmpty() && streams.allSendersFinished())
+            if (e.isEmpty() && byteCountReached())
                 break;
             return fail(ErrorCode::PeerClosed, QStringLiteral("the data connections were closed by the peer%1")
                                                    .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
