@@ -83,17 +83,6 @@ QString metricKey(Metric m)
     return QLatin1String(desc(m).key);
 }
 
-bool metricFromKey(const QString &key, Metric *out)
-{
-    for (const MetricDesc &d : kMetrics) {
-        if (key == QLatin1String(d.key)) {
-            *out = d.metric;
-            return true;
-        }
-    }
-    return false;
-}
-
 QString metricName(Metric m)
 {
     return QLatin1String(desc(m).name);

@@ -27,8 +27,7 @@ enum class Metric {
 };
 
 QList<Metric> allMetrics();
-QString metricKey(Metric m); // "throughput_bps", "transactions_per_second", ... (JSON, CSV)
-bool metricFromKey(const QString &key, Metric *out);
+QString metricKey(Metric m);  // "throughput_bps", "transactions_per_second", ... (JSON, CSV)
 QString metricName(Metric m); // "Throughput", "Local CPU", ...
 // Unit for display: "bit/s", "1/s", "us", "%", "us/KB", "us/transaction", "%/(Gbit/s)".
 QString metricUnit(Metric m, TestKind kind = TestKind::Stream);

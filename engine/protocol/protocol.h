@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// iperf3 control-protocol constants and framing (see docs/protocol.md and
-// shared IPERF3_PROTOCOL.md for the facts this follows).
+// iperf3 control-protocol constants and framing (docs/protocol.md has the protocol facts
+// this follows).
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -155,7 +155,6 @@ struct TestResult {
     QList<StreamSummary> streams;
     CpuUtilization cpu;
     QString senderCongestion, receiverCongestion;
-    bool senderHasRetransmits = false;
     QString error;                         // empty on success
     ErrorCode errorCode = ErrorCode::None; // what kind of failure, for callers to branch on
     QStringList warnings;
@@ -167,7 +166,7 @@ struct TestResult {
     // The server's machine as its hello described it (NicBench servers that know the info
     // query, docs/protocol.md §2.2); JSON nicbench.remote_host.
     std::optional<HostEnvironment> remoteHost;
-    // System-wide CPU (issue 3): local always, remote when the peer is a NicBench server.
+    // System-wide CPU: local always, remote when the peer is a NicBench server.
     bool localCpuKnown = false;
     CpuSample localCpu;
     bool remoteCpuKnown = false;
