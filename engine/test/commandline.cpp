@@ -82,151 +82,182 @@ bool setValue(const param::Parameter &p, const QString &v, TestParams *params, Q
 
 } // namespace
 
-bool parseCommandLine(const QStringList &args, CommandLine *out, QString *error, const QStringList &extraFlags)
-{
-    CommandLine cl;
-    QHash<QString, const param::Parameter *> byShort, byLong;
-    for (const param::Parameter &p : param::parameters()) {
-        if (p.shortFlag)
-            byShort.insert(QString(QLatin1Char(p.shortFlag)), &p);
-        byLong.insert(QLatin1String(p.longFlag), &p);
-    }
-    bool timeGiven = false, bytesGiven = false, server = false, client = false;
+namespace {
 
-    // The value is checked against the row's type and range, stored in the row's field,
-    // then the few options that also set the server's options or the mode are handled.
-    auto apply = [&](const param::Parameter &o, const QString &value) -> bool {
-        if (!setValue(o, value, &cl.params, error))
-            return false;
-        switch (o.id) {
-        case param::Id::Server:
-            server = true;
-            break;
-        case param::Id::Client:
-            client = true;
-            break;
-        case param::Id::Port:
-            cl.server.port = cl.params.port;
-            break;
-        case param::Id::Bind:
-            cl.server.bindAddress = value;
-            break;
-        case param::Id::OneOff:
-            cl.server.oneOff = true;
-            break;
-        case param::Id::IPv4:
-        case param::Id::IPv6:
-            cl.server.family = cl.params.family;
-            break;
-        case param::Id::Duration:
-            timeGiven = true;
-            break;
-        case param::Id::Bytes:
-            bytesGiven = true;
-            break;
-        case param::Id::Json:
-            cl.json = true;
-            break;
-        case param::Id::JsonStream:
-            cl.jsonStream = true;
-            break;
-        case param::Id::Verbose:
-            cl.verbose = true;
-            break;
-        case param::Id::Interfaces:
-            cl.mode = CommandLine::Mode::Interfaces;
-            break;
-        case param::Id::Help:
-            cl.mode = CommandLine::Mode::Help;
-            break;
-        case param::Id::Version:
-            cl.mode = CommandLine::Mode::Version;
-            break;
-        default:
-            break;
+// One pass over the arguments: each option is looked up in the parameter table, its value
+// checked against the row's type and range and stored in the row's field; then the few
+// options that also set the server's options or the mode are noted.
+class Parser {
+public:
+    Parser(const QStringList &args, const QStringList &extraFlags, QString *error)
+        : m_args(args)
+        , m_extraFlags(extraFlags)
+        , m_error(error)
+    {
+        for (const param::Parameter &p : param::parameters()) {
+            if (p.shortFlag)
+                m_byShort.insert(QString(QLatin1Char(p.shortFlag)), &p);
+            m_byLong.insert(QLatin1String(p.longFlag), &p);
         }
-        return true;
-    };
+    }
 
-    for (int i = 0; i < args.size(); ++i) {
-        const QString a = args.at(i);
-        const param::Parameter *spec = nullptr;
-        QString value;
+    bool run(CommandLine *out)
+    {
+        for (int i = 0; i < m_args.size(); ++i) {
+            const param::Parameter *spec = nullptr;
+            QString value;
+            if (!nextOption(&i, &spec, &value))
+                return false;
+            if (spec && !apply(*spec, value))
+                return false;
+        }
+        if (!finish())
+            return false;
+        *out = m_cl;
+        return true;
+    }
+
+private:
+    bool fail(const QString &message)
+    {
+        *m_error = message;
+        return false;
+    }
+
+    // Reads the option at *i (and its value, which may be the next argument). *spec stays
+    // null for an extra flag the caller handles itself.
+    bool nextOption(int *i, const param::Parameter **spec, QString *value)
+    {
+        const QString a = m_args.at(*i);
         bool inlineValue = false;
         if (a.startsWith(QLatin1String("--"))) {
             QString name = a.mid(2);
             const qsizetype eq = name.indexOf(QLatin1Char('='));
             if (eq >= 0) {
-                value = name.mid(eq + 1);
+                *value = name.mid(eq + 1);
                 name = name.left(eq);
                 inlineValue = true;
             }
-            if (extraFlags.contains(name)) {
-                cl.extraArgs.append(name);
-                continue;
+            if (m_extraFlags.contains(name)) {
+                m_cl.extraArgs.append(name);
+                return true;
             }
-            spec = byLong.value(name);
-            if (!spec) {
-                *error = QStringLiteral("unknown option '%1' (see --help)").arg(a);
-                return false;
-            }
+            *spec = m_byLong.value(name);
+            if (!*spec)
+                return fail(QStringLiteral("unknown option '%1' (see --help)").arg(a));
         } else if (a.startsWith(QLatin1Char('-')) && a.size() >= 2) {
-            spec = byShort.value(a.mid(1, 1));
-            if (!spec) {
-                *error = QStringLiteral("unknown option '%1' (see --help)").arg(a);
-                return false;
-            }
+            *spec = m_byShort.value(a.mid(1, 1));
+            if (!*spec)
+                return fail(QStringLiteral("unknown option '%1' (see --help)").arg(a));
             if (a.size() > 2) {
-                if (!spec->valueName) {
-                    *error = QStringLiteral("unknown option '%1' (see --help)").arg(a);
-                    return false;
-                }
-                value = a.mid(2);
+                if (!(*spec)->valueName)
+                    return fail(QStringLiteral("unknown option '%1' (see --help)").arg(a));
+                *value = a.mid(2);
                 inlineValue = true;
             }
         } else {
-            *error = QStringLiteral("unexpected argument '%1' (see --help)").arg(a);
-            return false;
+            return fail(QStringLiteral("unexpected argument '%1' (see --help)").arg(a));
         }
-        if (spec->valueName && !inlineValue) {
-            if (i + 1 >= args.size()) {
-                *error = QStringLiteral("option '%1' needs a value").arg(a);
-                return false;
-            }
-            value = args.at(++i);
-        } else if (!spec->valueName && inlineValue) {
-            *error = QStringLiteral("option '%1' takes no value").arg(a);
-            return false;
+        if ((*spec)->valueName && !inlineValue) {
+            if (*i + 1 >= m_args.size())
+                return fail(QStringLiteral("option '%1' needs a value").arg(a));
+            *value = m_args.at(++*i);
+        } else if (!(*spec)->valueName && inlineValue) {
+            return fail(QStringLiteral("option '%1' takes no value").arg(a));
         }
-        if (!apply(*spec, value))
-            return false;
+        return true;
     }
 
-    if (cl.mode == CommandLine::Mode::None) {
-        if (server && client) {
-            *error = QStringLiteral("choose either -s (server) or -c HOST (client)");
+    bool apply(const param::Parameter &o, const QString &value)
+    {
+        if (!setValue(o, value, &m_cl.params, m_error))
             return false;
+        switch (o.id) {
+        case param::Id::Server:
+            m_server = true;
+            break;
+        case param::Id::Client:
+            m_client = true;
+            break;
+        case param::Id::Port:
+            m_cl.server.port = m_cl.params.port;
+            break;
+        case param::Id::Bind:
+            m_cl.server.bindAddress = value;
+            break;
+        case param::Id::OneOff:
+            m_cl.server.oneOff = true;
+            break;
+        case param::Id::IPv4:
+        case param::Id::IPv6:
+            m_cl.server.family = m_cl.params.family;
+            break;
+        case param::Id::Duration:
+            m_timeGiven = true;
+            break;
+        case param::Id::Bytes:
+            m_bytesGiven = true;
+            break;
+        case param::Id::Json:
+            m_cl.json = true;
+            break;
+        case param::Id::JsonStream:
+            m_cl.jsonStream = true;
+            break;
+        case param::Id::Verbose:
+            m_cl.verbose = true;
+            break;
+        case param::Id::Interfaces:
+            m_cl.mode = CommandLine::Mode::Interfaces;
+            break;
+        case param::Id::Help:
+            m_cl.mode = CommandLine::Mode::Help;
+            break;
+        case param::Id::Version:
+            m_cl.mode = CommandLine::Mode::Version;
+            break;
+        default:
+            break;
         }
-        if (server)
-            cl.mode = CommandLine::Mode::Server;
-        else if (client)
-            cl.mode = CommandLine::Mode::Client;
+        return true;
     }
-    if (bytesGiven && !timeGiven)
-        cl.params.duration = 0;
-    if (cl.mode == CommandLine::Mode::Client) {
-        if (cl.params.host.isEmpty()) {
-            *error = QStringLiteral("-c needs a host name or address");
-            return false;
+
+    // The mode, -n without -t, and the client's checks once every option is in.
+    bool finish()
+    {
+        if (m_cl.mode == CommandLine::Mode::None) {
+            if (m_server && m_client)
+                return fail(QStringLiteral("choose either -s (server) or -c HOST (client)"));
+            if (m_server)
+                m_cl.mode = CommandLine::Mode::Server;
+            else if (m_client)
+                m_cl.mode = CommandLine::Mode::Client;
         }
-        const QString invalid = cl.params.validate();
-        if (!invalid.isEmpty()) {
-            *error = invalid;
-            return false;
+        if (m_bytesGiven && !m_timeGiven)
+            m_cl.params.duration = 0;
+        if (m_cl.mode == CommandLine::Mode::Client) {
+            if (m_cl.params.host.isEmpty())
+                return fail(QStringLiteral("-c needs a host name or address"));
+            const QString invalid = m_cl.params.validate();
+            if (!invalid.isEmpty())
+                return fail(invalid);
         }
+        return true;
     }
-    *out = cl;
-    return true;
+
+    const QStringList &m_args;
+    const QStringList &m_extraFlags;
+    QString *m_error;
+    QHash<QString, const param::Parameter *> m_byShort, m_byLong;
+    CommandLine m_cl;
+    bool m_timeGiven = false, m_bytesGiven = false, m_server = false, m_client = false;
+};
+
+} // namespace
+
+bool parseCommandLine(const QStringList &args, CommandLine *out, QString *error, const QStringList &extraFlags)
+{
+    return Parser(args, extraFlags, error).run(out);
 }
 
 QString commandLineHelp(const QString &program, bool gui)
