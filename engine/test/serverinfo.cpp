@@ -43,6 +43,10 @@ private:
         ctrl.terminate(std::clamp(left, 0.1, 1.0), graceSeconds);
     }
     QString readFailure(net::IoStatus s, const QString &err, const QString &waitingFor) const;
+    bool connectAndSendCookie(QString *error);
+    bool awaitParamExchange(QString *error);
+    bool askForHello(QString *error);
+    bool readHello(HostEnvironment *out, QString *error);
 
     const ServerInfoQuery &q;
     const net::Deadline deadline;
@@ -71,6 +75,11 @@ QString Query::readFailure(net::IoStatus s, const QString &err, const QString &w
 
 bool Query::run(HostEnvironment *out, QString *error)
 {
+    return connectAndSendCookie(error) && awaitParamExchange(error) && askForHello(error) && readHello(out, error);
+}
+
+bool Query::connectAndSendCookie(QString *error)
+{
     if (q.host.isEmpty())
         return fail(error, ErrorCode::InvalidParams, QStringLiteral("no server given"));
     if (!(q.timeoutSeconds > 0))
@@ -90,8 +99,14 @@ bool Query::run(HostEnvironment *out, QString *error)
     const QByteArray cookie = proto::makeCookie();
     if (ctrl.writeBytes(cookie.constData(), std::size_t(cookie.size()), deadline, &err) != net::IoStatus::Ok)
         return fail(error, ErrorCode::PeerClosed, QStringLiteral("%1: cannot send the cookie: %2").arg(where(), err));
+    return true;
+}
+
+bool Query::awaitParamExchange(QString *error)
+{
+    QString err;
     std::int8_t state = 0;
-    net::IoStatus s = ctrl.readState(&state, deadline, &err, q.cancel);
+    const net::IoStatus s = ctrl.readState(&state, deadline, &err, q.cancel);
     if (s != net::IoStatus::Ok)
         return fail(error, readFailureCode(s), readFailure(s, err, QStringLiteral("PARAM_EXCHANGE")));
     int iErrno = -1;
@@ -109,15 +124,22 @@ bool Query::run(HostEnvironment *out, QString *error)
                     QStringLiteral("%1: protocol error: expected PARAM_EXCHANGE, got %2")
                         .arg(where(), proto::stateName(state)));
     }
+    return true;
+}
+
+bool Query::askForHello(QString *error)
+{
+    QString err;
     if (ctrl.writeJson(infoQueryParameters(), deadline, &err) != net::IoStatus::Ok)
         return fail(error, ErrorCode::PeerClosed, QStringLiteral("%1: cannot send the query: %2").arg(where(), err));
-
-    s = ctrl.readState(&state, deadline, &err, q.cancel);
+    std::int8_t state = 0;
+    int iErrno = -1;
+    const net::IoStatus s = ctrl.readState(&state, deadline, &err, q.cancel);
     if (s != net::IoStatus::Ok)
         return fail(error, readFailureCode(s), readFailure(s, err, QStringLiteral("an answer to the query")));
     switch (state) {
     case proto::NicbenchHello:
-        break;
+        return true;
     case proto::CreateStreams:
         // Stock iperf3 took the query for a test and waits for data connections.
         terminate(0.05);
@@ -142,9 +164,13 @@ bool Query::run(HostEnvironment *out, QString *error)
                     QStringLiteral("%1: protocol error: expected NICBENCH_HELLO, got %2")
                         .arg(where(), proto::stateName(state)));
     }
+}
 
+bool Query::readHello(HostEnvironment *out, QString *error)
+{
+    QString err;
     QJsonObject hello;
-    s = ctrl.readJson(&hello, deadline, &err);
+    const net::IoStatus s = ctrl.readJson(&hello, deadline, &err);
     if (s != net::IoStatus::Ok)
         return fail(error, ErrorCode::Protocol,
                     s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
