@@ -40,6 +40,8 @@ private Q_SLOTS:
 private:
     // Starts a one-off server of the given kind and returns its port (0 on failure).
     quint16 startServer(nbtest::Child *server, const QString &kind);
+    // Runs nicbench-cli -c against the port with these flags and -J; false on a hang.
+    static bool runClient(nbtest::Child *client, quint16 port, const QStringList &flags);
 };
 
 quint16 TestByteLimit::startServer(nbtest::Child *server, const QString &kind)
@@ -50,6 +52,14 @@ quint16 TestByteLimit::startServer(nbtest::Child *server, const QString &kind)
     if (!server->waitStarted() || !nbtest::waitListening(port))
         return 0;
     return port;
+}
+
+bool TestByteLimit::runClient(nbtest::Child *client, quint16 port, const QStringList &flags)
+{
+    client->start(nbtest::cliPath(), QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+                                                 QString::number(port), QStringLiteral("-J")} +
+                                         flags);
+    return client->waitFinished(30000);
 }
 
 void TestByteLimit::bytesBeforeTime_data()
@@ -72,10 +82,9 @@ void TestByteLimit::bytesBeforeTime()
     nbtest::Child client;
     QElapsedTimer t;
     t.start();
-    client.start(nbtest::cliPath(), {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
-                                     QString::number(port), QStringLiteral("-n"), QStringLiteral("200M"),
-                                     QStringLiteral("-t"), QStringLiteral("10"), QStringLiteral("-J")});
-    QVERIFY2(client.waitFinished(30000), qPrintable(client.describe()));
+    QVERIFY2(runClient(&client, port,
+                       {QStringLiteral("-n"), QStringLiteral("200M"), QStringLiteral("-t"), QStringLiteral("10")}),
+             qPrintable(client.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
     // The byte count came first: well before the 10 s (a loaded machine still moves 200M in 8 s).
     QVERIFY2(t.elapsed() < 9000, qPrintable(QString::number(t.elapsed())));
@@ -95,10 +104,9 @@ void TestByteLimit::timeBeforeBytes()
     nbtest::Child client;
     QElapsedTimer t;
     t.start();
-    client.start(nbtest::cliPath(), {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
-                                     QString::number(port), QStringLiteral("-n"), QStringLiteral("1000G"),
-                                     QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")});
-    QVERIFY2(client.waitFinished(30000), qPrintable(client.describe()));
+    QVERIFY2(runClient(&client, port,
+                       {QStringLiteral("-n"), QStringLiteral("1000G"), QStringLiteral("-t"), QStringLiteral("1")}),
+             qPrintable(client.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
     QVERIFY2(t.elapsed() < 6000, qPrintable(QString::number(t.elapsed())));
     const Sums s = sums(client.outJson());
@@ -125,10 +133,8 @@ void TestByteLimit::reverseBytes()
     const quint16 port = startServer(&srv, server);
     QVERIFY2(port, qPrintable(srv.describe()));
     nbtest::Child client;
-    client.start(nbtest::cliPath(),
-                 {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
-                  QStringLiteral("-R"), QStringLiteral("-n"), QStringLiteral("200M"), QStringLiteral("-J")});
-    QVERIFY2(client.waitFinished(30000), qPrintable(client.describe()));
+    QVERIFY2(runClient(&client, port, {QStringLiteral("-R"), QStringLiteral("-n"), QStringLiteral("200M")}),
+             qPrintable(client.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
     const Sums s = sums(client.outJson());
     QVERIFY2(s.received >= 199 * kMiB && s.received <= 201 * kMiB, qPrintable(QString::number(s.received)));
