@@ -19,10 +19,16 @@ Socket connectTcp(const QString &host, quint16 port, AddressFamily family, const
 
 // A blocking TCP socket of the target's family, not yet connected, so options (timeouts)
 // can be set first; bindLocal then connectTo. Used per transaction by CRR.
-Socket openTcp(AddressFamily family);
+// With nonBlocking the socket is for an event loop: startConnect() and finishConnect().
+Socket openTcp(AddressFamily family, bool nonBlocking = false);
 bool bindLocal(const Socket &s, const Address &local);
 // Blocking connect; its timeout is the socket's send timeout. Error text in *error.
 bool connectTo(const Socket &s, const Address &target, QString *error);
+// Connect on a non-blocking socket: 1 connected at once, 0 in progress (wait until the
+// socket is writable, then finishConnect), -1 failed (*error says why).
+int startConnect(const Socket &s, const Address &target, QString *error);
+// After a connect in progress reported writable: true when it succeeded.
+bool finishConnect(const Socket &s, QString *error);
 
 // Listening socket; with no bind address and Any family it is dual-stack IPv6.
 Socket listenTcp(const QString &bindAddress, quint16 port, AddressFamily family, const SocketOptions &options,
@@ -30,8 +36,9 @@ Socket listenTcp(const QString &bindAddress, quint16 port, AddressFamily family,
 // Accepts one connection if one is pending within timeoutMs; invalid Socket on timeout.
 Socket acceptTcp(const Socket &listener, int timeoutMs, Address *peer = nullptr);
 // Accepts a connection that is already pending without blocking (another thread on the
-// same listener may have taken it: invalid then). The result is a blocking socket.
-Socket acceptPending(const Socket &listener, Address *peer = nullptr);
+// same listener may have taken it: invalid then). The result is a blocking socket, or a
+// non-blocking one for an event loop.
+Socket acceptPending(const Socket &listener, Address *peer = nullptr, bool nonBlocking = false);
 
 Address localAddress(const Socket &s);
 Address peerAddress(const Socket &s);

@@ -140,9 +140,9 @@ Socket connectTcp(const QString &host, quint16 port, AddressFamily family, const
     return {};
 }
 
-Socket openTcp(AddressFamily family)
+Socket openTcp(AddressFamily family, bool nonBlocking)
 {
-    return Socket(::socket(familyHint(family), SOCK_STREAM | SOCK_CLOEXEC, 0));
+    return Socket(::socket(familyHint(family), SOCK_STREAM | SOCK_CLOEXEC | (nonBlocking ? SOCK_NONBLOCK : 0), 0));
 }
 
 bool bindLocal(const Socket &s, const Address &local)
@@ -155,6 +155,28 @@ bool connectTo(const Socket &s, const Address &target, QString *error)
     if (::connect(s.handle(), sa(target), target.length()) == 0)
         return true;
     *error = systemErrorText(errno);
+    return false;
+}
+
+int startConnect(const Socket &s, const Address &target, QString *error)
+{
+    if (::connect(s.handle(), sa(target), target.length()) == 0)
+        return 1;
+    if (errno == EINPROGRESS || errno == EINTR)
+        return 0;
+    *error = systemErrorText(errno);
+    return -1;
+}
+
+bool finishConnect(const Socket &s, QString *error)
+{
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (::getsockopt(s.handle(), SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+        err = errno;
+    if (err == 0)
+        return true;
+    *error = systemErrorText(err);
     return false;
 }
 
@@ -197,15 +219,15 @@ Socket listenTcp(const QString &bindAddress, quint16 port, AddressFamily family,
     return {};
 }
 
-Socket acceptPending(const Socket &listener, Address *peer)
+Socket acceptPending(const Socket &listener, Address *peer, bool nonBlocking)
 {
     Address a;
     socklen_t len = Address::Capacity;
-    Socket s(::accept4(listener.handle(), static_cast<sockaddr *>(a.raw()), &len, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    // On Linux the connection does not inherit the listener's O_NONBLOCK: accept4 says.
+    Socket s(::accept4(listener.handle(), static_cast<sockaddr *>(a.raw()), &len,
+                       SOCK_CLOEXEC | (nonBlocking ? SOCK_NONBLOCK : 0)));
     if (!s.valid())
         return {};
-    const int flags = ::fcntl(s.handle(), F_GETFL);
-    ::fcntl(s.handle(), F_SETFL, flags & ~O_NONBLOCK);
     a.setLength(unsigned(len));
     if (peer)
         *peer = a;

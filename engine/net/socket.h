@@ -64,6 +64,8 @@ struct SocketOptions {
 // Applies window (SO_SNDBUF and SO_RCVBUF), MSS, TCP_NODELAY and congestion control.
 bool applyOptions(const Socket &s, const SocketOptions &o, QString *error);
 void setNoDelay(const Socket &s);
+// Event-loop sockets: calls return at once (IoStatus::Timeout for "not now").
+bool setNonBlocking(const Socket &s, bool on = true);
 // Blocking send/receive calls return after this long so a thread can notice a stop
 // request; a negative value leaves that direction as it is.
 void setTimeouts(const Socket &s, int receiveMs, int sendMs);

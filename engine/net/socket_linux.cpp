@@ -80,6 +80,12 @@ void setNoDelay(const Socket &s)
     ::setsockopt(s.handle(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+bool setNonBlocking(const Socket &s, bool on)
+{
+    const int flags = ::fcntl(s.handle(), F_GETFL);
+    return flags >= 0 && ::fcntl(s.handle(), F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) == 0;
+}
+
 void setTimeouts(const Socket &s, int receiveMs, int sendMs)
 {
     if (receiveMs >= 0) {

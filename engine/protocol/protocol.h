@@ -97,6 +97,7 @@ enum IperfError : int {
     IeParams = 112,       // parameter exchange failed
     IeTimeout = 118,      // test timed out on the server
     IeServerBusy = 121,   // the server is busy running a test
+    IeInitStream = 201,   // unable to initialize stream
     IeListen = 202,       // unable to listen for streams
     IeStreamAccept = 204, // unable to accept stream connection
     IeStreamId = 208,     // stream not found

@@ -188,6 +188,9 @@ private:
         case param::Id::OneOff:
             m_cl.server.oneOff = true;
             break;
+        case param::Id::Threads:
+            m_cl.server.threads = m_cl.params.threads;
+            break;
         case param::Id::IPv4:
         case param::Id::IPv6:
             m_cl.server.family = m_cl.params.family;

@@ -7,84 +7,58 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <memory>
-#include <optional>
-#include <vector>
 
 namespace nb {
 
+namespace {
+
+// Calls one handler makes before it returns to the event loop, so one busy stream cannot
+// hold the worker from its others (the poller reports a still-ready socket again).
+constexpr int Burst = 8;
+// Largest read or write of request/response bytes per call.
+constexpr std::uint64_t RrChunk = 256 * 1024;
+// A CRR transaction (connect, request, response) that takes longer has failed; so has an
+// accepted CRR connection that sends no request in this time.
+constexpr std::int64_t CrrTimeoutNs = 10'000'000'000;
+// Connects refused in a row before a CRR flow gives up with an error.
+constexpr int CrrMaxFailures = 100;
+// A stream driven by blocking calls gets its socket timeouts set to this.
+constexpr int BlockingSliceMs = 10;
+
+QString streamText(const DataStream &s)
+{
+    return s.isRequestResponse() ? QStringLiteral("connection %1").arg(s.id())
+                                 : QStringLiteral("stream %1").arg(s.id());
+}
+
+} // namespace
+
+// One connection accepted by a CRR server: read the request, send the response, close.
+class DataStream::Exchange : public Pollable {
+public:
+    Exchange(DataStream &owner, net::Socket socket, std::int64_t start)
+        : owner(owner)
+        , socket(std::move(socket))
+        , start(start)
+    {
+    }
+    void onReady(Worker &w, unsigned ready) override;
+    bool expired(std::int64_t now) const { return now - start > CrrTimeoutNs; }
+    void done() { owner.m_exchanges.erase(self); } // deletes this
+
+    DataStream &owner;
+    net::Socket socket;
+    std::int64_t start;
+    std::list<std::unique_ptr<Exchange>>::iterator self;
+    std::uint64_t rxHave = 0;
+    std::uint64_t txPending = 0;
+    bool writable = false;
+};
+
 DataStream::DataStream(int id, Role role, net::Socket socket) : m_id(id), m_role(role), m_socket(std::move(socket)) {}
 
-DataStream::~DataStream()
-{
-    abort();
-}
-
-void DataStream::start(const Config &config)
-{
-    switch (m_role) {
-    case Role::Sender:
-        m_thread = std::thread(&DataStream::sendLoop, this, config);
-        break;
-    case Role::Receiver:
-        m_thread = std::thread(&DataStream::receiveLoop, this, config);
-        break;
-    case Role::RrClient:
-        m_thread = std::thread(&DataStream::rrClientLoop, this, config);
-        break;
-    case Role::RrServer:
-        m_thread = std::thread(&DataStream::rrServerLoop, this, config);
-        break;
-    case Role::CrrClient:
-        m_thread = std::thread(&DataStream::crrClientLoop, this, config);
-        break;
-    case Role::CrrServer:
-        m_thread = std::thread(&DataStream::crrServerLoop, this, config);
-        break;
-    }
-}
-
-LatencyHistogram DataStream::takeIntervalLatency()
-{
-    std::lock_guard lock(m_latencyMutex);
-    LatencyHistogram h = m_intervalLatency;
-    m_intervalLatency.reset();
-    return h;
-}
-
-LatencyHistogram DataStream::totalLatency() const
-{
-    std::lock_guard lock(m_latencyMutex);
-    return m_totalLatency;
-}
-
-void DataStream::resetTotalLatency()
-{
-    std::lock_guard lock(m_latencyMutex);
-    m_totalLatency.reset();
-}
-
-void DataStream::recordLatency(std::int64_t ns)
-{
-    std::lock_guard lock(m_latencyMutex);
-    m_intervalLatency.record(ns);
-    m_totalLatency.record(ns);
-}
-
-void DataStream::abort()
-{
-    requestStop();
-    net::shutdownBoth(m_socket);
-    join();
-}
-
-void DataStream::join()
-{
-    if (m_thread.joinable())
-        m_thread.join();
-}
+DataStream::~DataStream() = default;
 
 QString DataStream::error() const
 {
@@ -99,239 +73,458 @@ void DataStream::setError(const QString &e)
         m_error = e;
 }
 
-void DataStream::sendLoop(Config config)
+void DataStream::countTransactions(std::uint64_t n)
+{
+    add(m_transactions, n);
+    add(m_bytes, n * (std::uint64_t(m_config.requestSize) + m_config.responseSize));
+}
+
+void DataStream::setInterest(Worker &w, const net::Socket &s, unsigned interest)
+{
+    if (m_blocking || interest == m_interest)
+        return;
+    if (interest == 0)
+        w.poller().remove(s);
+    else if (m_interest == 0)
+        w.poller().add(s, this, interest);
+    else
+        w.poller().modify(s, this, interest);
+    m_interest = interest;
+}
+
+void DataStream::prepareSocket()
+{
+    // Blocking calls come back this often to let the worker run its commands.
+    if (m_blocking)
+        net::setTimeouts(m_socket, BlockingSliceMs, BlockingSliceMs);
+    else
+        net::setNonBlocking(m_socket);
+}
+
+void DataStream::begin(Worker &w, bool blocking)
+{
+    m_blocking = blocking && canRunBlocking();
+    const std::uint32_t req = std::max<std::uint32_t>(1, m_config.requestSize);
+    const std::uint32_t resp = std::max<std::uint32_t>(1, m_config.responseSize);
+    m_config.requestSize = req;
+    m_config.responseSize = resp;
+    const auto inFlight = std::uint64_t(std::max(1, m_config.inFlight));
+    switch (m_role) {
+    case Role::Sender:
+        beginSender();
+        prepareSocket();
+        setInterest(w, m_socket, net::Writable);
+        break;
+    case Role::Receiver:
+        m_rxSize = m_config.skipRxCopy ? std::max<std::size_t>(m_config.blockSize, 1u << 20) : m_config.blockSize;
+        prepareSocket();
+        setInterest(w, m_socket, net::Readable);
+        break;
+    case Role::RrClient:
+        m_txBuffer.assign(std::size_t(std::min<std::uint64_t>(req * inFlight, RrChunk)), 'q');
+        m_sentAt.assign(std::size_t(inFlight), 0);
+        net::setNoDelay(m_socket);
+        prepareSocket();
+        for (std::uint64_t i = 0; i < inFlight; ++i)
+            queueRequest(Worker::nowNs());
+        flush(w, m_socket);
+        break;
+    case Role::RrServer:
+        m_txBuffer.assign(std::size_t(std::min<std::uint64_t>(resp * inFlight, RrChunk)), 'r');
+        net::setNoDelay(m_socket);
+        prepareSocket();
+        setInterest(w, m_socket, net::Readable);
+        break;
+    case Role::CrrClient:
+        m_txBuffer.assign(std::size_t(std::min<std::uint64_t>(req, RrChunk)), 'q');
+        if (!m_config.crrBindAddress.isEmpty())
+            m_crrLocal = net::localAddressFor(m_config.crrBindAddress, m_config.crrTarget.family());
+        startTransaction(w);
+        break;
+    case Role::CrrServer:
+        if (!m_socket.valid())
+            break; // a placeholder: another stream on this worker listens
+        m_txBuffer.assign(std::size_t(std::min<std::uint64_t>(resp, RrChunk)), 'r');
+        net::setNonBlocking(m_socket);
+        setInterest(w, m_socket, net::Readable);
+        break;
+    }
+}
+
+void DataStream::onReady(Worker &w, unsigned ready)
+{
+    if (m_finished.load(std::memory_order_relaxed))
+        return;
+    switch (m_role) {
+    case Role::Sender:
+        onSendable(w);
+        break;
+    case Role::Receiver:
+        onReceivable(w);
+        break;
+    case Role::RrClient:
+    case Role::RrServer:
+        if ((ready & net::Writable) && !flush(w, m_socket))
+            return;
+        if (ready & (net::Readable | net::Hangup | net::Failed))
+            onRrReadable(w);
+        break;
+    case Role::CrrClient:
+        onCrrClientReady(w, ready);
+        break;
+    case Role::CrrServer:
+        onAccept(w);
+        break;
+    }
+}
+
+void DataStream::onTick(Worker &w, std::int64_t nowNs)
+{
+    if (m_finished.load(std::memory_order_relaxed))
+        return;
+    if (m_role == Role::CrrClient && m_crr.valid() && nowNs - m_crrStart > CrrTimeoutNs) {
+        fail(w, QStringLiteral("%1: no response within %2 s").arg(streamText(*this)).arg(CrrTimeoutNs / 1'000'000'000));
+    } else if (m_role == Role::CrrServer) {
+        // Connections that never send their request do not pile up.
+        for (auto it = m_exchanges.begin(); it != m_exchanges.end();)
+            it = (*it)->expired(nowNs) ? m_exchanges.erase(it) : std::next(it);
+    }
+}
+
+void DataStream::finish(Worker &w)
+{
+    if (m_finished.load(std::memory_order_relaxed))
+        return;
+    if (m_interest != 0)
+        w.poller().remove(m_role == Role::CrrClient ? m_crr : m_socket);
+    m_interest = 0;
+    m_crr.reset();
+    m_exchanges.clear();
+    m_finished.store(true);
+}
+
+void DataStream::stop(Worker &w)
+{
+    m_stopping = true;
+    finish(w);
+}
+
+void DataStream::fail(Worker &w, const QString &error)
+{
+    if (!m_stopping)
+        setError(error);
+    finish(w);
+}
+
+void DataStream::abandon()
+{
+    m_stopping = true;
+    net::shutdownBoth(m_socket);
+    m_crr.reset();
+    m_exchanges.clear();
+    m_interest = 0;
+    m_finished.store(true);
+}
+
+// --- Bulk data ---
+
+void DataStream::beginSender()
 {
     // Random payload so compressing links measure honestly, as iperf3 does.
-    std::vector<char> buffer(config.blockSize);
+    m_txBuffer.resize(m_config.blockSize);
     QRandomGenerator rng(quint32(m_id) * 2654435761u);
-    for (std::size_t i = 0; i + 4 <= buffer.size(); i += 4) {
+    for (std::size_t i = 0; i + 4 <= m_txBuffer.size(); i += 4) {
         const quint32 v = rng.generate();
-        std::memcpy(buffer.data() + i, &v, 4);
+        std::memcpy(m_txBuffer.data() + i, &v, 4);
     }
-    std::optional<net::ZeroCopySource> zeroCopy;
-    if (config.zeroCopy) {
-        zeroCopy.emplace(buffer.data(), buffer.size());
-        if (!zeroCopy->valid())
-            zeroCopy.reset();
+    if (m_config.zeroCopy) {
+        m_zeroCopy = std::make_unique<net::ZeroCopySource>(m_txBuffer.data(), m_txBuffer.size());
+        if (!m_zeroCopy->valid())
+            m_zeroCopy.reset();
     }
-    // A send blocked on a peer that stopped reading returns after this timeout, so a stop
-    // request is honoured even then (stock iperf3 clients stop reading in bidir tests).
-    net::setTimeouts(m_socket, -1, 100);
-    while (!m_stop.load(std::memory_order_relaxed)) {
-        std::size_t len = config.blockSize;
-        const bool budgeted = config.budget && config.budget->enabled;
-        if (budgeted) {
+}
+
+void DataStream::onSendable(Worker &w)
+{
+    ByteBudget *budget = m_config.budget && m_config.budget->enabled ? m_config.budget : nullptr;
+    for (int i = 0; i < Burst; ++i) {
+        std::size_t len = m_config.blockSize;
+        if (budget) {
             // Take exactly what this send will use; what it does not send goes back below.
-            std::int64_t cur = config.budget->remaining.load();
+            std::int64_t cur = budget->remaining.load();
             std::int64_t take = 0;
             do {
                 if (cur <= 0)
                     break;
                 take = std::min<std::int64_t>(cur, std::int64_t(len));
-            } while (!config.budget->remaining.compare_exchange_weak(cur, cur - take));
-            if (cur <= 0)
-                break;
+            } while (!budget->remaining.compare_exchange_weak(cur, cur - take));
+            if (cur <= 0) {
+                finish(w);
+                return;
+            }
             len = std::size_t(take);
         }
         const net::Transfer t =
-            zeroCopy ? zeroCopy->sendTo(m_socket, len) : net::sendSome(m_socket, buffer.data(), len);
-        if (budgeted && std::size_t(t.bytes) < len)
-            config.budget->remaining.fetch_add(std::int64_t(len) - t.bytes);
+            m_zeroCopy ? m_zeroCopy->sendTo(m_socket, len) : net::sendSome(m_socket, m_txBuffer.data(), len);
+        if (budget && std::size_t(t.bytes) < len)
+            budget->remaining.fetch_add(std::int64_t(len) - t.bytes);
         if (t.status == net::IoStatus::Timeout)
-            continue;
+            return; // the socket is full: the poller says when it has room
         if (t.status != net::IoStatus::Ok) {
-            if (!m_stop.load())
-                setError(QStringLiteral("stream %1: %2").arg(m_id).arg(net::systemErrorText(t.systemError)));
-            break;
+            fail(w, QStringLiteral("%1: %2").arg(streamText(*this), net::systemErrorText(t.systemError)));
+            return;
         }
-        m_bytes.fetch_add(std::uint64_t(t.bytes), std::memory_order_relaxed);
+        add(m_bytes, std::uint64_t(t.bytes));
+        if (std::size_t(t.bytes) < len)
+            return;
     }
-    m_finished.store(true);
 }
 
-void DataStream::receiveLoop(Config config)
+void DataStream::onReceivable(Worker &w)
 {
     // Discarding in the kernel (net::receiveSome with discard) costs no copy to user
     // space, which is what a NIC benchmark should measure. Discarding, one call can take
-    // everything queued: 1 MiB per call means fewer system calls per byte. The buffer is
-    // never written then, so its pages are never touched.
-    const bool discard = config.skipRxCopy;
-    const std::size_t len = discard ? std::max<std::size_t>(config.blockSize, 1u << 20) : config.blockSize;
-    std::unique_ptr<char[]> buffer(new char[len]);
-    for (;;) {
-        const net::Transfer t = net::receiveSome(m_socket, buffer.get(), len, discard);
-        if (t.status == net::IoStatus::Ok) {
-            m_bytes.fetch_add(std::uint64_t(t.bytes), std::memory_order_relaxed);
-            continue;
-        }
-        if (t.status == net::IoStatus::Closed)
-            break;
+    // everything queued: 1 MiB per call means fewer system calls per byte; the buffer is
+    // never written then.
+    char *buffer = w.scratch(m_config.skipRxCopy ? 1 : m_rxSize);
+    for (int i = 0; i < Burst; ++i) {
+        const net::Transfer t = net::receiveSome(m_socket, buffer, m_rxSize, m_config.skipRxCopy);
         if (t.status == net::IoStatus::Timeout)
-            continue;
-        if (!m_stop.load())
-            setError(QStringLiteral("stream %1: %2").arg(m_id).arg(net::systemErrorText(t.systemError)));
-        break;
-    }
-    m_finished.store(true);
-}
-
-namespace {
-
-std::int64_t monotonicNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-void setRrSocketOptions(const net::Socket &s)
-{
-    net::setNoDelay(s);
-    // Blocking calls wake up now and then to notice a stop request.
-    net::setTimeouts(s, 100, 100);
-}
-
-// A failed transfer is an error worth reporting unless the test is stopping anyway.
-bool failed(net::IoStatus s)
-{
-    return s == net::IoStatus::Error || s == net::IoStatus::Timeout;
-}
-
-} // namespace
-
-void DataStream::rrClientLoop(Config config)
-{
-    setRrSocketOptions(m_socket);
-    std::vector<char> request(config.requestSize, 'q');
-    std::vector<char> response(config.responseSize);
-    // Responses come back in order on one TCP connection, so a FIFO of send times is
-    // enough to pair each response with its request.
-    std::vector<std::int64_t> sentAt(std::size_t(config.inFlight));
-    std::size_t head = 0, count = 0;
-    QString err;
-    net::IoStatus status = net::IoStatus::Ok;
-    auto sendOne = [&]() {
-        sentAt[(head + count) % sentAt.size()] = monotonicNs();
-        ++count;
-        status = net::sendAll(m_socket, request.data(), request.size(), m_stop, &err);
-        return status == net::IoStatus::Ok;
-    };
-    bool ok = true;
-    for (int i = 0; i < config.inFlight && ok; ++i)
-        ok = sendOne();
-    while (ok) {
-        status = net::receiveAll(m_socket, response.data(), response.size(), m_stop, &err);
-        if (status != net::IoStatus::Ok)
-            break;
-        const std::int64_t now = monotonicNs();
-        recordLatency(now - sentAt[head]);
-        head = (head + 1) % sentAt.size();
-        --count;
-        m_transactions.fetch_add(1, std::memory_order_relaxed);
-        m_bytes.fetch_add(request.size() + response.size(), std::memory_order_relaxed);
-        if (m_stop.load(std::memory_order_relaxed))
-            break;
-        ok = sendOne();
-    }
-    if (!m_stop.load()) {
-        if (failed(status))
-            setError(QStringLiteral("connection %1: %2").arg(m_id).arg(err));
-        else if (status == net::IoStatus::Closed)
-            setError(QStringLiteral("connection %1: closed by the server").arg(m_id));
-    }
-    m_finished.store(true);
-}
-
-void DataStream::rrServerLoop(Config config)
-{
-    setRrSocketOptions(m_socket);
-    std::vector<char> request(config.requestSize);
-    std::vector<char> response(config.responseSize, 'r');
-    QString err;
-    net::IoStatus status = net::IoStatus::Ok;
-    for (;;) {
-        status = net::receiveAll(m_socket, request.data(), request.size(), m_stop, &err);
-        if (status != net::IoStatus::Ok)
-            break;
-        status = net::sendAll(m_socket, response.data(), response.size(), m_stop, &err);
-        if (status != net::IoStatus::Ok)
-            break;
-        m_transactions.fetch_add(1, std::memory_order_relaxed);
-        m_bytes.fetch_add(request.size() + response.size(), std::memory_order_relaxed);
-    }
-    if (failed(status) && !m_stop.load())
-        setError(QStringLiteral("connection %1: %2").arg(m_id).arg(err));
-    m_finished.store(true);
-}
-
-void DataStream::crrClientLoop(Config config)
-{
-    std::vector<char> request(config.requestSize, 'q');
-    std::vector<char> response(config.responseSize);
-    const net::Address &target = config.crrTarget;
-    const net::Address local =
-        config.crrBindAddress.isEmpty() ? net::Address() : net::localAddressFor(config.crrBindAddress, target.family());
-    int failures = 0;
-    while (!m_stop.load(std::memory_order_relaxed)) {
-        const std::int64_t start = monotonicNs();
-        net::Socket s = net::openTcp(target.family());
-        if (!s.valid()) {
-            setError(QStringLiteral("connection %1: cannot create a socket").arg(m_id));
-            break;
+            return;
+        if (t.status == net::IoStatus::Closed) {
+            finish(w);
+            return;
         }
-        setRrSocketOptions(s);
-        if (local.valid())
-            net::bindLocal(s, local);
+        if (t.status != net::IoStatus::Ok) {
+            fail(w, QStringLiteral("%1: %2").arg(streamText(*this), net::systemErrorText(t.systemError)));
+            return;
+        }
+        add(m_bytes, std::uint64_t(t.bytes));
+        if (std::size_t(t.bytes) < m_rxSize)
+            return; // drained: the poller says when more comes
+    }
+}
+
+// --- Request/response on one connection ---
+
+void DataStream::queueRequest(std::int64_t now)
+{
+    m_sentAt[(m_sentHead + m_sentCount) % m_sentAt.size()] = now;
+    ++m_sentCount;
+    m_txPending += m_config.requestSize;
+}
+
+bool DataStream::flush(Worker &w, const net::Socket &s)
+{
+    while (m_txPending > 0) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(m_txPending, m_txBuffer.size()));
+        const net::Transfer t = net::sendSome(s, m_txBuffer.data(), n);
+        if (t.status == net::IoStatus::Timeout)
+            break;
+        if (t.status != net::IoStatus::Ok) {
+            fail(w, QStringLiteral("%1: %2").arg(streamText(*this), net::systemErrorText(t.systemError)));
+            return false;
+        }
+        m_txPending -= std::uint64_t(t.bytes);
+        if (std::size_t(t.bytes) < n)
+            break;
+    }
+    setInterest(w, s, net::Readable | (m_txPending ? net::Writable : 0u));
+    return true;
+}
+
+void DataStream::onRrReadable(Worker &w)
+{
+    const bool client = m_role == Role::RrClient;
+    const std::uint64_t in = client ? m_config.responseSize : m_config.requestSize;
+    for (int i = 0; i < Burst; ++i) {
+        // A client reads only what it asked for: more is a peer error, not a response.
+        const std::uint64_t expected = client ? m_sentCount * in - m_rxHave : RrChunk;
+        const std::size_t want = std::size_t(std::clamp<std::uint64_t>(expected, 1, RrChunk));
+        const net::Transfer t = net::receiveSome(m_socket, w.scratch(want), want);
+        if (t.status == net::IoStatus::Timeout)
+            break;
+        if (t.status == net::IoStatus::Closed) {
+            if (client)
+                fail(w, QStringLiteral("%1: closed by the server").arg(streamText(*this)));
+            else
+                finish(w);
+            return;
+        }
+        if (t.status != net::IoStatus::Ok) {
+            fail(w, QStringLiteral("%1: %2").arg(streamText(*this), net::systemErrorText(t.systemError)));
+            return;
+        }
+        if (expected == 0) {
+            fail(w, QStringLiteral("%1: the server sent more than was asked").arg(streamText(*this)));
+            return;
+        }
+        m_rxHave += std::uint64_t(t.bytes);
+        const std::uint64_t complete = m_rxHave / in;
+        m_rxHave %= in;
+        if (client) {
+            const std::int64_t now = Worker::nowNs();
+            for (std::uint64_t k = 0; k < complete; ++k) {
+                w.recordLatency(now - m_sentAt[m_sentHead]);
+                m_sentHead = (m_sentHead + 1) % m_sentAt.size();
+                --m_sentCount;
+            }
+            for (std::uint64_t k = 0; k < complete; ++k)
+                queueRequest(now);
+        } else {
+            m_txPending += complete * m_config.responseSize;
+        }
+        countTransactions(complete);
+        // New requests go out before anything else is read: waiting for a response to a
+        // request still in our buffer would only cost time.
+        if (std::size_t(t.bytes) < want || (client && complete > 0))
+            break;
+    }
+    flush(w, m_socket);
+}
+
+// --- Connect, request, response, close (CRR) ---
+
+void DataStream::startTransaction(Worker &w)
+{
+    while (!m_stopping) {
+        m_crrStart = Worker::nowNs();
+        m_crr = net::openTcp(m_config.crrTarget.family(), true);
+        m_interest = 0;
+        if (!m_crr.valid()) {
+            fail(w, QStringLiteral("%1: cannot create a socket").arg(streamText(*this)));
+            return;
+        }
+        net::setNoDelay(m_crr);
+        if (m_crrLocal.valid())
+            net::bindLocal(m_crr, m_crrLocal);
         QString err;
-        if (!net::connectTo(s, target, &err)) {
-            // A burst of refused or timed-out connects ends the test with a clear error.
-            if (++failures > 100 || m_stop.load()) {
-                if (!m_stop.load())
-                    setError(QStringLiteral("connection %1: cannot connect: %2").arg(m_id).arg(err));
-                break;
+        const int rc = net::startConnect(m_crr, m_config.crrTarget, &err);
+        if (rc < 0) {
+            m_crr.reset();
+            // A burst of refused connects ends the test with a clear error.
+            if (++m_crrFailures > CrrMaxFailures) {
+                fail(w, QStringLiteral("%1: cannot connect: %2").arg(streamText(*this), err));
+                return;
             }
             continue;
         }
-        failures = 0;
-        net::IoStatus status = net::sendAll(s, request.data(), request.size(), m_stop, &err);
-        if (status == net::IoStatus::Ok)
-            status = net::receiveAll(s, response.data(), response.size(), m_stop, &err);
-        if (status != net::IoStatus::Ok) {
-            if (failed(status) && !m_stop.load()) {
-                setError(QStringLiteral("connection %1: %2").arg(m_id).arg(err));
-                break;
-            }
-            continue;
-        }
-        s.reset();
-        recordLatency(monotonicNs() - start);
-        m_transactions.fetch_add(1, std::memory_order_relaxed);
-        m_bytes.fetch_add(request.size() + response.size(), std::memory_order_relaxed);
+        m_txPending = m_config.requestSize;
+        m_rxHave = 0;
+        m_crrConnecting = rc == 0;
+        if (m_crrConnecting)
+            setInterest(w, m_crr, net::Writable);
+        else
+            flush(w, m_crr);
+        return;
     }
-    m_finished.store(true);
 }
 
-void DataStream::crrServerLoop(Config config)
+void DataStream::connectFailed(Worker &w, const QString &error)
 {
-    std::vector<char> request(config.requestSize);
-    std::vector<char> response(config.responseSize, 'r');
-    while (!m_stop.load(std::memory_order_relaxed)) {
-        const int w = net::waitReadable(m_socket, 100);
-        if (w < 0)
-            break;
-        if (w == 0)
-            continue;
-        net::Socket s = net::acceptPending(m_socket);
+    m_crr.reset(); // closing it also takes it out of the poller
+    m_interest = 0;
+    m_crrConnecting = false;
+    if (++m_crrFailures > CrrMaxFailures) {
+        fail(w, QStringLiteral("%1: cannot connect: %2").arg(streamText(*this), error));
+        return;
+    }
+    startTransaction(w);
+}
+
+void DataStream::onCrrClientReady(Worker &w, unsigned ready)
+{
+    if (m_crrConnecting) {
+        QString err;
+        if (!net::finishConnect(m_crr, &err)) {
+            connectFailed(w, err);
+            return;
+        }
+        m_crrConnecting = false;
+        m_crrFailures = 0;
+        if (!flush(w, m_crr))
+            return;
+    } else if ((ready & net::Writable) && !flush(w, m_crr)) {
+        return;
+    }
+    if (m_txPending > 0)
+        return;
+    const std::size_t want = std::size_t(std::min<std::uint64_t>(m_config.responseSize - m_rxHave, RrChunk));
+    const net::Transfer t = net::receiveSome(m_crr, w.scratch(want), want);
+    if (t.status == net::IoStatus::Timeout)
+        return;
+    if (t.status == net::IoStatus::Closed) {
+        connectFailed(w, QStringLiteral("closed by the server before its response"));
+        return;
+    }
+    if (t.status != net::IoStatus::Ok) {
+        fail(w, QStringLiteral("%1: %2").arg(streamText(*this), net::systemErrorText(t.systemError)));
+        return;
+    }
+    m_rxHave += std::uint64_t(t.bytes);
+    if (m_rxHave < m_config.responseSize)
+        return;
+    m_crr.reset();
+    m_interest = 0;
+    w.recordLatency(Worker::nowNs() - m_crrStart);
+    countTransactions(1);
+    startTransaction(w);
+}
+
+void DataStream::onAccept(Worker &w)
+{
+    for (int i = 0; i < Burst * 8; ++i) {
+        net::Socket s = net::acceptPending(m_socket, nullptr, true);
         if (!s.valid())
-            continue; // another acceptor took it
-        setRrSocketOptions(s);
-        QString err;
-        if (net::receiveAll(s, request.data(), request.size(), m_stop, &err) == net::IoStatus::Ok &&
-            net::sendAll(s, response.data(), response.size(), m_stop, &err) == net::IoStatus::Ok) {
-            m_transactions.fetch_add(1, std::memory_order_relaxed);
-            m_bytes.fetch_add(request.size() + response.size(), std::memory_order_relaxed);
+            return; // none left, or another worker took it
+        net::setNoDelay(s);
+        m_exchanges.push_front(std::make_unique<Exchange>(*this, std::move(s), Worker::nowNs()));
+        Exchange *e = m_exchanges.front().get();
+        e->self = m_exchanges.begin();
+        if (!w.poller().add(e->socket, e, net::Readable)) {
+            m_exchanges.pop_front();
+            continue;
         }
+        // The request often came with the connection: answer without another wait.
+        e->onReady(w, net::Readable);
     }
-    m_finished.store(true);
+}
+
+void DataStream::Exchange::onReady(Worker &w, unsigned)
+{
+    const DataStream::Config &c = owner.m_config;
+    if (txPending == 0) {
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(c.requestSize - rxHave, RrChunk));
+        const net::Transfer t = net::receiveSome(socket, w.scratch(want), want);
+        if (t.status == net::IoStatus::Timeout)
+            return;
+        if (t.status != net::IoStatus::Ok) {
+            done(); // the client went away: no transaction
+            return;
+        }
+        rxHave += std::uint64_t(t.bytes);
+        if (rxHave < c.requestSize)
+            return;
+        txPending = c.responseSize;
+    }
+    const std::vector<char> &payload = owner.m_txBuffer;
+    while (txPending > 0) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(txPending, payload.size()));
+        const net::Transfer t = net::sendSome(socket, payload.data(), n);
+        if (t.status == net::IoStatus::Timeout) {
+            if (!writable)
+                w.poller().modify(socket, this, net::Writable);
+            writable = true;
+            return;
+        }
+        if (t.status != net::IoStatus::Ok) {
+            done();
+            return;
+        }
+        txPending -= std::uint64_t(t.bytes);
+    }
+    owner.countTransactions(1);
+    done();
 }
 
 } // namespace nb

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/latencyhistogram.h"
 #include "net/address.h"
 #include "net/socket.h"
+#include "test/workerpool.h"
 
 #include <QString>
 
 #include <atomic>
 #include <cstdint>
+#include <list>
+#include <memory>
 #include <mutex>
-#include <thread>
+#include <optional>
+#include <vector>
 
 namespace nb {
+
+namespace net {
+class ZeroCopySource;
+}
 
 // Shared byte budget for -n: senders take blocks from it until it is spent.
 struct ByteBudget {
@@ -20,16 +27,17 @@ struct ByteBudget {
     bool enabled = false;
 };
 
-// One TCP data connection served by its own thread: a sender writes blockSize buffers
-// as fast as the socket takes them, a receiver reads and discards. The control thread
-// reads the byte counter and TCP_INFO at each interval; nothing here touches Qt's event
-// loop. One thread per stream measured faster than one epoll thread per core on a 2-core
-// loopback (docs/design.md).
-class DataStream {
+// One data connection of a test (or, for CRR, one flow of connections), driven by the
+// worker it was given (test/workerpool.h): its socket is non-blocking and every handler
+// does what the socket allows now, then returns to the worker's event loop. The control
+// thread reads the counters and TCP_INFO at each interval.
+class DataStream : public Pollable {
 public:
     // Sender/Receiver: bulk data. RrClient sends requests and times responses on one
     // connection; RrServer answers them. CrrClient opens a connection per transaction to
-    // Config::crrTarget; CrrServer accepts them on a shared listening socket.
+    // Config::crrTarget; CrrServer accepts them on a (shared) listening socket; a
+    // CrrServer without a socket is a placeholder that only keeps the stream ids the
+    // peer knows (one listener per worker is enough).
     enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer };
     DataStream(int id, Role role, net::Socket socket);
     ~DataStream();
@@ -47,12 +55,22 @@ public:
         net::Address crrTarget; // CrrClient: where to connect
         QString crrBindAddress; // CrrClient: local address to bind
     };
-    void start(const Config &config);
-    // Asks the thread to stop after its current call; a sender stops sending.
-    void requestStop() { m_stop.store(true, std::memory_order_relaxed); }
-    // Wakes a thread blocked in the kernel by shutting the socket down, then joins.
-    void abort();
-    void join();
+    // Before the pool starts: what the stream will do.
+    void prepare(const Config &config) { m_config = config; }
+
+    // The worker's side (its thread only). A worker with this stream alone may drive it
+    // with blocking calls (canRunBlocking): begin(w, true), then onReady over and over;
+    // every call then returns within a few milliseconds so commands still run.
+    bool canRunBlocking() const { return m_role != Role::CrrClient && m_role != Role::CrrServer; }
+    void begin(Worker &w, bool blocking = false);
+    void onReady(Worker &w, unsigned ready) override;
+    void onTick(Worker &w, std::int64_t nowNs);
+    // Ends the stream (a sender stops sending; connections in progress are dropped).
+    void stop(Worker &w);
+    // Ends the stream with an error, unless it was stopping anyway.
+    void fail(Worker &w, const QString &error);
+    // After the pool stopped: wakes the peer (shutdown) and marks the stream finished.
+    void abandon();
 
     int id() const { return m_id; }
     // Roles that put bytes on the wire first (senders and the client side of RR/CRR).
@@ -61,11 +79,6 @@ public:
     bool isRequestResponse() const { return m_role != Role::Sender && m_role != Role::Receiver; }
     // Completed transactions (request/response roles).
     std::uint64_t transactions() const { return m_transactions.load(std::memory_order_relaxed); }
-    // Latencies recorded since the previous call (client roles), then starts a new interval.
-    LatencyHistogram takeIntervalLatency();
-    // Latencies since start or the last resetTotalLatency() (end of the warm-up).
-    LatencyHistogram totalLatency() const;
-    void resetTotalLatency();
     const net::Socket &socket() const { return m_socket; }
     std::uint64_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
     bool finished() const { return m_finished.load(); }
@@ -73,29 +86,66 @@ public:
     QString error() const;
     bool tcpInfo(net::TcpInfo *out) const { return net::readTcpInfo(m_socket, out); }
 
+    class Exchange; // one accepted CRR connection (datastream.cpp)
+
 private:
-    void sendLoop(Config config);
-    void receiveLoop(Config config);
-    void rrClientLoop(Config config);
-    void rrServerLoop(Config config);
-    void crrClientLoop(Config config);
-    void crrServerLoop(Config config);
-    void recordLatency(std::int64_t ns);
+    void finish(Worker &w);
     void setError(const QString &e);
+    void setInterest(Worker &w, const net::Socket &s, unsigned interest);
+    void prepareSocket();
+    // One writer (the worker): plain load and store, no locked instruction.
+    static void add(std::atomic<std::uint64_t> &counter, std::uint64_t n)
+    {
+        counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
+    void countTransactions(std::uint64_t n);
+
+    void beginSender();
+    void onSendable(Worker &w);
+    void onReceivable(Worker &w);
+    // Request/response on one connection: queue, flush and read.
+    void queueRequest(std::int64_t now);
+    bool flush(Worker &w, const net::Socket &s);
+    void onRrReadable(Worker &w);
+    // CRR.
+    void startTransaction(Worker &w);
+    void onCrrClientReady(Worker &w, unsigned ready);
+    void connectFailed(Worker &w, const QString &error);
+    void onAccept(Worker &w);
+    friend class Exchange;
 
     int m_id;
     Role m_role;
-    std::atomic<std::uint64_t> m_transactions{0};
-    mutable std::mutex m_latencyMutex;
-    LatencyHistogram m_intervalLatency;
-    LatencyHistogram m_totalLatency;
+    Config m_config;
     net::Socket m_socket;
-    std::thread m_thread;
-    std::atomic<bool> m_stop{false};
-    std::atomic<bool> m_finished{false};
+    std::atomic<std::uint64_t> m_transactions{0};
     std::atomic<std::uint64_t> m_bytes{0};
+    std::atomic<bool> m_finished{false};
+    bool m_blocking = false;
+    bool m_stopping = false;
+    unsigned m_interest = 0;
     mutable std::mutex m_errorMutex;
     QString m_error;
+
+    // Buffers: the payload sent, and where received bytes go.
+    std::vector<char> m_txBuffer;
+    std::unique_ptr<char[]> m_rxBuffer;
+    std::size_t m_rxSize = 0;
+    std::unique_ptr<net::ZeroCopySource> m_zeroCopy;
+    // Request/response state: bytes still to send, bytes of the current message read,
+    // and the send times of the requests in flight (a ring: responses come back in order).
+    std::uint64_t m_txPending = 0;
+    std::uint64_t m_rxHave = 0;
+    std::vector<std::int64_t> m_sentAt;
+    std::size_t m_sentHead = 0, m_sentCount = 0;
+    // CRR client: the connection of the transaction in progress.
+    net::Socket m_crr;
+    net::Address m_crrLocal;
+    std::int64_t m_crrStart = 0;
+    bool m_crrConnecting = false;
+    int m_crrFailures = 0;
+    // CRR server: connections accepted and not yet answered.
+    std::list<std::unique_ptr<Exchange>> m_exchanges;
 };
 
 // Stream ids in creation order, as iperf3 numbers them: 1, 3, 4, 5, ...

@@ -17,7 +17,7 @@ constexpr double MaxStreams = 128;
 // iperf3's letters wherever they overlap. Columns: id, short, long, value name, type, unit,
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
 // [flag value, scale, message for a size below min].
-const std::array<Parameter, 36> kTable = {{
+const std::array<Parameter, 37> kTable = {{
     {Id::Port, 'p', "port", "N", Type::Int, "", 1, 65535, false, "5201", "server port to listen on / connect to",
      Section::Common, AllKinds, nullptr, "port", &P::port},
     {Id::Bind, 'B', "bind", "ADDR", Type::Text, "", 0, 0, false, "", "bind to this local address", Section::Common,
@@ -146,6 +146,9 @@ const std::array<Parameter, 36> kTable = {{
      Section::Client, Stream, nullptr, "peer_protocol", &P::protocol, int(PeerProtocol::Iperf2)},
     {Id::ConnectTimeout, 0, "connect-timeout", "S", Type::Seconds, "s", 0.1, 600, false, "5",
      "give up connecting after S seconds", Section::Client, AllKinds, nullptr, nullptr, &P::connectTimeoutMs, 1, 1000},
+    {Id::Threads, 0, "threads", "N", Type::Int, "", 1, 1024, true, "one per core",
+     "data threads, each an event loop over its share of the connections; 0: one per core", Section::Common, AllKinds,
+     nullptr, "threads", &P::threads},
     {Id::Title, 0, "title", "TEXT", Type::Text, "", 0, 0, false, "", "label for the result", Section::Client, AllKinds,
      "title", "title", &P::title},
 

@@ -58,6 +58,7 @@ enum class Id {
     RxCopy,
     Iperf2,
     ConnectTimeout,
+    Threads,
     Title,
     Rr,
     Crr,

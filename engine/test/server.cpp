@@ -298,9 +298,11 @@ bool ServerRun::acceptStreams()
         return fail(ErrorCode::PeerClosed, err);
     total = params.dataConnectionCount();
     if (crrListen.valid()) {
+        // One listener per worker; the other streams only keep the ids the client knows.
+        const int listeners = WorkerPool::workersFor(srv.options.threads, params.streams);
         for (int i = 0; i < params.streams; ++i)
-            streams.add(
-                std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer, crrListen.duplicate()));
+            streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
+                                                     i < listeners ? crrListen.duplicate() : net::Socket()));
     }
     toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
@@ -373,7 +375,11 @@ bool ServerRun::runStreams()
         budget.remaining = std::int64_t(params.bytes);
         cfg.budget = &budget;
     }
-    session.start(cfg, ctrl.socket());
+    const QString startError = session.start(cfg, ctrl.socket(), srv.options.threads);
+    if (!startError.isEmpty()) {
+        ctrl.sendError(proto::IeInitStream);
+        return fail(ErrorCode::Io, startError);
+    }
     const double watchdog = params.isTimed() ? nowSecs() + params.omit + params.duration + 40 : 0;
     for (;;) {
         const double now = nowSecs();

@@ -17,6 +17,7 @@ struct ServerOptions {
     AddressFamily family = AddressFamily::Any;
     bool oneOff = false;         // -1: serve one test, then return
     double idleTimeoutSecs = 30; // a stalled control connection is dropped after this
+    int threads = 0;             // --threads: data worker threads, 0 = one per core
 };
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling

@@ -16,10 +16,23 @@ void StreamSet::add(std::unique_ptr<DataStream> stream)
     m_streams.push_back(std::move(e));
 }
 
-void StreamSet::startAll(const DataStream::Config &config)
+StreamSet::~StreamSet()
 {
-    for (Entry &e : m_streams)
-        e.stream->start(config);
+    m_pool.stop();
+}
+
+QString StreamSet::startAll(const DataStream::Config &config, int threads)
+{
+    std::vector<DataStream *> streams;
+    streams.reserve(m_streams.size());
+    for (Entry &e : m_streams) {
+        e.stream->prepare(config);
+        streams.push_back(e.stream.get());
+    }
+    QString error;
+    if (!m_pool.start(streams, threads, &error))
+        return error;
+    return {};
 }
 
 void StreamSet::markStart(double now)
@@ -30,10 +43,10 @@ void StreamSet::markStart(double now)
 void StreamSet::markOmitEnd(double now)
 {
     m_countStart = now;
+    m_pool.resetTotalLatency();
     for (Entry &e : m_streams) {
         e.omitBaseline = e.stream->bytes();
         e.transactionBaseline = e.stream->transactions();
-        e.stream->resetTotalLatency();
         net::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
             e.retransBaseline = ti.totalRetransmits;
@@ -47,14 +60,12 @@ IntervalReport StreamSet::takeInterval(double now, bool omitted)
         r.hasRr = true;
         r.rr.start = m_lastTick - m_start;
         r.rr.end = now - m_start;
-        LatencyHistogram merged;
         for (Entry &e : m_streams) {
             const std::uint64_t t = e.frozen ? e.finalTransactions : e.stream->transactions();
             r.rr.transactions += t - e.lastTransactions;
             e.lastTransactions = t;
-            merged.merge(e.stream->takeIntervalLatency());
         }
-        r.rr.latencyUs = merged.summary();
+        r.rr.latencyUs = m_pool.takeIntervalLatency().summary();
     }
     for (Entry &e : m_streams) {
         StreamInterval s;
@@ -99,6 +110,8 @@ void StreamSet::freeze(double now)
         return;
     m_frozen = true;
     m_end = now;
+    if (isRequestResponse())
+        m_finalLatency = m_pool.totalLatency();
     for (Entry &e : m_streams) {
         if (e.frozen)
             continue;
@@ -113,24 +126,14 @@ void StreamSet::freeze(double now)
 
 void StreamSet::stopSenders()
 {
-    for (Entry &e : m_streams)
-        if (e.stream->isSender())
-            e.stream->requestStop();
-}
-
-void StreamSet::joinSenders()
-{
-    for (Entry &e : m_streams)
-        if (e.stream->isSender())
-            e.stream->join();
+    m_pool.stopSenders();
 }
 
 void StreamSet::abortAll()
 {
+    m_pool.stop();
     for (Entry &e : m_streams)
-        e.stream->requestStop();
-    for (Entry &e : m_streams)
-        e.stream->abort();
+        e.stream->abandon();
 }
 
 bool StreamSet::anySender() const
@@ -282,8 +285,8 @@ RrSummary StreamSet::rrSummary() const
             e.stream->role() == DataStream::Role::RrServer)
             ++r.connections;
         r.transactions += e.finalTransactions - e.transactionBaseline;
-        r.histogram.merge(e.stream->totalLatency());
     }
+    r.histogram = m_finalLatency;
     r.latencyUs = r.histogram.summary();
     return r;
 }

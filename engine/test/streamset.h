@@ -3,6 +3,7 @@
 
 #include "test/datastream.h"
 #include "test/results.h"
+#include "test/workerpool.h"
 
 #include <QJsonObject>
 
@@ -16,12 +17,19 @@ namespace nb {
 // the iperf3 results exchange.
 class StreamSet {
 public:
+    StreamSet() = default;
+    ~StreamSet();
+    StreamSet(const StreamSet &) = delete;
+    StreamSet &operator=(const StreamSet &) = delete;
+
     void add(std::unique_ptr<DataStream> stream);
     int size() const { return int(m_streams.size()); }
     bool empty() const { return m_streams.empty(); }
     DataStream &at(int i) { return *m_streams[std::size_t(i)].stream; }
 
-    void startAll(const DataStream::Config &config);
+    // Hands the streams to a pool of `threads` workers (0: one per core) and starts them.
+    // Empty on success, else why the workers could not start.
+    QString startAll(const DataStream::Config &config, int threads);
     // Time zero of the test (seconds on the caller's clock).
     void markStart(double now);
     // End of the warm-up: bytes before this point are not counted.
@@ -30,8 +38,9 @@ public:
     IntervalReport takeInterval(double now, bool omitted);
     // Snapshots the final counts; later bytes (drained after the end) do not count.
     void freeze(double now);
+    // Every sender (and RR/CRR client) has stopped when this returns.
     void stopSenders();
-    void joinSenders();
+    // Stops the workers, then wakes every peer by shutting the connections down.
     void abortAll();
 
     bool anySender() const;
@@ -74,11 +83,14 @@ private:
         bool peerKnown = false;
     };
     std::vector<Entry> m_streams;
+    LatencyHistogram m_finalLatency; // frozen with the counts
     double m_start = 0;
     double m_countStart = 0;
     double m_lastTick = 0;
     double m_end = 0;
     bool m_frozen = false;
+    // Last member: destroyed (threads joined) before the streams it drives.
+    WorkerPool m_pool;
 };
 
 } // namespace nb

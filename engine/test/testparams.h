@@ -41,6 +41,7 @@ struct TestParams {
     bool skipRxCopy = true;               // receive with MSG_TRUNC (no copy to user space)
     bool zeroCopy = false;                // -Z: send with sendfile() from a memory file
     int connectTimeoutMs = 5000;
+    int threads = 0; // --threads: data worker threads, 0 = one per core
     QString title;
     // Request/response (streams is the number of connections for these kinds).
     TestKind kind = TestKind::Stream;

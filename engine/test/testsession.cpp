@@ -40,13 +40,15 @@ TestSession::TestSession(const TestParams &params, TestResult *result, TestListe
 {
 }
 
-void TestSession::start(const DataStream::Config &config, const net::Socket &fallback)
+QString TestSession::start(const DataStream::Config &config, const net::Socket &fallback, int threads)
 {
     const double t0 = nowSecs();
     m_cpu.start();
     m_accounting.begin(m_streams.empty() || !m_streams.at(0).socket().valid() ? fallback : m_streams.at(0).socket());
     m_streams.markStart(t0);
-    m_streams.startAll(config);
+    const QString error = m_streams.startAll(config, threads);
+    if (!error.isEmpty())
+        return error;
     m_started = true;
     m_omitting = m_params.omit > 0;
     m_omitEnd = t0 + m_params.omit;
@@ -54,6 +56,7 @@ void TestSession::start(const DataStream::Config &config, const net::Socket &fal
     m_nextTick = t0 + (m_omitting ? std::min(m_params.interval, m_params.omit) : m_params.interval);
     if (m_listener)
         m_listener->testStarted(*m_result);
+    return {};
 }
 
 void TestSession::endAfterWarmup(double seconds)
@@ -95,7 +98,6 @@ double TestSession::endDataPhase(bool closeConnections)
 {
     const double end = nowSecs();
     m_streams.stopSenders();
-    m_streams.joinSenders();
     m_streams.freeze(end);
     IntervalReport last = m_streams.takeInterval(end, m_omitting);
     if (closeConnections)

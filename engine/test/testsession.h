@@ -35,7 +35,9 @@ public:
 
     // Time zero: CPU meters and adapter counters start (the adapter found from the first
     // data socket, else from fallback), the streams start, the listener hears of it.
-    void start(const DataStream::Config &config, const net::Socket &fallback);
+    // Starts the streams on `threads` workers (0: one per core). Empty on success, else
+    // why the data path could not start (the session is not started then).
+    QString start(const DataStream::Config &config, const net::Socket &fallback, int threads);
     // The client ends a timed test: -t seconds after the warm-up. Without it the session
     // never ends by itself (the server waits for the client; -n ends with the senders).
     void endAfterWarmup(double seconds);

@@ -233,7 +233,9 @@ bool ClientRun::runPhase()
     cfg.budget = &budget;
     cfg.crrTarget = crrTarget;
     cfg.crrBindAddress = params.bindAddress;
-    session.start(cfg, ctrl.socket());
+    const QString startError = session.start(cfg, ctrl.socket(), params.threads);
+    if (!startError.isEmpty())
+        return fail(ErrorCode::Io, startError);
     const bool timed = params.isTimed();
     if (timed)
         session.endAfterWarmup(params.duration);
