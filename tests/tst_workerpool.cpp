@@ -52,8 +52,7 @@ bool connectPairs(int n, std::vector<net::Socket> *client, std::vector<net::Sock
 }
 
 // Waits (bounded) until pred holds.
-template <typename Pred>
-bool waitFor(Pred pred, int timeoutMs)
+template <typename Pred> bool waitFor(Pred pred, int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
@@ -180,7 +179,8 @@ private slots:
         StreamSet sender, receiver;
         for (int i = 0; i < streams; ++i) {
             sender.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::Sender, std::move(c[i])));
-            receiver.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::Receiver, std::move(s[i])));
+            receiver.add(
+                std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::Receiver, std::move(s[i])));
         }
         DataStream::Config cfg;
         cfg.blockSize = 16 * 1024;
@@ -214,7 +214,8 @@ private slots:
         StreamSet sender, receiver;
         for (int i = 0; i < streams; ++i) {
             sender.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::Sender, std::move(c[i])));
-            receiver.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::Receiver, std::move(s[i])));
+            receiver.add(
+                std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::Receiver, std::move(s[i])));
         }
         ByteBudget budget;
         budget.enabled = true;

@@ -289,6 +289,10 @@ QWidget *TestPanel::buildAdvanced()
     m_protocol->addItem(tr("iperf2 (iperf -s)"), int(nb::PeerProtocol::Iperf2));
     m_skipRxCopy = new QCheckBox(tr("Receive without copying (MSG_TRUNC)"), box);
     m_zeroCopy = new QCheckBox(tr("Zero-copy send (-Z, sendfile)"), box);
+    m_threads = new QSpinBox(box);
+    m_threads->setObjectName(QStringLiteral("threadsSpin"));
+    fromTable(m_threads, nb::param::Id::Threads);
+    m_threads->setSpecialValueText(tr("one per core"));
     m_connectTimeout = new QSpinBox(box);
     fromTable(m_connectTimeout, nb::param::Id::ConnectTimeout, 1000); // kept in milliseconds
     m_connectTimeout->setSingleStep(500);
@@ -312,6 +316,7 @@ QWidget *TestPanel::buildAdvanced()
     form->addRow(tr("Server type:"), m_protocol);
     form->addRow(m_skipRxCopy);
     form->addRow(m_zeroCopy);
+    form->addRow(tr("Data threads:"), m_threads);
     form->addRow(tr("Connect timeout:"), m_connectTimeout);
     form->addRow(tr("Title (-T):"), m_title);
     auto *rrTitle = new QLabel(tr("<b>Request/response</b>"), box);
@@ -324,7 +329,7 @@ QWidget *TestPanel::buildAdvanced()
 
     for (QLineEdit *e : {m_blockSize, m_window, m_congestion, m_bytes, m_title, m_requestSize, m_responseSize})
         connect(e, &QLineEdit::textEdited, this, &TestPanel::markCustom);
-    for (QSpinBox *s : {m_port, m_mss, m_connectTimeout, m_connections, m_inFlight})
+    for (QSpinBox *s : {m_port, m_mss, m_threads, m_connectTimeout, m_connections, m_inFlight})
         connect(s, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     for (QDoubleSpinBox *s : {m_omit, m_interval})
         connect(s, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
@@ -484,6 +489,7 @@ void TestPanel::showParams(const nb::TestParams &p)
     m_skipRxCopy->setChecked(p.skipRxCopy);
     m_zeroCopy->setChecked(p.zeroCopy);
     m_connectTimeout->setValue(p.connectTimeoutMs);
+    m_threads->setValue(p.threads);
     m_title->setText(p.title);
     m_applying = false;
 }
@@ -570,6 +576,7 @@ bool TestPanel::streamParams(nb::TestParams *out, QString *error) const
     p.skipRxCopy = m_skipRxCopy->isChecked();
     p.zeroCopy = m_zeroCopy->isChecked();
     p.connectTimeoutMs = m_connectTimeout->value();
+    p.threads = m_threads->value();
     p.title = m_title->text().trimmed();
     if (p.host.isEmpty()) {
         *error = tr("Enter a target: the host name or address of a computer running a server.");

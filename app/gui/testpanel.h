@@ -105,6 +105,7 @@ private:
     QCheckBox *m_skipRxCopy;
     QCheckBox *m_zeroCopy;
     QSpinBox *m_connectTimeout;
+    QSpinBox *m_threads;
     QLineEdit *m_title;
     QToolButton *m_runButton;
     QToolButton *m_stopButton;
