@@ -5,9 +5,11 @@ it by its own pid (SIGINT, then SIGKILL after a grace period) and never by name.
 CPU cost is measured independently of what the tools report:
   * client: os.wait4() rusage of the child (user + system, all threads, plus any
     children it reaped);
-  * server: /proc/<pid>/stat utime+stime+cutime+cstime of the server and of every
-    live descendant, sampled just before we stop it; the larger of that sample and
-    the wait4() rusage after it exits is kept (covers forking servers such as qperf).
+  * server: the largest of /proc/<pid>/stat utime+stime+cutime+cstime of the server
+    and of every live descendant just before we stop it, the per-pid utime+stime seen
+    in samples while the client runs (Proc.wait(watch=...): keeps forked children that
+    are never wait()ed for), and the wait4() rusage after it exits.
+Peak memory is VmHWM sampled while a process runs (Proc.maxrss_kb).
 """
 
 import os
@@ -209,7 +211,7 @@ class Proc:
                 continue
             self.own_cpu[p] = max(self.own_cpu.get(p, 0.0), (int(f[11]) + int(f[12])) / CLK_TCK)
 
-    def wait(self, timeout, watch=(), period=0.25):
+    def wait(self, timeout, watch=(), period=0.5):
         """Wait for a normal exit; on timeout SIGKILL it. Returns True if it exited by itself.
         Every `period` seconds it samples itself (peak RSS) and the Procs in `watch` (servers)."""
         deadline = time.monotonic() + timeout

@@ -216,7 +216,9 @@ def judge(s, target):
     """Best anchor, ratios and the verdict of one case."""
     tools = s["tools"]
     anchors = {k: v for k, v in tools.items() if k != "nicbench" and v.get("rate_median")}
-    pool = {k: v for k, v in anchors.items() if target and k in target[1]} or anchors
+    pool = {k: v for k, v in anchors.items() if target and k in target[1]}
+    no_target_anchor = bool(target) and not pool
+    pool = pool or anchors  # rows without a rate target: the best of whatever ran
     nb = tools.get("nicbench", {})
     s["target"] = ("rate >= %.2fx best of %s; CPU <= 1.00x" % (target[0], "/".join(target[1]))
                    if target else "CPU <= 1.00x (no rate target)")
@@ -236,6 +238,9 @@ def judge(s, target):
     s["ratio"] = nb["rate_median"] / b["rate_median"]
     if nb.get("cpu_median") and b.get("cpu_median"):
         s["cpu_ratio"] = nb["cpu_median"] / b["cpu_median"]
+    if no_target_anchor:  # ratio against another anchor is shown, but it is not the target's
+        s["verdict"] = "no target anchor (%s did not run)" % "/".join(target[1])
+        return
     fails = []
     if target and s["ratio"] < target[0]:
         fails.append("rate")
