@@ -99,7 +99,7 @@ def netperf_plan(dur, req, resp):
                     continue
         raise ValueError("no netperf result: " + text[-300:])
 
-    return dict(server=lambda p: ["netserver", "-D", "-p", p],
+    return dict(server=lambda p: ["netserver", "-D", "-f", "-p", p],
                 client=lambda p: ["netperf", "-H", bl.HOST, "-p", p, "-l", dur, "-t", "TCP_RR", "-P", "0",
                                   "--", "-r", "%d,%d" % (req, resp)],
                 parse=parse, note="%d/%d bytes" % (req, resp))
@@ -149,14 +149,17 @@ def main():
     ap.add_argument("--core", default="0", help="core for the pinned mode (default 0)")
     ap.add_argument("--modes", default="unpinned,pinned")
     ap.add_argument("--tools", help="comma list of other tools (default: all installed)")
+    ap.add_argument("--anchors", help="netperf cache built by build-anchors (default %s), used when netperf "
+                    "is not on PATH" % bl.default_anchors_dir())
     ap.add_argument("--out", help="write raw results + summary as JSON here")
     a = ap.parse_args()
+    anchors_note = bl.put_anchors_on_path(a.anchors)
 
     cli = bl.resolve_cli(a.cli)
     have_cli = os.access(cli, os.X_OK)
     modes = [m for m in a.modes.split(",") if m]
     wanted = set(a.tools.split(",")) if a.tools else None
-    notes = []
+    notes = [anchors_note] if anchors_note else []
     tools = []
     if have_cli:
         tools.append(("nicbench", lambda: nicbench_plan(cli, a.duration, a.size, a.size)))

@@ -163,7 +163,7 @@ def plan_netperf(length, par, dur):
                     continue
         raise ValueError("no netperf result: " + text[-300:])
 
-    return dict(ports=1, server=lambda p: ["netserver", "-D", "-p", p], client=client, parse=parse)
+    return dict(ports=1, server=lambda p: ["netserver", "-D", "-f", "-p", p], client=client, parse=parse)
 
 
 OTHER_TOOLS = [
@@ -185,7 +185,7 @@ def measure(plan, dur):
         t0 = time.monotonic()
         cli = bl.Proc(plan["client"](base))
         rec["client_argv"] = cli.argv
-        exited = cli.wait(float(dur) + 20)
+        exited = cli.wait(float(dur) + 20, watch=(srv,))  # per-pid samples: forking servers
         rec["wall_s"] = time.monotonic() - t0
         text = cli.output()
         rec["client_rc"] = cli.returncode
@@ -266,8 +266,11 @@ def main():
     ap.add_argument("--tools", help="comma list of other tools to include (default: all installed)")
     ap.add_argument("--nicbench-args", default="",
                     help="extra nicbench-cli client flags, e.g. '--rx-copy -R' (space separated)")
+    ap.add_argument("--anchors", help="netperf cache built by build-anchors (default %s), used when netperf "
+                    "is not on PATH" % bl.default_anchors_dir())
     ap.add_argument("--out", help="write raw results + summary as JSON here")
     a = ap.parse_args()
+    anchors_note = bl.put_anchors_on_path(a.anchors)
 
     cli = bl.resolve_cli(a.cli)
     if not os.access(cli, os.X_OK):
@@ -277,7 +280,7 @@ def main():
         if s not in SCENARIOS:
             sys.exit("unknown scenario %s" % s)
     wanted = set(a.tools.split(",")) if a.tools else None
-    tools, notes = [("nicbench", None)], []
+    tools, notes = [("nicbench", None)], [anchors_note] if anchors_note else []
     for name, binary, planner in OTHER_TOOLS:
         if wanted is not None and name not in wanted:
             continue
