@@ -277,14 +277,18 @@ RrSummary StreamSet::rrSummary() const
     RrSummary r;
     r.seconds = m_end - m_countStart;
     r.connections = 0;
+    QList<double> perConnection;
     for (const Entry &e : m_streams) {
         if (e.stream->role() == DataStream::Role::RrClient || e.stream->role() == DataStream::Role::CrrClient ||
             e.stream->role() == DataStream::Role::RrServer)
             ++r.connections;
         r.transactions += e.finalTransactions - e.transactionBaseline;
+        perConnection.append(double(e.finalTransactions - e.transactionBaseline));
         r.histogram.merge(e.stream->totalLatency());
     }
     r.latencyUs = r.histogram.summary();
+    if (!perConnection.isEmpty())
+        r.fairness = FlowSpread::fromSamples(perConnection);
     return r;
 }
 
