@@ -125,9 +125,12 @@ void TestManyFlows::streams()
     nbtest::ServerProcess server;
     const QString started = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
     QVERIFY2(started.isEmpty(), qPrintable(started));
-    QStringList args{QStringLiteral("-c"),     kLoopback,         QStringLiteral("-p"), QString::number(server.port()),
-                     QStringLiteral("-P"),     QString::number(parallel), QStringLiteral("-t"), QStringLiteral("2"),
-                     QStringLiteral("-l"),     QStringLiteral("16K"),     QStringLiteral("-J")};
+    QStringList args{QStringLiteral("-c"), kLoopback,
+                     QStringLiteral("-p"), QString::number(server.port()),
+                     QStringLiteral("-P"), QString::number(parallel),
+                     QStringLiteral("-t"), QStringLiteral("2"),
+                     QStringLiteral("-l"), QStringLiteral("16K"),
+                     QStringLiteral("-J")};
     if (bidir)
         args << QStringLiteral("--bidir");
     const nbtest::CliRun run = nbtest::runCli(args, 40000);
@@ -162,8 +165,9 @@ void TestManyFlows::streams()
     checkFairness(nb.value(QStringLiteral("fairness")).toObject(), parallel, localCount[0],
                   QStringLiteral("nicbench.fairness"));
     if (bidir) {
-        QCOMPARE(end.value(QStringLiteral("sum_sent_bidir_reverse")).toObject().value(QStringLiteral("bytes")).toDouble(),
-                 sent[1]);
+        QCOMPARE(
+            end.value(QStringLiteral("sum_sent_bidir_reverse")).toObject().value(QStringLiteral("bytes")).toDouble(),
+            sent[1]);
         checkFairness(nb.value(QStringLiteral("fairness_bidir_reverse")).toObject(), parallel, localCount[1],
                       QStringLiteral("nicbench.fairness_bidir_reverse"));
     } else {
@@ -176,16 +180,13 @@ void TestManyFlows::stockIperf3RefusesMoreThan128()
     if (!nbtest::haveTool(QStringLiteral("iperf3")))
         QSKIP("iperf3 is not installed (apt-get install iperf3)");
     nbtest::ServerProcess server;
-    const QString started = server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("--forceflush")});
+    const QString started =
+        server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("--forceflush")});
     QVERIFY2(started.isEmpty(), qPrintable(started));
-    const QStringList args{QStringLiteral("-c"),
-                           kLoopback,
-                           QStringLiteral("-p"),
-                           QString::number(server.port()),
-                           QStringLiteral("-P"),
-                           QStringLiteral("129"),
-                           QStringLiteral("-t"),
-                           QStringLiteral("1")};
+    const QStringList args{QStringLiteral("-c"), kLoopback,
+                           QStringLiteral("-p"), QString::number(server.port()),
+                           QStringLiteral("-P"), QStringLiteral("129"),
+                           QStringLiteral("-t"), QStringLiteral("1")};
     QElapsedTimer clock;
     clock.start();
     const nbtest::CliRun run = nbtest::runCli(args, 15000);
@@ -195,8 +196,9 @@ void TestManyFlows::stockIperf3RefusesMoreThan128()
              qPrintable(run.describe(args)));
     QVERIFY2(run.out.isEmpty() || !run.out.contains("sender"), qPrintable(run.describe(args)));
     // Left clean: the same server runs the next test.
-    const QStringList next{QStringLiteral("-c"), kLoopback,           QStringLiteral("-p"), QString::number(server.port()),
-                           QStringLiteral("-P"), QStringLiteral("2"), QStringLiteral("-t"), QStringLiteral("1")};
+    const QStringList next{
+        QStringLiteral("-c"), kLoopback,           QStringLiteral("-p"), QString::number(server.port()),
+        QStringLiteral("-P"), QStringLiteral("2"), QStringLiteral("-t"), QStringLiteral("1")};
     const nbtest::CliRun again = nbtest::runCli(next, 15000);
     QVERIFY2(again.finished && again.exitCode == 0, qPrintable(again.describe(next)));
 }
@@ -229,8 +231,8 @@ void TestManyFlows::descriptorLimitTooLowOnTheClient()
     QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() != 0, qPrintable(err));
     for (const char *needed : {"200 for data connections", "may open only 64", "RLIMIT_NOFILE", "hard limit 64",
                                "ulimit -n", "LimitNOFILE="})
-        QVERIFY2(err.contains(QLatin1String(needed)), qPrintable(QStringLiteral("missing '%1' in: %2")
-                                                                     .arg(QLatin1String(needed), err)));
+        QVERIFY2(err.contains(QLatin1String(needed)),
+                 qPrintable(QStringLiteral("missing '%1' in: %2").arg(QLatin1String(needed), err)));
     // Failed before any data connection: nothing measured, no half-run report.
     QVERIFY2(!p.readAllStandardOutput().contains("TCP_RR:"), qPrintable(err));
 }
@@ -240,17 +242,13 @@ void TestManyFlows::descriptorLimitTooLowOnTheServer()
     if (!nbtest::haveTool(QStringLiteral("prlimit")))
         QSKIP("prlimit (util-linux) is not installed");
     nbtest::ServerProcess server;
-    const QString started = server.start(QStringLiteral("prlimit"), {QStringLiteral("--nofile=100:100"),
-                                                                      nbtest::cliPath(), QStringLiteral("-s")});
+    const QString started = server.start(QStringLiteral("prlimit"),
+                                         {QStringLiteral("--nofile=100:100"), nbtest::cliPath(), QStringLiteral("-s")});
     QVERIFY2(started.isEmpty(), qPrintable(started));
-    const QStringList args{QStringLiteral("-c"),
-                           kLoopback,
-                           QStringLiteral("-p"),
-                           QString::number(server.port()),
-                           QStringLiteral("--rr"),
-                           QStringLiteral("--connections"),
-                           QStringLiteral("200"),
-                           QStringLiteral("-t"),
+    const QStringList args{QStringLiteral("-c"),   kLoopback,
+                           QStringLiteral("-p"),   QString::number(server.port()),
+                           QStringLiteral("--rr"), QStringLiteral("--connections"),
+                           QStringLiteral("200"),  QStringLiteral("-t"),
                            QStringLiteral("2")};
     const nbtest::CliRun run = nbtest::runCli(args, 15000);
     QVERIFY2(run.finished && run.exitCode != 0, qPrintable(run.describe(args)));

@@ -26,10 +26,11 @@ QString checkDescriptorLimit(const TestParams &params, bool serverSide)
         return {};
     // A round figure comfortably above the need, for the command the user copies.
     const std::int64_t suggest = (needed / 1024 + 1) * 1024;
-    return QStringLiteral("this test needs about %1 open files (%2 for data connections, %3 open already, %4 spare) but "
-                          "this process may open only %5 (RLIMIT_NOFILE; hard limit %6). Raise the limit where "
-                          "NicBench starts: 'ulimit -n %7' in its shell (above the hard limit needs root, e.g. "
-                          "/etc/security/limits.conf), or LimitNOFILE=%7 in its systemd unit")
+    return QStringLiteral(
+               "this test needs about %1 open files (%2 for data connections, %3 open already, %4 spare) but "
+               "this process may open only %5 (RLIMIT_NOFILE; hard limit %6). Raise the limit where "
+               "NicBench starts: 'ulimit -n %7' in its shell (above the hard limit needs root, e.g. "
+               "/etc/security/limits.conf), or LimitNOFILE=%7 in its systemd unit")
         .arg(needed)
         .arg(data)
         .arg(open)
