@@ -119,13 +119,16 @@ void TestCommandLine::invalid_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");
 
-    QTest::newRow("-P0") << split("-c host -P0") << QStringLiteral("-P: '0' must be a whole number from 1 to 128");
-    QTest::newRow("-P129") << split("-c host -P129")
-                           << QStringLiteral("-P: '129' must be a whole number from 1 to 128");
+    QTest::newRow("-P0") << split("-c host -P0") << QStringLiteral("-P: '0' must be a whole number from 1 to 1024");
+    QTest::newRow("-P1025") << split("-c host -P1025")
+                            << QStringLiteral("-P: '1025' must be a whole number from 1 to 1024");
+    QTest::newRow("--connections 10001") << split("-c host --rr --connections 10001")
+                                         << QStringLiteral(
+                                                "--connections: '10001' must be a whole number from 1 to 10000");
     QTest::newRow("-P abc") << split("-c host -P abc")
-                            << QStringLiteral("-P: 'abc' must be a whole number from 1 to 128");
+                            << QStringLiteral("-P: 'abc' must be a whole number from 1 to 1024");
     QTest::newRow("-P 1.5") << split("-c host -P 1.5")
-                            << QStringLiteral("-P: '1.5' must be a whole number from 1 to 128");
+                            << QStringLiteral("-P: '1.5' must be a whole number from 1 to 1024");
     QTest::newRow("-i 0.05") << split("-c host -i 0.05")
                              << QStringLiteral("-i: 0.05 must be between 0.1 and 60 seconds");
     QTest::newRow("-i 61") << split("-c host -i 61") << QStringLiteral("-i: 61 must be between 0.1 and 60 seconds");

@@ -450,7 +450,7 @@ void TestCompare::cliRejectsBadInput()
         {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("no-equals-sign"), QStringLiteral("-o"),
           QStringLiteral("x")},
          "LABEL=ARGS"},
-        {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("A=-c 127.0.0.1 -P 999"),
+        {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("A=-c 127.0.0.1 -P 2000"),
           QStringLiteral("-o"), QStringLiteral("x")},
          "A"},
         {{QStringLiteral("compare"), QStringLiteral("--config"), QStringLiteral("A=-c 127.0.0.1")}, "-o"},

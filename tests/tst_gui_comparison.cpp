@@ -566,7 +566,7 @@ private Q_SLOTS:
         QVERIFY(dialog.validationError().isEmpty());
         dialog.setStreamsText(QStringLiteral("1, x"));
         QVERIFY(dialog.validationError().contains(QStringLiteral("\"x\"")));
-        dialog.setStreamsText(QStringLiteral("1, 999"));
+        dialog.setStreamsText(QStringLiteral("1, 2000"));
         QVERIFY(!dialog.validationError().isEmpty());
         dialog.setStreamsText(QStringLiteral("1 4 16"));
         QVERIFY(dialog.validationError().isEmpty());

@@ -16,6 +16,7 @@
 #include <testpanel.h>
 #include <utilizationchart.h>
 
+#include <core/units.h>
 #include <qcustomplot.h>
 
 #include <QAction>
@@ -216,6 +217,9 @@ private Q_SLOTS:
         QVERIFY2(latency.contains(QStringLiteral("p50")) && latency.contains(QStringLiteral("p99")),
                  qPrintable(latency));
         QVERIFY2(!latency.contains(QStringLiteral("p50 0 us")), qPrintable(latency));
+        // One connection has no spread to show.
+        QVERIFY(result.rr.fairness && result.rr.fairness->count == 1);
+        QVERIFY2(w.summary()->fairnessText().isEmpty(), qPrintable(w.summary()->fairnessText()));
         const QString text = w.summary()->toText();
         QVERIFY2(text.contains(QStringLiteral("us/transaction")), qPrintable(text));
         QVERIFY2(w.summary()->adapterText().contains(QStringLiteral("lo")), qPrintable(w.summary()->adapterText()));
@@ -223,6 +227,49 @@ private Q_SLOTS:
         QVERIFY(w.cpuChart()->sampleCount() >= 2);
         // The test ran over loopback, so the window shows that adapter.
         QCOMPARE(w.adapterList()->currentAdapter(), QStringLiteral("lo"));
+    }
+
+    // With two flows or more the summary has a fairness row: the spread and Jain's index,
+    // per connection for request/response, per direction and stream for throughput.
+    void summaryShowsFairness()
+    {
+        nb::ui::ResultsSummary summary;
+        nb::TestResult rr;
+        rr.params.kind = nb::TestKind::Rr;
+        rr.params.streams = 3;
+        rr.hasRr = true;
+        rr.rr.connections = 3;
+        rr.rr.seconds = 1;
+        rr.rr.transactions = 2557;
+        rr.rr.fairness = nb::FlowSpread::fromSamples({812, 840, 905});
+        summary.showResults({rr});
+        QString text = summary.fairnessText();
+        QVERIFY2(text.contains(QStringLiteral("transactions per connection: min 812")) &&
+                     text.contains(QStringLiteral("max 905 (3 connections)")) &&
+                     text.contains(QStringLiteral("Jain's index 0.998")), // 2557^2 / (3 * 2183969)
+                 qPrintable(text));
+        QVERIFY2(summary.toText().contains(QStringLiteral("Fairness: ")), qPrintable(summary.toText()));
+
+        nb::TestResult bidir;
+        bidir.params.streams = 2;
+        bidir.params.direction = nb::Direction::Bidirectional;
+        for (int i = 0; i < 4; ++i) {
+            nb::StreamSummary s;
+            s.id = i + 1;
+            s.sender = i < 2;
+            s.seconds = s.receiverSeconds = 1;
+            s.bytesSent = s.bytesReceived = std::uint64_t(1 + i) << 20;
+            bidir.streams.append(s);
+        }
+        bidir.computeStreamFairness();
+        summary.showResults({bidir});
+        text = summary.fairnessText();
+        QVERIFY2(text.contains(QStringLiteral("Upload per stream: min ") + nb::formatBytes(1 << 20)) &&
+                     text.contains(QStringLiteral("Download per stream: min ") + nb::formatBytes(3 << 20)),
+                 qPrintable(text));
+
+        summary.clear();
+        QVERIFY(summary.fairnessText().isEmpty());
     }
 
     void bothRunsThroughputThenRequestResponse()

@@ -42,7 +42,7 @@ private Q_SLOTS:
         QTest::newRow("unknown flag") << QStringList{QStringLiteral("--run"), QStringLiteral("--frobnicate")} << false
                                       << false << false << false << 1 << up;
         QTest::newRow("too many streams")
-            << QStringList{QStringLiteral("--run"), QStringLiteral("-P"), QStringLiteral("500")} << false << false
+            << QStringList{QStringLiteral("--run"), QStringLiteral("-P"), QStringLiteral("2000")} << false << false
             << false << false << 1 << up;
         QTest::newRow("quit without run")
             << QStringList{QStringLiteral("--quit-when-done")} << false << false << false << false << 1 << up;

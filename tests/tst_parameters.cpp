@@ -18,6 +18,7 @@ private Q_SLOTS:
     void helpListsEveryRow();
     void readersShareRanges_data();
     void readersShareRanges();
+    void streamAndConnectionLimits();
     void endRule();
 };
 
@@ -43,7 +44,8 @@ void TestParameters::helpListsEveryRow()
     const QString help = nb::commandLineHelp(QStringLiteral("nicbench-cli"));
     for (const param::Parameter &p : param::parameters())
         QVERIFY2(help.contains(QStringLiteral("--") + QLatin1String(p.longFlag)), p.longFlag);
-    QVERIFY(help.contains(QStringLiteral("parallel streams, 1 to 128 (default 1)")));
+    QVERIFY(help.contains(
+        QStringLiteral("parallel streams, 1 to 1024 (default 1); a stock iperf3 server takes up to 128")));
 }
 
 void TestParameters::readersShareRanges_data()
@@ -58,6 +60,7 @@ void TestParameters::readersShareRanges_data()
     QTest::newRow("mss") << int(param::Id::Mss) << int(nb::TestKind::Stream);
     QTest::newRow("in-flight") << int(param::Id::InFlight) << int(nb::TestKind::Rr);
     QTest::newRow("connections") << int(param::Id::Connections) << int(nb::TestKind::Rr);
+    QTest::newRow("connections (crr)") << int(param::Id::Connections) << int(nb::TestKind::Crr);
 }
 
 // Just above the maximum is refused by every reader, the maximum itself accepted.
@@ -81,6 +84,8 @@ void TestParameters::readersShareRanges()
                         QStringLiteral("--%1").arg(QLatin1String(p.longFlag)), QString::number(over, 'g', 12)};
     if (kind == int(nb::TestKind::Rr))
         args << QStringLiteral("--rr");
+    if (kind == int(nb::TestKind::Crr))
+        args << QStringLiteral("--crr");
     nb::CommandLine cl;
     QString error;
     QVERIFY2(!nb::parseCommandLine(args, &cl, &error), "command line");
@@ -93,6 +98,37 @@ void TestParameters::readersShareRanges()
         QVERIFY(!nb::TestParams::fromIperfParams(t.toIperfParams(), &back, &error));
         QVERIFY2(error.contains(QStringLiteral("out of range")), qPrintable(error));
     }
+}
+
+// -P and --connections fill one field with their own limits: 10,000 connections is a valid
+// request/response test for every reader, 10,000 streams no stream test.
+void TestParameters::streamAndConnectionLimits()
+{
+    QCOMPARE(param::parameter(param::Id::Streams).max, 1024.0);
+    QCOMPARE(param::parameter(param::Id::Connections).max, 10000.0);
+    nb::TestParams rr;
+    rr.host = QStringLiteral("h");
+    rr.kind = nb::TestKind::Rr;
+    rr.streams = 10000;
+    QVERIFY2(rr.validate().isEmpty(), qPrintable(rr.validate()));
+    nb::TestParams back;
+    QString error;
+    QVERIFY2(nb::TestParams::fromJson(rr.toJson(), &back, &error), qPrintable(error));
+    QCOMPARE(back.streams, 10000);
+    back = {};
+    QVERIFY2(nb::TestParams::fromIperfParams(rr.toIperfParams(), &back, &error), qPrintable(error));
+    QCOMPARE(back.streams, 10000);
+    QCOMPARE(back.kind, nb::TestKind::Rr);
+
+    nb::TestParams stream = rr;
+    stream.kind = nb::TestKind::Stream;
+    QVERIFY(stream.validate().contains(QStringLiteral("-P")));
+    QVERIFY(!nb::TestParams::fromJson(stream.toJson(), &back, &error));
+    QVERIFY(!nb::TestParams::fromIperfParams(stream.toIperfParams(), &back, &error));
+    stream.streams = 1024;
+    QVERIFY2(stream.validate().isEmpty(), qPrintable(stream.validate()));
+    QVERIFY2(nb::TestParams::fromIperfParams(stream.toIperfParams(), &back, &error), qPrintable(error));
+    QCOMPARE(back.streams, 1024);
 }
 
 // What ends the test, and how many data connections it opens.

@@ -605,8 +605,8 @@ void TestProtocol::paramsRejected_data()
         << QStringLiteral("congestion") << QJsonValue(5) << QStringLiteral("'congestion' must be a string");
     QTest::newRow("parallel 0") << QStringLiteral("parallel") << QJsonValue(0)
                                 << QStringLiteral("'parallel' out of range");
-    QTest::newRow("parallel 129") << QStringLiteral("parallel") << QJsonValue(129)
-                                  << QStringLiteral("'parallel' out of range");
+    QTest::newRow("parallel 1025") << QStringLiteral("parallel") << QJsonValue(1025)
+                                   << QStringLiteral("'parallel' out of range");
     QTest::newRow("parallel -1 (unsigned)")
         << QStringLiteral("parallel") << QJsonValue(1.8446744073709552e19) << QStringLiteral("'parallel' out of range");
     QTest::newRow("negative time") << QStringLiteral("time") << QJsonValue(-1) << QStringLiteral("'time' out of range");

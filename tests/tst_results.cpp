@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <cmath>
+
 namespace {
 
 QJsonObject loadFixture(const QString &name)
@@ -109,6 +111,9 @@ private slots:
     void rejectsWrongTypes();
     void toleratesOddOptionalFields_data();
     void toleratesOddOptionalFields();
+    void streamFairnessPerDirection();
+    void fairnessRoundTripAndOlderDocuments();
+    void badFairnessRejected();
 };
 
 void TestResults::roundTrip()
@@ -467,6 +472,104 @@ void TestResults::toleratesOddOptionalFields()
         QCOMPARE(path.endsWith(QLatin1String("rtt")) ? r.intervals[0].streams[0].rttUs
                                                      : r.intervals[0].streams[0].retransmits,
                  std::int64_t(-1));
+}
+
+// Bytes per stream as this side counted them: what it sent on its sending streams, what it
+// received on its receiving ones; one spread per direction.
+void TestResults::streamFairnessPerDirection()
+{
+    nb::TestResult r;
+    r.params.streams = 3;
+    r.params.direction = nb::Direction::Bidirectional;
+    for (int i = 0; i < 6; ++i) {
+        nb::StreamSummary s;
+        s.id = i + 1;
+        s.sender = i < 3;
+        s.bytesSent = s.sender ? 100 * (i + 1) : 7;      // peer's count on receiving streams: not ours
+        s.bytesReceived = s.sender ? 5 : 1000 * (i - 2); // peer's count on sending streams
+        r.streams.append(s);
+    }
+    r.computeStreamFairness();
+    QVERIFY(r.fairness && r.fairnessBidirReverse);
+    // 100, 200, 300: 600^2 / (3 * 140000).
+    QCOMPARE(r.fairness->count, 3);
+    QCOMPARE(r.fairness->min, 100.0);
+    QCOMPARE(r.fairness->median, 200.0);
+    QCOMPARE(r.fairness->max, 300.0);
+    QVERIFY(std::fabs(r.fairness->jain - 360000.0 / 420000.0) < 1e-12);
+    QCOMPARE(r.fairnessBidirReverse->min, 1000.0);
+    QCOMPARE(r.fairnessBidirReverse->max, 3000.0);
+    QCOMPARE(&r.fairnessOf(true), &r.fairness);
+    QCOMPARE(&r.fairnessOf(false), &r.fairnessBidirReverse);
+
+    // The server of a -R test: it sends, and -R makes download the primary direction.
+    nb::TestResult server = r;
+    server.isServerSide = true;
+    server.params.direction = nb::Direction::Download;
+    server.streams.resize(3);
+    server.computeStreamFairness();
+    QVERIFY(server.fairness && !server.fairnessBidirReverse);
+    QCOMPARE(server.fairness->max, 300.0);
+    QCOMPARE(&server.fairnessOf(false), &server.fairness);
+
+    // Request/response results carry theirs in rr, per connection.
+    nb::TestResult rr = r;
+    rr.hasRr = true;
+    rr.computeStreamFairness();
+    QVERIFY(!rr.fairness && !rr.fairnessBidirReverse);
+}
+
+void TestResults::fairnessRoundTripAndOlderDocuments()
+{
+    nb::TestResult in = sampleResult();
+    in.computeStreamFairness();
+    in.hasRr = true; // both kinds in one document, to check both keys
+    in.rr.fairness = nb::FlowSpread::fromSamples({812, 840, 905});
+    const QJsonObject json = in.toJson();
+    const QJsonObject nbObject = json.value(QStringLiteral("nicbench")).toObject();
+    for (const QString &k : {QStringLiteral("fairness"), QStringLiteral("fairness_bidir_reverse")})
+        QVERIFY2(nbObject.value(k).toObject().contains(QStringLiteral("jain_index")), qPrintable(k));
+    QCOMPARE(nbObject.value(QStringLiteral("rr"))
+                 .toObject()
+                 .value(QStringLiteral("fairness"))
+                 .toObject()
+                 .value(QStringLiteral("flows")),
+             QJsonValue(3));
+    nb::TestResult out;
+    QString error;
+    QVERIFY2(nb::TestResult::fromJson(json, &out, &error), qPrintable(error));
+    QCOMPARE(out.fairness, in.fairness);
+    QCOMPARE(out.fairnessBidirReverse, in.fairnessBidirReverse);
+    QCOMPARE(out.rr.fairness, in.rr.fairness);
+
+    // A document from before the fairness figures: it loads, and they are unknown.
+    QJsonObject old = json;
+    QJsonObject oldNb = nbObject;
+    oldNb.remove(QStringLiteral("fairness"));
+    oldNb.remove(QStringLiteral("fairness_bidir_reverse"));
+    QJsonObject oldRr = oldNb.value(QStringLiteral("rr")).toObject();
+    oldRr.remove(QStringLiteral("fairness"));
+    oldNb.insert(QStringLiteral("rr"), oldRr);
+    old.insert(QStringLiteral("nicbench"), oldNb);
+    QVERIFY2(nb::TestResult::fromJson(old, &out, &error), qPrintable(error));
+    QVERIFY(!out.fairness && !out.fairnessBidirReverse && !out.rr.fairness);
+    QCOMPARE(out.toJson(), old);
+}
+
+void TestResults::badFairnessRejected()
+{
+    nb::TestResult in = sampleResult();
+    in.computeStreamFairness();
+    QJsonObject json = in.toJson();
+    QJsonObject nbObject = json.value(QStringLiteral("nicbench")).toObject();
+    QJsonObject f = nbObject.value(QStringLiteral("fairness")).toObject();
+    f.insert(QStringLiteral("jain_index"), 2);
+    nbObject.insert(QStringLiteral("fairness"), f);
+    json.insert(QStringLiteral("nicbench"), nbObject);
+    nb::TestResult out;
+    QString error;
+    QVERIFY(!nb::TestResult::fromJson(json, &out, &error));
+    QVERIFY2(error.contains(QStringLiteral("jain_index")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestResults)

@@ -157,6 +157,7 @@ class TestSnapshot : public QObject {
 private slots:
     void initTestCase();
     void roundTrip();
+    void fairnessInSnapshots();
     void gzipRoundTrip();
     void gzipBySuffix();
     void statisticsInFile();
@@ -220,6 +221,31 @@ void TestSnapshot::roundTrip()
     QCOMPARE(back.warnings, c.warnings);
     // Everything else: the whole document is identical.
     QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
+}
+
+// The per-flow spread travels in snapshots; files written before it load without it.
+void TestSnapshot::fairnessInSnapshots()
+{
+    Comparison c = makeComparison();
+    TestResult &r = c.runs[0].result;
+    r.streams[0].bytesSent = 1000;
+    r.computeStreamFairness();
+    QVERIFY(r.fairness);
+    QCOMPARE(r.fairness->count, r.params.streams);
+    QVERIFY(!r.fairnessBidirReverse);
+    const QString path = m_dir.filePath(QStringLiteral("fair.nicbench"));
+    QString error;
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+    Comparison back;
+    QVERIFY2(Snapshot::load(path, &back, &error), qPrintable(error));
+    QVERIFY(back.runs[0].result.fairness);
+    QCOMPARE(*back.runs[0].result.fairness, *r.fairness);
+    QVERIFY(!back.runs[1].result.fairness); // never computed there
+
+    Comparison old;
+    QVERIFY2(Snapshot::load(dataFile(QStringLiteral("cli-v1-loopback.nicbench")), &old, &error), qPrintable(error));
+    for (const Run &run : std::as_const(old.runs))
+        QVERIFY(!run.result.fairness && !run.result.fairnessBidirReverse && !run.result.rr.fairness);
 }
 
 void TestSnapshot::gzipRoundTrip()

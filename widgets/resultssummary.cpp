@@ -52,6 +52,31 @@ QString sizeWords(std::uint32_t bytes)
     return bytes < 1024 ? QStringLiteral("%1 B").arg(bytes) : nb::formatBytes(bytes);
 }
 
+// "transactions per connection: min 812 · median 840 · max 905 (128 connections), Jain's
+// index 0.998"; empty for fewer than two flows, which have no spread.
+QString fairnessWords(const std::optional<nb::FlowSpread> &f, const QString &what, const QString &flows,
+                      QString (*amount)(double))
+{
+    if (!f || f->count < 2)
+        return {};
+    return QCoreApplication::translate("nb::ui::ResultsSummary",
+                                       "%1: min %2 \u00b7 median %3 \u00b7 max %4 (%5 %6), Jain's index %7")
+        .arg(what, amount(f->min), amount(f->median), amount(f->max))
+        .arg(f->count)
+        .arg(flows)
+        .arg(f->jain, 0, 'f', 3);
+}
+
+QString countWords(double n)
+{
+    return QString::number(n, 'f', 0);
+}
+
+QString bytesWords(double n)
+{
+    return nb::formatBytes(n);
+}
+
 QString kindWords(const nb::TestResult &r)
 {
     if (r.hasRr)
@@ -93,6 +118,7 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     , m_table(new QWidget(this))
     , m_rrLabel(makeValueLabel(this))
     , m_latencyLabel(makeValueLabel(this))
+    , m_fairnessLabel(makeValueLabel(this))
     , m_cpuLabel(makeValueLabel(this))
     , m_demandLabel(makeValueLabel(this))
     , m_adapterLabel(makeValueLabel(this))
@@ -109,6 +135,9 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_headlineLabel->setFont(big);
     m_rrLabel->setObjectName(QStringLiteral("rrSummary"));
     m_latencyLabel->setObjectName(QStringLiteral("latencySummary"));
+    m_fairnessLabel->setObjectName(QStringLiteral("fairnessSummary"));
+    m_fairnessLabel->setToolTip(tr("How evenly the connections or streams shared the work. Jain's fairness index is "
+                                   "1 when every flow moved the same and 1/n when one of n flows moved everything."));
     m_cpuLabel->setObjectName(QStringLiteral("cpuSummary"));
     m_demandLabel->setObjectName(QStringLiteral("serviceDemand"));
     m_adapterLabel->setObjectName(QStringLiteral("adapterSummary"));
@@ -130,6 +159,7 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_form->setVerticalSpacing(3);
     m_form->addRow(tr("Transactions:"), m_rrLabel);
     m_form->addRow(tr("Latency:"), m_latencyLabel);
+    m_form->addRow(tr("Fairness:"), m_fairnessLabel);
     m_form->addRow(tr("CPU:"), m_cpuLabel);
     m_form->addRow(tr("CPU cost:"), m_demandLabel);
     m_form->addRow(tr("Adapter:"), m_adapterLabel);
@@ -155,7 +185,7 @@ void ResultsSummary::clear()
     m_transactionsPerSecond = 0;
     m_headlineLabel->setText(tr("No result yet"));
     m_table->hide();
-    for (QLabel *l : {m_rrLabel, m_latencyLabel, m_demandLabel, m_adapterLabel})
+    for (QLabel *l : {m_rrLabel, m_latencyLabel, m_fairnessLabel, m_demandLabel, m_adapterLabel})
         m_form->setRowVisible(l, false);
     m_cpuLabel->setText(QStringLiteral("-"));
     m_testLabel->setText(QStringLiteral("-"));
@@ -197,7 +227,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
     const bool several = results.size() > 1;
 
     QStringList headline;
-    QStringList cpuLines, demandLines, adapterLines, testLines, notes;
+    QStringList cpuLines, demandLines, adapterLines, testLines, notes, fairnessLines;
     bool anyStream = false;
     for (const nb::TestResult &result : results) {
         const QString prefix = several ? kindWords(result) + QStringLiteral(": ") : QString();
@@ -221,6 +251,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
             m_form->setRowVisible(m_latencyLabel, l.count > 0);
             headline.append(tr("Transactions %1, p99 %2")
                                 .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
+            const QString fair =
+                fairnessWords(rr.fairness, tr("transactions per connection"), tr("connections"), countWords);
+            if (!fair.isEmpty())
+                fairnessLines.append(prefix + fair);
         } else {
             for (bool clientSent : {true, false}) {
                 DirectionRow &row = clientSent ? m_upload : m_download;
@@ -234,6 +268,11 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
                 m_headline += sum.receivedBitsPerSecond();
                 headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
                                                             formatRate(sum.receivedBitsPerSecond())));
+                const QString fair = fairnessWords(result.fairnessOf(clientSent),
+                                                   clientSent ? tr("Upload per stream") : tr("Download per stream"),
+                                                   tr("streams"), bytesWords);
+                if (!fair.isEmpty())
+                    fairnessLines.append(prefix + fair);
             }
         }
 
@@ -301,6 +340,8 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
         m_headlineLabel->setText(m_result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
     else
         m_headlineLabel->setText(headline.join(QStringLiteral("   ")));
+    m_fairnessLabel->setText(fairnessLines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_fairnessLabel, !fairnessLines.isEmpty());
     m_cpuLabel->setText(cpuLines.isEmpty() ? QStringLiteral("-") : cpuLines.join(QLatin1Char('\n')));
     m_demandLabel->setText(demandLines.join(QLatin1Char('\n')));
     m_form->setRowVisible(m_demandLabel, !demandLines.isEmpty());
@@ -314,6 +355,11 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
 QString ResultsSummary::latencyText() const
 {
     return m_latencyLabel->text();
+}
+
+QString ResultsSummary::fairnessText() const
+{
+    return m_form->isRowVisible(m_fairnessLabel) ? m_fairnessLabel->text() : QString();
 }
 
 QString ResultsSummary::cpuText() const
@@ -338,7 +384,8 @@ QString ResultsSummary::toText() const
                                   row->cells[3]->text(), row->cells[4]->text()));
         }
     }
-    for (QLabel *l : {m_rrLabel, m_latencyLabel, m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
+    for (QLabel *l :
+         {m_rrLabel, m_latencyLabel, m_fairnessLabel, m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
         if (m_form->isRowVisible(l))
             lines.append(
                 QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));

@@ -2,8 +2,8 @@
 #pragma once
 // The figures an admin copies into a spreadsheet after a test: throughput per direction
 // (what was sent and what arrived), retransmits, transactions/s and latency percentiles
-// of a request/response test, CPU on both sides with the service demand, the adapters
-// that carried the test, and warnings. A "both" run shows its two tests together.
+// of a request/response test, how evenly the flows shared the work, CPU on both sides with the service demand, the
+// adapters that carried the test, and warnings. A "both" run shows its two tests together.
 
 #include <test/results.h>
 
@@ -34,6 +34,8 @@ public:
     // Request/response figures of the last run (0 when it had none).
     double transactionsPerSecond() const { return m_transactionsPerSecond; }
     QString latencyText() const;
+    // The per-flow spread (min / median / max, Jain's index); empty with fewer than 2 flows.
+    QString fairnessText() const;
     QString cpuText() const;
     QString adapterText() const;
     // Plain-text version of what is shown, for the clipboard.
@@ -54,6 +56,7 @@ private:
     DirectionRow m_download;
     QLabel *m_rrLabel;
     QLabel *m_latencyLabel;
+    QLabel *m_fairnessLabel;
     QLabel *m_cpuLabel;
     QLabel *m_demandLabel;
     QLabel *m_adapterLabel;

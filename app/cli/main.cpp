@@ -157,6 +157,8 @@ int describeServer(const nb::CommandLine &cl)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // Thousands of flows need as many descriptors; tests check the limit before they start.
+    nb::platform::raiseFileLimit();
     QCoreApplication::setApplicationName(QStringLiteral("nicbench-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NICBENCH_VERSION));
     QStringList args = QCoreApplication::arguments();

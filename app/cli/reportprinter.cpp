@@ -8,6 +8,34 @@
 
 namespace nb {
 
+namespace {
+
+// "flows: 128, transactions per flow min 812 / median 840 / max 905, Jain's fairness 0.998";
+// nothing for fewer than two flows, where there is no spread to tell.
+QString fairnessLine(const std::optional<FlowSpread> &f, const QString &prefix, const QString &unit,
+                     QString (*format)(double))
+{
+    if (!f || f->count < 2)
+        return {};
+    return QStringLiteral("%1flows: %2, %3 per flow min %4 / median %5 / max %6, Jain's fairness %7")
+        .arg(prefix)
+        .arg(f->count)
+        .arg(unit, format(f->min), format(f->median), format(f->max))
+        .arg(f->jain, 0, 'f', 3);
+}
+
+QString countText(double n)
+{
+    return QString::number(n, 'f', 0);
+}
+
+QString bytesText(double n)
+{
+    return formatBytes(n);
+}
+
+} // namespace
+
 void ReportPrinter::printLine(const QString &line, FILE *to)
 {
     const QByteArray b = line.toLocal8Bit();
@@ -155,6 +183,9 @@ void ReportPrinter::testFinished(const TestResult &result)
                       .arg(r.inFlight)
                       .arg(r.requestSize)
                       .arg(r.responseSize));
+        if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText);
+            !f.isEmpty())
+            printLine(f);
         const LatencySummary &l = r.latencyUs;
         if (l.count > 0)
             printLine(
@@ -196,6 +227,13 @@ void ReportPrinter::testFinished(const TestResult &result)
             printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
             printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
         }
+    }
+    for (bool clientSent : {true, false}) {
+        const bool localSent = result.isServerSide ? !clientSent : clientSent;
+        const QString prefix = m_bidir ? (localSent ? QStringLiteral("TX ") : QStringLiteral("RX ")) : QString();
+        if (const QString f = fairnessLine(result.fairnessOf(clientSent), prefix, QStringLiteral("bytes"), bytesText);
+            !f.isEmpty())
+            printLine(f);
     }
     printLine(QStringLiteral("CPU utilization: local %1% (user %2%, system %3%)%4")
                   .arg(formatSignificant(result.cpu.hostTotal))

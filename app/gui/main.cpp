@@ -15,6 +15,7 @@
 #include <compare/comparisonspec.h>
 #include <compare/comparisonstatistics.h>
 #include <compare/snapshot.h>
+#include <platform/platform.h>
 
 #include <QApplication>
 #include <QIcon>
@@ -45,6 +46,8 @@ int main(int argc, char *argv[])
     if (nb::gui::isHeadlessReport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    // Thousands of flows need as many descriptors; tests check the limit before they start.
+    nb::platform::raiseFileLimit();
     QApplication::setOrganizationName(QStringLiteral("NicBench"));
     QApplication::setApplicationName(QStringLiteral("nicbench"));
     QApplication::setApplicationDisplayName(QStringLiteral("NicBench"));

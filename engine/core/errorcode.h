@@ -21,6 +21,7 @@ enum class ErrorCode {
     InvalidParams, // the parameters were refused before anything was sent
     ServerError,   // the server reported an error (SERVER_ERROR)
     Io,            // another system error on a socket
+    Limit,         // a limit of this machine is too low for the test (open files)
 };
 
 // A sentence for the code alone ("the server is busy running a test").

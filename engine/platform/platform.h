@@ -57,6 +57,19 @@ bool readCounters(const QString &interfaceName, InterfaceCounters *out);
 // Every interface at once, for a view that polls them all (same cost as one).
 QMap<QString, InterfaceCounters> readAllCounters();
 
+// --- Open descriptors ----------------------------------------------------------------------
+// Every data connection is a descriptor (a socket); a test with thousands of flows needs a
+// limit above the usual 1024.
+struct FileLimit {
+    std::int64_t soft = -1; // what this process may open now; -1 unknown
+    std::int64_t hard = -1; // how far it may raise soft without privileges
+};
+// Raises the soft limit to the hard one (RLIMIT_NOFILE on Linux); returns the limits after.
+FileLimit raiseFileLimit();
+FileLimit fileLimit();
+// Descriptors this process has open now; -1 when unknown.
+int openFileCount();
+
 // --- Process signals ---------------------------------------------------------------------
 // Calls onInterrupt for each Ctrl+C / termination request (SIGINT, SIGTERM; on Windows a
 // console control handler). It runs in a signal handler: it must only touch atomics.

@@ -10,9 +10,11 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <memory>
 #include <vector>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -459,6 +461,55 @@ bool readCounters(const QString &interfaceName, InterfaceCounters *out)
         return false;
     *out = *it;
     return true;
+}
+
+namespace {
+
+std::int64_t limitValue(rlim_t v)
+{
+    return v == RLIM_INFINITY ? std::numeric_limits<std::int64_t>::max() : std::int64_t(v);
+}
+
+} // namespace
+
+FileLimit fileLimit()
+{
+    rlimit rl{};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return {};
+    return {limitValue(rl.rlim_cur), limitValue(rl.rlim_max)};
+}
+
+FileLimit raiseFileLimit()
+{
+    rlimit rl{};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+        rlimit raised = rl;
+        raised.rlim_cur = rl.rlim_max;
+        // An unlimited hard limit still stops at the kernel's fs.nr_open.
+        if (::setrlimit(RLIMIT_NOFILE, &raised) != 0 && rl.rlim_max == RLIM_INFINITY) {
+            const qlonglong nrOpen = readProcFile("/proc/sys/fs/nr_open").trimmed().toLongLong();
+            if (nrOpen > 0 && rlim_t(nrOpen) > rl.rlim_cur) {
+                raised.rlim_cur = rlim_t(nrOpen);
+                ::setrlimit(RLIMIT_NOFILE, &raised);
+            }
+        }
+    }
+    return fileLimit();
+}
+
+int openFileCount()
+{
+    DIR *dir = ::opendir("/proc/self/fd");
+    if (!dir)
+        return -1;
+    int n = 0;
+    while (const dirent *e = ::readdir(dir)) {
+        if (e->d_name[0] != '.')
+            ++n;
+    }
+    ::closedir(dir);
+    return n - 1; // the directory's own descriptor
 }
 
 } // namespace nb::platform

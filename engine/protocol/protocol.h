@@ -41,6 +41,7 @@ constexpr int CookieSize = 37;
 constexpr quint16 DefaultPort = 5201;
 constexpr std::uint32_t DefaultBlockSize = 128 * 1024;
 constexpr std::uint32_t MaxBlockSize = 1024 * 1024;
+// What a stock iperf3 takes (its MAX_STREAMS); NicBench ends take more (test/parameters.cpp).
 constexpr int MaxStreams = 128;
 // Largest JSON message we accept from a peer. iperf3's results can be large with many
 // streams and server output, so this is generous, but it bounds what a hostile peer can
@@ -91,6 +92,7 @@ std::optional<double> toDouble(const QJsonValue &value);
 
 // iperf3 error numbers (i_errno) that we send in SERVER_ERROR or act on.
 enum IperfError : int {
+    IeInitTest = 101,     // unable to initialize test
     IeRecvCookie = 106,   // unable to receive cookie at server
     IeCtrlClose = 109,    // control socket has closed unexpectedly
     IeRecvParams = 111,   // unable to receive parameters from client

@@ -153,6 +153,10 @@ QJsonObject nicbenchJson(const TestResult &r)
     nb.insert(key("warnings"), QJsonArray::fromStringList(r.warnings));
     if (r.hasRr)
         nb.insert(key("rr"), r.rr.toJson());
+    if (r.fairness)
+        nb.insert(key("fairness"), r.fairness->toJson());
+    if (r.fairnessBidirReverse)
+        nb.insert(key("fairness_bidir_reverse"), r.fairnessBidirReverse->toJson());
     nb.insert(key("peer_is_nicbench"), r.peerIsNicbench);
     nb.insert(key("cpu"), cpuCostJson(r));
     nb.insert(key("adapters"), adaptersJson(r));
@@ -228,6 +232,16 @@ bool readNicbench(const QJsonObject &nb, TestResult *r, QString *error)
         if (!RrSummary::fromJson(valueOr(nb, key("rr"), QJsonObject()), &r->rr, error))
             return false;
         r->hasRr = true;
+    }
+    // Both absent in documents from before the fairness figures.
+    for (auto [name, spread] :
+         {std::pair{"fairness", &r->fairness}, std::pair{"fairness_bidir_reverse", &r->fairnessBidirReverse}}) {
+        if (!nb.contains(key(name)))
+            continue;
+        FlowSpread f;
+        if (!FlowSpread::fromJson(valueOr(nb, key(name), QJsonObject()), &f, error))
+            return false;
+        *spread = f;
     }
     r->peerIsNicbench = valueOr(nb, key("peer_is_nicbench"), false);
     r->peerExtension = valueOr(nb, key("peer"), QJsonObject());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/parameters.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -11,8 +12,11 @@ namespace {
 using P = TestParams;
 constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 constexpr double MaxU64 = 18446744073709551615.0;
-// Streams (-P) and request/response connections (--connections) share the field and the limit.
-constexpr double MaxStreams = 128;
+// Streams (-P) and request/response connections (--connections) share the TestParams field,
+// each with its own limit between NicBench ends. A stock iperf3 server takes at most
+// proto::MaxStreams streams; the client says so when it meets one (throughputclient.cpp).
+constexpr double MaxStreams = 1024;
+constexpr double MaxConnections = 10000;
 
 // iperf3's letters wherever they overlap. Columns: id, short, long, value name, type, unit,
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
@@ -120,8 +124,9 @@ const std::array<Parameter, 37> kTable = {{
      "bytes", &P::bytes, 1, 1, "byte count must be positive"},
     {Id::Omit, 'O', "omit", "SECS", Type::Seconds, "s", 0, 600, false, "0", "warm-up seconds left out of the results",
      Section::Client, AllKinds, "omit", "omit", &P::omit},
-    {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, MaxStreams, false, "1", "parallel streams", Section::Client,
-     AllKinds, "parallel", "streams", &P::streams},
+    {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, MaxStreams, false, "1",
+     "parallel streams; a stock iperf3 server takes up to 128", Section::Client, Stream, "parallel", "streams",
+     &P::streams},
     {Id::Reverse, 'R', "reverse", nullptr, Type::Flag, "", 0, 0, false, "", "download: the server sends",
      Section::Client, Stream, "reverse", "direction", &P::direction, int(Direction::Download)},
     {Id::Bidir, 0, "bidir", nullptr, Type::Flag, "", 0, 0, false, "", "both directions at once", Section::Client,
@@ -164,7 +169,7 @@ const std::array<Parameter, 37> kTable = {{
      Section::RequestResponse, Rr | Crr, "nicbench.response_size", "response_size", &P::responseSize, 1, 1,
      "must be at least 1 byte"},
     // The same field as -P: request/response tests count connections, not streams.
-    {Id::Connections, 0, "connections", "N", Type::Int, "", 1, MaxStreams, false, "1",
+    {Id::Connections, 0, "connections", "N", Type::Int, "", 1, MaxConnections, false, "1",
      "concurrent connections; same as -P", Section::RequestResponse, Rr | Crr, "parallel", "streams", &P::streams},
     {Id::InFlight, 0, "in-flight", "N", Type::Int, "", 1, 1024, false, "1",
      "transactions outstanding per connection; --rr only", Section::RequestResponse, Rr, "nicbench.in_flight",
@@ -241,6 +246,11 @@ QString sectionTitle(Section s)
         return QStringLiteral("Other:");
     }
     return {};
+}
+
+unsigned kindBit(TestKind k)
+{
+    return k == TestKind::Rr ? Rr : k == TestKind::Crr ? Crr : Stream;
 }
 
 bool isNumeric(const Parameter &p)
@@ -357,9 +367,18 @@ bool inRange(const Parameter &p, double value)
     return (p.zeroIsNone && value == 0) || (value >= p.min && value <= p.max);
 }
 
+bool appliesTo(const Parameter &p, TestKind kind)
+{
+    if (p.kinds & kindBit(kind))
+        return true;
+    return std::none_of(kTable.begin(), kTable.end(), [&](const Parameter &q) {
+        return &q != &p && q.field == p.field && (q.kinds & kindBit(kind));
+    });
+}
+
 QString checkRanges(const TestParams &t)
 {
-    const unsigned kind = t.kind == TestKind::Rr ? Rr : t.kind == TestKind::Crr ? Crr : Stream;
+    const unsigned kind = kindBit(t.kind);
     for (const Parameter &p : kTable) {
         if (!isNumeric(p) || !(p.kinds & kind) || std::holds_alternative<std::monostate>(p.field))
             continue;

@@ -119,6 +119,10 @@ void setFlag(TestParams *t, const Parameter &p);
 void setText(TestParams *t, const Parameter &p, const QString &value);
 // Whether value lies in the row's range (0 included when zeroIsNone).
 bool inRange(const Parameter &p, double value);
+// Whether readers of a test of this kind take the row. -P and --connections fill the same
+// field with their own limits, so each speaks for its kinds only; every other row is read
+// whatever the kind.
+bool appliesTo(const Parameter &p, TestKind kind);
 // The first numeric parameter of the test's kind that is out of range, as a one-line
 // message; empty when all are in range.
 QString checkRanges(const TestParams &t);

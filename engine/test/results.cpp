@@ -100,6 +100,8 @@ QJsonObject RrSummary::toJson() const
     o.insert(QStringLiteral("transactions_per_second"), transactionsPerSecond());
     o.insert(QStringLiteral("latency_us"), latencyUs.toJson());
     o.insert(QStringLiteral("histogram_ns"), histogram.toJson());
+    if (fairness)
+        o.insert(QStringLiteral("fairness"), fairness->toJson());
     return o;
 }
 
@@ -125,6 +127,12 @@ bool RrSummary::fromJson(const QJsonObject &o, RrSummary *out, QString *error)
     if (o.contains(QStringLiteral("histogram_ns")) &&
         !LatencyHistogram::fromJson(valueOr(o, QStringLiteral("histogram_ns"), QJsonObject()), &r.histogram, error))
         return false;
+    if (o.contains(QStringLiteral("fairness"))) {
+        FlowSpread f;
+        if (!FlowSpread::fromJson(valueOr(o, QStringLiteral("fairness"), QJsonObject()), &f, error))
+            return false;
+        r.fairness = f;
+    }
     *out = r;
     return true;
 }
@@ -279,6 +287,29 @@ DirectionSum TestResult::sum(bool clientSent) const
             d.retransmits = std::max<std::int64_t>(d.retransmits, 0) + s.retransmits;
     }
     return d;
+}
+
+const std::optional<FlowSpread> &TestResult::fairnessOf(bool clientSent) const
+{
+    return clientSent == !params.isReverse() ? fairness : fairnessBidirReverse;
+}
+
+void TestResult::computeStreamFairness()
+{
+    const auto spread = [this](bool clientSent) -> std::optional<FlowSpread> {
+        const bool localSent = isServerSide ? !clientSent : clientSent;
+        QList<double> perStream;
+        for (const StreamSummary &s : std::as_const(streams)) {
+            if (s.sender == localSent)
+                perStream.append(double(localSent ? s.bytesSent : s.bytesReceived));
+        }
+        if (hasRr || perStream.isEmpty())
+            return std::nullopt;
+        return FlowSpread::fromSamples(perStream);
+    };
+    const bool primaryClientSent = !params.isReverse();
+    fairness = spread(primaryClientSent);
+    fairnessBidirReverse = spread(!primaryClientSent);
 }
 
 QJsonObject TestResult::toJson() const

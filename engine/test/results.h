@@ -4,6 +4,7 @@
 // superset of iperf3's -J output (see docs/json-output.md).
 
 #include "core/errorcode.h"
+#include "core/flowspread.h"
 #include "core/latencyhistogram.h"
 #include "platform/adapterinfo.h"
 #include "platform/cpumonitor.h"
@@ -139,6 +140,8 @@ struct RrSummary {
     std::uint64_t transactions = 0;
     LatencySummary latencyUs;
     LatencyHistogram histogram; // nanoseconds
+    // Transactions per connection (JSON "fairness"); absent in results from before it.
+    std::optional<FlowSpread> fairness;
     double transactionsPerSecond() const { return seconds > 0 ? transactions / seconds : 0.0; }
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, RrSummary *out, QString *error);
@@ -161,6 +164,10 @@ struct TestResult {
     bool isServerSide = false;
     bool hasRr = false;
     RrSummary rr;
+    // Stream tests: bytes per stream as this side counted them, for the test's direction
+    // (the one iperf3 sums in "sum_sent") and, with --bidir, the other one. JSON
+    // nicbench.fairness and nicbench.fairness_bidir_reverse; absent in older results.
+    std::optional<FlowSpread> fairness, fairnessBidirReverse;
     bool peerIsNicbench = false;
     QJsonObject peerExtension; // what our server added to its results ("nicbench")
     // The server's machine as its hello described it (NicBench servers that know the info
@@ -190,6 +197,10 @@ struct TestResult {
     // Totals over streams in one direction: forward == the client sent.
     DirectionSum sum(bool clientSent) const;
     bool hasDirection(bool clientSent) const;
+    // The spread of one direction (forward == the client sent), when known.
+    const std::optional<FlowSpread> &fairnessOf(bool clientSent) const;
+    // Fills fairness and fairnessBidirReverse from the streams' counts.
+    void computeStreamFairness();
 
     // iperf3-compatible -J document plus a top-level "nicbench" object (test/iperf3json.h).
     QJsonObject toJson() const;

@@ -5,6 +5,7 @@
 #include "platform/hostenvironment.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
+#include "test/descriptorlimit.h"
 #include "test/serverinfo.h"
 #include "test/testsession.h"
 
@@ -12,6 +13,7 @@
 #include <QJsonArray>
 #include <QtEndian>
 
+#include <cerrno>
 #include <chrono>
 
 namespace nb {
@@ -197,6 +199,13 @@ bool ServerRun::run()
         return finish();
     case Request::Test:
         break;
+    }
+    if (const QString limit = checkDescriptorLimit(params, true); !limit.isEmpty()) {
+        // Before CREATE_STREAMS: the client opens nothing. Its message carries iperf3's
+        // "unable to initialize test (Too many open files)"; ours names the limit.
+        ctrl.sendError(proto::IeInitTest, EMFILE);
+        fail(ErrorCode::Limit, limit);
+        return finish();
     }
     if (greet() && applyListenOptions() && acceptStreams() && runStreams())
         exchangeResults();

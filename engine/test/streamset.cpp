@@ -280,14 +280,20 @@ RrSummary StreamSet::rrSummary() const
     RrSummary r;
     r.seconds = m_end - m_countStart;
     r.connections = 0;
+    QList<double> perConnection;
     for (const Entry &e : m_streams) {
         if (e.stream->role() == DataStream::Role::RrClient || e.stream->role() == DataStream::Role::CrrClient ||
             e.stream->role() == DataStream::Role::RrServer)
             ++r.connections;
         r.transactions += e.finalTransactions - e.transactionBaseline;
+        // CRR server streams are listeners (or placeholders), not connections.
+        if (e.stream->role() != DataStream::Role::CrrServer)
+            perConnection.append(double(e.finalTransactions - e.transactionBaseline));
     }
     r.histogram = m_finalLatency;
     r.latencyUs = r.histogram.summary();
+    if (!perConnection.isEmpty())
+        r.fairness = FlowSpread::fromSamples(perConnection);
     return r;
 }
 

@@ -162,6 +162,8 @@ bool readIperfRows(const QJsonObject &json, const QJsonObject &ext, TestParams *
     for (const param::Parameter &row : param::parameters()) {
         if (!row.iperfKey || row.id == param::Id::Rr || row.id == param::Id::Crr) // kind: a string, read apart
             continue;
+        if (!param::appliesTo(row, p->kind)) // "parallel": streams or connections, each with its limit
+            continue;
         QString key = QLatin1String(row.iperfKey);
         const bool inExt = key.startsWith(extPrefix);
         const QJsonObject &src = inExt ? ext : json;
@@ -213,16 +215,7 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
         *error = QStringLiteral("parameter 'nicbench' must be an object");
         return false;
     }
-    std::optional<double> blockcount;
-    if (!readIperfRows(json, ext.toObject(), &p, error) ||
-        !readWireNumber(json, QStringLiteral("blockcount"), &blockcount, error))
-        return false;
-    if (blockcount && (*blockcount < 0 || *blockcount > 1.8e19)) {
-        *error = QStringLiteral("parameter 'blockcount' out of range: %1").arg(*blockcount);
-        return false;
-    }
-    if (blockcount && *blockcount > 0 && p.bytes == 0)
-        p.bytes = std::uint64_t(*blockcount * p.blockSize);
+    // The kind first: the limits of the rows below depend on it.
     if (ext.isObject()) {
         QString kind;
         if (!readWireString(ext.toObject(), QStringLiteral("test"), &kind, error))
@@ -236,6 +229,16 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
             return false;
         }
     }
+    std::optional<double> blockcount;
+    if (!readIperfRows(json, ext.toObject(), &p, error) ||
+        !readWireNumber(json, QStringLiteral("blockcount"), &blockcount, error))
+        return false;
+    if (blockcount && (*blockcount < 0 || *blockcount > 1.8e19)) {
+        *error = QStringLiteral("parameter 'blockcount' out of range: %1").arg(*blockcount);
+        return false;
+    }
+    if (blockcount && *blockcount > 0 && p.bytes == 0)
+        p.bytes = std::uint64_t(*blockcount * p.blockSize);
     *out = p;
     return true;
 }
@@ -280,10 +283,16 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
     using namespace json;
     TestParams p;
     QString family, direction, protocol, kind;
+    // The kind first: which rows apply (and so the limits) depend on it.
+    if (!readString(o, QStringLiteral("kind"), &kind, QString(), error))
+        return false;
+    p.kind = kind == QLatin1String("rr")    ? TestKind::Rr
+             : kind == QLatin1String("crr") ? TestKind::Crr
+                                            : TestKind::Stream;
     // Every table row with a JSON key: numbers in the row's range, booleans and text as
     // they are; the enumerations are named strings, read after the loop.
     for (const param::Parameter &row : param::parameters()) {
-        if (!row.jsonKey)
+        if (!row.jsonKey || !param::appliesTo(row, p.kind))
             continue;
         const QString key = QLatin1String(row.jsonKey);
         if (isNumeric(row)) {
@@ -304,8 +313,7 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
     }
     if (!readString(o, QStringLiteral("family"), &family, QString(), error) ||
         !readString(o, QStringLiteral("direction"), &direction, QString(), error) ||
-        !readString(o, QStringLiteral("peer_protocol"), &protocol, QString(), error) ||
-        !readString(o, QStringLiteral("kind"), &kind, QString(), error))
+        !readString(o, QStringLiteral("peer_protocol"), &protocol, QString(), error))
         return false;
     p.family = family == QLatin1String("ipv4")   ? AddressFamily::IPv4
                : family == QLatin1String("ipv6") ? AddressFamily::IPv6
@@ -314,9 +322,6 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
                   : direction == QLatin1String("bidirectional") ? Direction::Bidirectional
                                                                 : Direction::Upload;
     p.protocol = protocol == QLatin1String("iperf2") ? PeerProtocol::Iperf2 : PeerProtocol::Iperf3;
-    p.kind = kind == QLatin1String("rr")    ? TestKind::Rr
-             : kind == QLatin1String("crr") ? TestKind::Crr
-                                            : TestKind::Stream;
     *out = p;
     return true;
 }

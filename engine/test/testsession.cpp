@@ -132,6 +132,7 @@ void TestSession::finish()
             m_result->rr = m_streams.rrSummary();
             m_result->rr.kind = m_params.kind;
         }
+        m_result->computeStreamFairness();
         applyAccounting(m_accounting, m_result);
     }
     m_streams.abortAll();

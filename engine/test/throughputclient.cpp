@@ -4,6 +4,8 @@
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
+#include "test/descriptorlimit.h"
+#include "test/parameters.h"
 #include "test/testsession.h"
 
 #include <QJsonObject>
@@ -145,6 +147,20 @@ bool ClientRun::handshake()
     }
     if (state != proto::CreateStreams)
         return unexpected(state, "CREATE_STREAMS");
+    if (!result.peerIsNicbench && params.streams > proto::MaxStreams) {
+        // Stock iperf3 refuses -P above this in its own client; its server is not built for
+        // more. Known only now (no hello came), before any data connection opens.
+        ctrl.terminate(1, 0.05);
+        return fail(ErrorCode::Unsupported,
+                    QStringLiteral("%1 port %2 runs a stock iperf3 server, which takes at most %3 parallel streams; "
+                                   "%4 were asked (-P). Use -P %3 or less, or start 'nicbench-cli -s' there "
+                                   "(NicBench servers take up to %5)")
+                        .arg(params.host)
+                        .arg(params.port)
+                        .arg(proto::MaxStreams)
+                        .arg(params.streams)
+                        .arg(param::parameter(param::Id::Streams).max));
+    }
     if (params.isRequestResponse() && !result.peerIsNicbench) {
         // A stock iperf3 server: leave it clean (it resets on CLIENT_TERMINATE), ready for
         // a test started right after this one, and say why.
@@ -403,6 +419,10 @@ TestResult ClientRun::run()
     const QString invalid = params.validate();
     if (!invalid.isEmpty()) {
         fail(ErrorCode::InvalidParams, invalid);
+        return result;
+    }
+    if (const QString limit = checkDescriptorLimit(params, false); !limit.isEmpty()) {
+        fail(ErrorCode::Limit, limit);
         return result;
     }
     if (params.protocol == PeerProtocol::Iperf2)
