@@ -233,7 +233,7 @@ void TestManyFlows::descriptorLimitTooLowOnTheClient()
     QVERIFY2(clock.elapsed() < 5000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
     const QString err = QString::fromLocal8Bit(p.readAllStandardError());
     QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() != 0, qPrintable(err));
-    for (const char *needed : {"200 for data connections", "may open only 64", "RLIMIT_NOFILE", "hard limit 64",
+    for (const char *needed : {"for 200 data connections", "may open only 64", "RLIMIT_NOFILE", "hard limit 64",
                                "ulimit -n", "LimitNOFILE="})
         QVERIFY2(err.contains(QLatin1String(needed)),
                  qPrintable(QStringLiteral("missing '%1' in: %2").arg(QLatin1String(needed), err)));

@@ -19,16 +19,15 @@ Socket connectTcp(const QString &host, quint16 port, AddressFamily family, const
 
 // A blocking TCP socket of the target's family, not yet connected, so options (timeouts)
 // can be set first; bindLocal then connectTo. Used per transaction by CRR.
-// With nonBlocking the socket is for an event loop: startConnect() and finishConnect().
+// With nonBlocking the socket is for an event loop (startConnect()).
 Socket openTcp(AddressFamily family, bool nonBlocking = false);
 bool bindLocal(const Socket &s, const Address &local);
 // Blocking connect; its timeout is the socket's send timeout. Error text in *error.
 bool connectTo(const Socket &s, const Address &target, QString *error);
-// Connect on a non-blocking socket: 1 connected at once, 0 in progress (wait until the
-// socket is writable, then finishConnect), -1 failed (*error says why).
+// Connect on a non-blocking socket: 1 connected at once, 0 in progress (the socket turns
+// writable when done; a send before then says "not now", one after a failure says why),
+// -1 failed (*error says why).
 int startConnect(const Socket &s, const Address &target, QString *error);
-// After a connect in progress reported writable: true when it succeeded.
-bool finishConnect(const Socket &s, QString *error);
 
 // Listening socket; with no bind address and Any family it is dual-stack IPv6.
 Socket listenTcp(const QString &bindAddress, quint16 port, AddressFamily family, const SocketOptions &options,

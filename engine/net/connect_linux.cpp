@@ -168,18 +168,6 @@ int startConnect(const Socket &s, const Address &target, QString *error)
     return -1;
 }
 
-bool finishConnect(const Socket &s, QString *error)
-{
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (::getsockopt(s.handle(), SOL_SOCKET, SO_ERROR, &err, &len) != 0)
-        err = errno;
-    if (err == 0)
-        return true;
-    *error = systemErrorText(err);
-    return false;
-}
-
 Socket listenTcp(const QString &bindAddress, quint16 port, AddressFamily family, const SocketOptions &options,
                  QString *error)
 {

@@ -23,6 +23,8 @@ constexpr std::uint64_t RrChunk = 256 * 1024;
 constexpr std::int64_t CrrTimeoutNs = 10'000'000'000;
 // Connects refused in a row before a CRR flow gives up with an error.
 constexpr int CrrMaxFailures = 100;
+// Requests up to this size go out in one segment: no need for TCP_NODELAY.
+constexpr std::uint32_t CrrSingleSegment = 1024;
 // A stream driven by blocking calls gets its socket timeouts set to this.
 constexpr int BlockingSliceMs = 10;
 
@@ -46,6 +48,8 @@ public:
     void onReady(Worker &w, unsigned ready) override;
     bool expired(std::int64_t now) const { return now - start > CrrTimeoutNs; }
     void done() { owner.m_exchanges.erase(self); } // deletes this
+    // Registers with the poller (first wait) or changes what it waits for; may call done().
+    void wait(Worker &w, unsigned wanted);
 
     DataStream &owner;
     net::Socket socket;
@@ -53,7 +57,7 @@ public:
     std::list<std::unique_ptr<Exchange>>::iterator self;
     std::uint64_t rxHave = 0;
     std::uint64_t txPending = 0;
-    bool writable = false;
+    unsigned interest = 0;
 };
 
 DataStream::DataStream(int id, Role role, net::Socket socket) : m_id(id), m_role(role), m_socket(std::move(socket)) {}
@@ -146,6 +150,7 @@ void DataStream::begin(Worker &w, bool blocking)
             break; // a placeholder: another stream on this worker listens
         m_txBuffer.assign(std::size_t(std::min<std::uint64_t>(resp, RrChunk)), 'r');
         net::setNonBlocking(m_socket);
+        net::setNoDelay(m_socket); // inherited by every accepted connection
         setInterest(w, m_socket, net::Readable);
         break;
     }
@@ -284,9 +289,9 @@ void DataStream::onReceivable(Worker &w)
 {
     // Discarding in the kernel (net::receiveSome with discard) costs no copy to user
     // space, which is what a NIC benchmark should measure. Discarding, one call can take
-    // everything queued: 1 MiB per call means fewer system calls per byte; the buffer is
-    // never written then.
-    char *buffer = w.scratch(m_config.skipRxCopy ? 1 : m_rxSize);
+    // everything queued: 1 MiB per call means fewer system calls per byte; the buffer (one
+    // per worker) is never written then.
+    char *buffer = w.scratch(m_rxSize);
     for (int i = 0; i < Burst; ++i) {
         const net::Transfer t = net::receiveSome(m_socket, buffer, m_rxSize, m_config.skipRxCopy);
         if (t.status == net::IoStatus::Timeout)
@@ -395,12 +400,13 @@ void DataStream::startTransaction(Worker &w)
             fail(w, QStringLiteral("%1: cannot create a socket").arg(streamText(*this)));
             return;
         }
-        net::setNoDelay(m_crr);
+        // A request of one segment leaves nothing for Nagle to hold back.
+        if (m_config.requestSize > CrrSingleSegment)
+            net::setNoDelay(m_crr);
         if (m_crrLocal.valid())
             net::bindLocal(m_crr, m_crrLocal);
         QString err;
-        const int rc = net::startConnect(m_crr, m_config.crrTarget, &err);
-        if (rc < 0) {
+        if (net::startConnect(m_crr, m_config.crrTarget, &err) < 0) {
             m_crr.reset();
             // A burst of refused connects ends the test with a clear error.
             if (++m_crrFailures > CrrMaxFailures) {
@@ -411,20 +417,35 @@ void DataStream::startTransaction(Worker &w)
         }
         m_txPending = m_config.requestSize;
         m_rxHave = 0;
-        m_crrConnecting = rc == 0;
-        if (m_crrConnecting)
-            setInterest(w, m_crr, net::Writable);
-        else
-            flush(w, m_crr);
+        crrSend(w);
         return;
     }
+}
+
+void DataStream::crrSend(Worker &w)
+{
+    // While the connect is in progress a send says "not now" (EAGAIN), and the poller
+    // reports the socket writable once it is connected; on loopback it usually already is.
+    while (m_txPending > 0) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(m_txPending, m_txBuffer.size()));
+        const net::Transfer t = net::sendSome(m_crr, m_txBuffer.data(), n);
+        if (t.status == net::IoStatus::Timeout) {
+            setInterest(w, m_crr, net::Writable);
+            return;
+        }
+        if (t.status != net::IoStatus::Ok) {
+            connectFailed(w, net::systemErrorText(t.systemError)); // refused or reset: try again
+            return;
+        }
+        m_txPending -= std::uint64_t(t.bytes);
+    }
+    setInterest(w, m_crr, net::Readable);
 }
 
 void DataStream::connectFailed(Worker &w, const QString &error)
 {
     m_crr.reset(); // closing it also takes it out of the poller
     m_interest = 0;
-    m_crrConnecting = false;
     if (++m_crrFailures > CrrMaxFailures) {
         fail(w, QStringLiteral("%1: cannot connect: %2").arg(streamText(*this), error));
         return;
@@ -432,23 +453,12 @@ void DataStream::connectFailed(Worker &w, const QString &error)
     startTransaction(w);
 }
 
-void DataStream::onCrrClientReady(Worker &w, unsigned ready)
+void DataStream::onCrrClientReady(Worker &w, unsigned)
 {
-    if (m_crrConnecting) {
-        QString err;
-        if (!net::finishConnect(m_crr, &err)) {
-            connectFailed(w, err);
-            return;
-        }
-        m_crrConnecting = false;
-        m_crrFailures = 0;
-        if (!flush(w, m_crr))
-            return;
-    } else if ((ready & net::Writable) && !flush(w, m_crr)) {
+    if (m_txPending > 0) {
+        crrSend(w);
         return;
     }
-    if (m_txPending > 0)
-        return;
     const std::size_t want = std::size_t(std::min<std::uint64_t>(m_config.responseSize - m_rxHave, RrChunk));
     const net::Transfer t = net::receiveSome(m_crr, w.scratch(want), want);
     if (t.status == net::IoStatus::Timeout)
@@ -466,6 +476,7 @@ void DataStream::onCrrClientReady(Worker &w, unsigned ready)
         return;
     m_crr.reset();
     m_interest = 0;
+    m_crrFailures = 0;
     w.recordLatency(Worker::nowNs() - m_crrStart);
     countTransactions(1);
     startTransaction(w);
@@ -473,21 +484,34 @@ void DataStream::onCrrClientReady(Worker &w, unsigned ready)
 
 void DataStream::onAccept(Worker &w)
 {
-    for (int i = 0; i < Burst * 8; ++i) {
+    // Accepting until "none left" costs a failed call per wake-up; accepting a few at a
+    // time lets the poller say when there are more. The batch grows while it is filled.
+    for (int i = 0; i < m_acceptBurst; ++i) {
+        // Connections inherit TCP_NODELAY from the listener (set in begin()).
         net::Socket s = net::acceptPending(m_socket, nullptr, true);
-        if (!s.valid())
+        if (!s.valid()) {
+            m_acceptBurst = std::max(1, m_acceptBurst / 2);
             return; // none left, or another worker took it
-        net::setNoDelay(s);
+        }
         m_exchanges.push_front(std::make_unique<Exchange>(*this, std::move(s), Worker::nowNs()));
         Exchange *e = m_exchanges.front().get();
         e->self = m_exchanges.begin();
-        if (!w.poller().add(e->socket, e, net::Readable)) {
-            m_exchanges.pop_front();
-            continue;
-        }
-        // The request often came with the connection: answer without another wait.
+        // The request often came with the connection: answer it before any wait.
         e->onReady(w, net::Readable);
     }
+    m_acceptBurst = std::min(64, m_acceptBurst * 2);
+}
+
+void DataStream::Exchange::wait(Worker &w, unsigned wanted)
+{
+    if (wanted == interest)
+        return;
+    const bool ok = interest == 0 ? w.poller().add(socket, this, wanted) : w.poller().modify(socket, this, wanted);
+    if (!ok) {
+        done();
+        return;
+    }
+    interest = wanted;
 }
 
 void DataStream::Exchange::onReady(Worker &w, unsigned)
@@ -496,15 +520,19 @@ void DataStream::Exchange::onReady(Worker &w, unsigned)
     if (txPending == 0) {
         const std::size_t want = std::size_t(std::min<std::uint64_t>(c.requestSize - rxHave, RrChunk));
         const net::Transfer t = net::receiveSome(socket, w.scratch(want), want);
-        if (t.status == net::IoStatus::Timeout)
+        if (t.status == net::IoStatus::Timeout) {
+            wait(w, net::Readable);
             return;
+        }
         if (t.status != net::IoStatus::Ok) {
             done(); // the client went away: no transaction
             return;
         }
         rxHave += std::uint64_t(t.bytes);
-        if (rxHave < c.requestSize)
+        if (rxHave < c.requestSize) {
+            wait(w, net::Readable);
             return;
+        }
         txPending = c.responseSize;
     }
     const std::vector<char> &payload = owner.m_txBuffer;
@@ -512,9 +540,7 @@ void DataStream::Exchange::onReady(Worker &w, unsigned)
         const std::size_t n = std::size_t(std::min<std::uint64_t>(txPending, payload.size()));
         const net::Transfer t = net::sendSome(socket, payload.data(), n);
         if (t.status == net::IoStatus::Timeout) {
-            if (!writable)
-                w.poller().modify(socket, this, net::Writable);
-            writable = true;
+            wait(w, net::Writable);
             return;
         }
         if (t.status != net::IoStatus::Ok) {

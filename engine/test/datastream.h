@@ -109,6 +109,7 @@ private:
     void onRrReadable(Worker &w);
     // CRR.
     void startTransaction(Worker &w);
+    void crrSend(Worker &w);
     void onCrrClientReady(Worker &w, unsigned ready);
     void connectFailed(Worker &w, const QString &error);
     void onAccept(Worker &w);
@@ -142,8 +143,8 @@ private:
     net::Socket m_crr;
     net::Address m_crrLocal;
     std::int64_t m_crrStart = 0;
-    bool m_crrConnecting = false;
     int m_crrFailures = 0;
+    int m_acceptBurst = 1; // CRR server: connections accepted per wake-up
     // CRR server: connections accepted and not yet answered.
     std::list<std::unique_ptr<Exchange>> m_exchanges;
 };

@@ -2,16 +2,28 @@
 #include "test/descriptorlimit.h"
 
 #include "platform/platform.h"
+#include "test/workerpool.h"
 
 #include <algorithm>
 
 namespace nb {
 
+namespace {
+
+int flowCount(const TestParams &params)
+{
+    return params.kind == TestKind::Crr ? params.connections() : params.dataConnectionCount();
+}
+
+} // namespace
+
 int dataDescriptorsNeeded(const TestParams &params, bool serverSide)
 {
-    if (params.kind == TestKind::Crr)
-        return serverSide ? 2 * params.connections() : params.connections();
-    return params.dataConnectionCount();
+    const int flows = flowCount(params);
+    // Each worker holds an epoll and a wake-up descriptor; a CRR server also a listener.
+    const int workers = WorkerPool::workersFor(params.threads, flows);
+    const int perWorker = params.kind == TestKind::Crr && serverSide ? 3 : 2;
+    return flows + perWorker * workers;
 }
 
 QString checkDescriptorLimit(const TestParams &params, bool serverSide)
@@ -27,7 +39,8 @@ QString checkDescriptorLimit(const TestParams &params, bool serverSide)
     // A round figure comfortably above the need, for the command the user copies.
     const std::int64_t suggest = (needed / 1024 + 1) * 1024;
     return QStringLiteral(
-               "this test needs about %1 open files (%2 for data connections, %3 open already, %4 spare) but "
+               "this test needs about %1 open files (%2 for %8 data connections and their threads, %3 open already, "
+               "%4 spare) but "
                "this process may open only %5 (RLIMIT_NOFILE; hard limit %6). Raise the limit where "
                "NicBench starts: 'ulimit -n %7' in its shell (above the hard limit needs root, e.g. "
                "/etc/security/limits.conf), or LimitNOFILE=%7 in its systemd unit")
@@ -37,7 +50,8 @@ QString checkDescriptorLimit(const TestParams &params, bool serverSide)
         .arg(DescriptorMargin)
         .arg(limit.soft)
         .arg(limit.hard)
-        .arg(suggest);
+        .arg(suggest)
+        .arg(flowCount(params));
 }
 
 } // namespace nb

@@ -14,8 +14,10 @@ namespace nb {
 // accounting reads, the data path's own event and wake-up descriptors, a window's.
 constexpr int DescriptorMargin = 64;
 
-// Descriptors one side holds at once for the test's data: one per data connection; a CRR
-// client one per connection slot, a CRR server one per slot and a copy of its listener each.
+// Descriptors one side holds at once for the test's data: one per data connection (CRR:
+// one per connection slot, the connection in progress) and the workers' own (their
+// pollers; a CRR server's listener copies). A server's --threads is its own: the count
+// assumes the default there, and the margin covers the difference.
 int dataDescriptorsNeeded(const TestParams &params, bool serverSide);
 
 // Empty when the descriptor limit covers those open now, the test's and the margin (the
