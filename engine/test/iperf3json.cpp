@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/iperf3json.h"
 
+#include "test/parameters.h"
+
 #include "core/jsonfields.h"
 #include "platform/platform.h"
 #include "protocol/protocol.h"
@@ -254,7 +256,8 @@ void readStockParams(const QJsonObject &start, TestResult *r)
 {
     TestParams &p = r->params;
     const QJsonObject ts = valueOr(start, key("test_start"), QJsonObject());
-    p.streams = int(std::clamp<std::int64_t>(valueOr<std::int64_t>(ts, key("num_streams"), 1), 1, proto::MaxStreams));
+    const auto maxStreams = std::int64_t(param::parameter(param::Id::Streams).max);
+    p.streams = int(std::clamp<std::int64_t>(valueOr<std::int64_t>(ts, key("num_streams"), 1), 1, maxStreams));
     p.blockSize = std::uint32_t(
         std::clamp<std::int64_t>(valueOr<std::int64_t>(ts, key("blksize"), 131072), 1, proto::MaxBlockSize));
     p.duration = valueOr(ts, key("duration"), 10.0);
