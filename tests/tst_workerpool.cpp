@@ -103,16 +103,23 @@ private slots:
         QTest::addColumn<int>("connections");
         QTest::addColumn<int>("threads");
         QTest::addColumn<int>("inFlight");
-        QTest::newRow("one connection, blocking worker") << 1 << 1 << 1;
-        QTest::newRow("64 connections on one thread") << 64 << 1 << 1;
-        QTest::newRow("300 connections on three threads") << 300 << 3 << 1;
-        QTest::newRow("16 connections, 8 in flight each") << 16 << 2 << 8;
+        QTest::addColumn<int>("requestSize");
+        QTest::addColumn<int>("responseSize");
+        QTest::newRow("one connection, blocking worker") << 1 << 1 << 1 << 100 << 300;
+        QTest::newRow("64 connections on one thread") << 64 << 1 << 1 << 100 << 300;
+        QTest::newRow("300 connections on three threads") << 300 << 3 << 1 << 100 << 300;
+        QTest::newRow("16 connections, 8 in flight each") << 16 << 2 << 8 << 100 << 300;
+        // More in flight than the socket buffers hold: both ends must read while they
+        // write, or each waits for the other forever.
+        QTest::newRow("16 MiB in flight each way, one connection") << 1 << 1 << 16 << (1 << 20) << (1 << 20);
     }
     void requestResponse()
     {
         QFETCH(int, connections);
         QFETCH(int, threads);
         QFETCH(int, inFlight);
+        QFETCH(int, requestSize);
+        QFETCH(int, responseSize);
         std::vector<net::Socket> c, s;
         QVERIFY(connectPairs(connections, &c, &s));
         StreamSet client, server;
@@ -122,8 +129,8 @@ private slots:
         }
         DataStream::Config cfg;
         cfg.inFlight = inFlight;
-        cfg.requestSize = 100;
-        cfg.responseSize = 300;
+        cfg.requestSize = std::uint32_t(requestSize);
+        cfg.responseSize = std::uint32_t(responseSize);
         QVERIFY(server.startAll(cfg, threads).isEmpty());
         QVERIFY(client.startAll(cfg, threads).isEmpty());
         client.markStart(0);
@@ -150,7 +157,7 @@ private slots:
         QVERIFY(sum.latencyUs.min > 0);
         // Bytes count whole transactions.
         for (int i = 0; i < connections; ++i)
-            QCOMPARE(client.at(i).bytes(), client.at(i).transactions() * 400);
+            QCOMPARE(client.at(i).bytes(), client.at(i).transactions() * std::uint64_t(requestSize + responseSize));
         // The server answered each request the client finished, and at most the ones
         // still in flight besides.
         const std::uint64_t served = totalTransactions(server);

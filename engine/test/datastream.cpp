@@ -25,6 +25,8 @@ constexpr std::int64_t CrrTimeoutNs = 10'000'000'000;
 constexpr int CrrMaxFailures = 100;
 // Requests up to this size go out in one segment: no need for TCP_NODELAY.
 constexpr std::uint32_t CrrSingleSegment = 1024;
+// RR bytes in flight up to which one RR stream may be driven by blocking calls.
+constexpr std::uint64_t BlockingRrMaxInFlightBytes = 64 * 1024;
 // A stream driven by blocking calls gets its socket timeouts set to this.
 constexpr int BlockingSliceMs = 10;
 
@@ -94,6 +96,23 @@ void DataStream::setInterest(Worker &w, const net::Socket &s, unsigned interest)
     else
         w.poller().modify(s, this, interest);
     m_interest = interest;
+}
+
+bool DataStream::canRunBlocking() const
+{
+    switch (m_role) {
+    case Role::Sender:
+    case Role::Receiver:
+        return true;
+    case Role::RrClient:
+    case Role::RrServer:
+        return std::uint64_t(std::max(1, m_config.inFlight)) * std::max(m_config.requestSize, m_config.responseSize) <=
+               BlockingRrMaxInFlightBytes;
+    case Role::CrrClient:
+    case Role::CrrServer:
+        break;
+    }
+    return false;
 }
 
 void DataStream::prepareSocket()

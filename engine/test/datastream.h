@@ -61,7 +61,9 @@ public:
     // The worker's side (its thread only). A worker with this stream alone may drive it
     // with blocking calls (canRunBlocking): begin(w, true), then onReady over and over;
     // every call then returns within a few milliseconds so commands still run.
-    bool canRunBlocking() const { return m_role != Role::CrrClient && m_role != Role::CrrServer; }
+    // RR qualifies only while what is in flight fits the socket buffers: otherwise both
+    // ends would sit in a send that the other, itself sending, does not drain.
+    bool canRunBlocking() const;
     void begin(Worker &w, bool blocking = false);
     void onReady(Worker &w, unsigned ready) override;
     void onTick(Worker &w, std::int64_t nowNs);
