@@ -163,9 +163,10 @@ private slots:
         const std::uint64_t served = totalTransactions(server);
         QVERIFY(served >= sum.transactions);
         QVERIFY(served <= sum.transactions + std::uint64_t(connections * inFlight));
+        QVERIFY2(server.firstError().isEmpty(), qPrintable(server.firstError()));
+        // Closing with responses unread resets the connections: the server ends either way.
         client.abortAll();
         QVERIFY(waitFor([&] { return server.allFinished(); }, 5000));
-        QVERIFY2(server.firstError().isEmpty(), qPrintable(server.firstError()));
     }
 
     // Bulk data: every byte sent on every stream arrives, on few threads.
