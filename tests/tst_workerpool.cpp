@@ -64,6 +64,19 @@ template <typename Pred> bool waitFor(Pred pred, int timeoutMs)
     return true;
 }
 
+// Waits (bounded) until every stream's counter (transactions or bytes) reaches min.
+bool waitEveryStream(StreamSet &set, std::uint64_t (DataStream::*counter)() const, std::uint64_t min)
+{
+    return waitFor(
+        [&] {
+            for (int i = 0; i < set.size(); ++i)
+                if ((set.at(i).*counter)() < min)
+                    return false;
+            return true;
+        },
+        20000);
+}
+
 std::uint64_t totalTransactions(StreamSet &set)
 {
     std::uint64_t sum = 0;
@@ -135,15 +148,7 @@ private slots:
         QVERIFY(client.startAll(cfg, threads).isEmpty());
         client.markStart(0);
         // Every connection completes transactions, however many share a thread.
-        QVERIFY2(waitFor(
-                     [&] {
-                         for (int i = 0; i < connections; ++i)
-                             if (client.at(i).transactions() < 20)
-                                 return false;
-                         return true;
-                     },
-                     20000),
-                 "a connection starved");
+        QVERIFY2(waitEveryStream(client, &DataStream::transactions, 20), "a connection starved");
         const IntervalReport interval = client.takeInterval(1, false);
         QVERIFY(interval.hasRr);
         QVERIFY(interval.rr.latencyUs.count > 0);
@@ -194,15 +199,7 @@ private slots:
         cfg.blockSize = 16 * 1024;
         QVERIFY(receiver.startAll(cfg, threads).isEmpty());
         QVERIFY(sender.startAll(cfg, threads).isEmpty());
-        QVERIFY2(waitFor(
-                     [&] {
-                         for (int i = 0; i < streams; ++i)
-                             if (receiver.at(i).bytes() < 64 * 1024)
-                                 return false;
-                         return true;
-                     },
-                     20000),
-                 "a stream starved");
+        QVERIFY2(waitEveryStream(receiver, &DataStream::bytes, 64 * 1024), "a stream starved");
         sender.stopSenders();
         QVERIFY(sender.allSendersFinished());
         sender.abortAll(); // closes: the receivers see the end of each stream
@@ -266,15 +263,7 @@ private slots:
         QVERIFY(server.startAll(cfg, threads).isEmpty());
         QVERIFY(client.startAll(cfg, threads).isEmpty());
         client.markStart(0);
-        QVERIFY2(waitFor(
-                     [&] {
-                         for (int i = 0; i < flows; ++i)
-                             if (client.at(i).transactions() < 10)
-                                 return false;
-                         return true;
-                     },
-                     20000),
-                 qPrintable(client.firstError()));
+        QVERIFY2(waitEveryStream(client, &DataStream::transactions, 10), qPrintable(client.firstError()));
         client.stopSenders();
         client.freeze(1);
         QVERIFY2(client.firstError().isEmpty(), qPrintable(client.firstError()));

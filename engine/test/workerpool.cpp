@@ -150,35 +150,31 @@ bool WorkerPool::onEachWorker(const std::function<void(Worker &)> &fn, int timeo
     return latch->done.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return latch->left == 0; });
 }
 
-LatencyHistogram WorkerPool::takeIntervalLatency()
+LatencyHistogram WorkerPool::mergeLatency(LatencyHistogram Worker::*which, bool reset)
 {
     struct Merged {
         std::mutex mutex;
         LatencyHistogram histogram;
     };
     auto merged = std::make_shared<Merged>();
-    onEachWorker([merged](Worker &w) {
+    onEachWorker([merged, which, reset](Worker &w) {
         std::lock_guard lock(merged->mutex);
-        merged->histogram.merge(w.m_interval);
-        w.m_interval.reset();
+        merged->histogram.merge(w.*which);
+        if (reset)
+            (w.*which).reset();
     });
     std::lock_guard lock(merged->mutex);
     return merged->histogram;
 }
 
+LatencyHistogram WorkerPool::takeIntervalLatency()
+{
+    return mergeLatency(&Worker::m_interval, true);
+}
+
 LatencyHistogram WorkerPool::totalLatency()
 {
-    struct Merged {
-        std::mutex mutex;
-        LatencyHistogram histogram;
-    };
-    auto merged = std::make_shared<Merged>();
-    onEachWorker([merged](Worker &w) {
-        std::lock_guard lock(merged->mutex);
-        merged->histogram.merge(w.m_total);
-    });
-    std::lock_guard lock(merged->mutex);
-    return merged->histogram;
+    return mergeLatency(&Worker::m_total, false);
 }
 
 void WorkerPool::resetTotalLatency()

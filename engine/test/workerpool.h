@@ -106,6 +106,9 @@ public:
     void stop();
 
 private:
+    // One of the workers' histograms, merged (and reset when asked) on their threads.
+    LatencyHistogram mergeLatency(LatencyHistogram Worker::*which, bool reset);
+
     std::vector<std::unique_ptr<Worker>> m_workers;
     bool m_running = false;
 };
