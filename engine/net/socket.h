@@ -69,6 +69,15 @@ bool setNonBlocking(const Socket &s, bool on = true);
 // Blocking send/receive calls return after this long so a thread can notice a stop
 // request; a negative value leaves that direction as it is.
 void setTimeouts(const Socket &s, int receiveMs, int sendMs);
+// Whether a blocking send or receive that ran into its setTimeouts() limit leaves the
+// connection usable with an exact count of what moved. Linux: yes. Windows: Microsoft
+// documents the connection as indeterminate after a timed-out call, so there the data
+// path never takes the blocking shortcut and every stream goes through the event loop.
+#ifdef _WIN32
+inline constexpr bool TimedOutCallsAreExact = false;
+#else
+inline constexpr bool TimedOutCallsAreExact = true;
+#endif
 // Wakes any thread blocked on the socket (both directions end).
 void shutdownBoth(const Socket &s);
 // The congestion control algorithm in use, empty where unknown.

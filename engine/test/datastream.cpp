@@ -100,6 +100,8 @@ void DataStream::setInterest(Worker &w, const net::Socket &s, unsigned interest)
 
 bool DataStream::canRunBlocking() const
 {
+    if (!net::TimedOutCallsAreExact)
+        return false;
     switch (m_role) {
     case Role::Sender:
     case Role::Receiver:
