@@ -11,8 +11,12 @@ set(CPACK_PACKAGE_INSTALL_DIRECTORY "NicBench")
 set(CPACK_PACKAGE_INSTALL_REGISTRY_KEY "NicBench")
 
 set(nb_ico "${CMAKE_CURRENT_LIST_DIR}/nicbench.ico")
+# A 64-bit installer for a 64-bit program: it sees the real Program Files and registry (no
+# WOW64 redirection), and it runs where only 64-bit wine is installed (Debian's wine64).
+set(CPACK_NSIS_DEFINES "Target amd64-unicode")
 set(CPACK_NSIS_DISPLAY_NAME "NicBench ${PROJECT_VERSION}")
-set(CPACK_NSIS_PACKAGE_NAME "NicBench ${PROJECT_VERSION}")
+# The installer's title and the Start menu folder.
+set(CPACK_NSIS_PACKAGE_NAME "NicBench")
 set(CPACK_NSIS_MUI_ICON "${nb_ico}")
 set(CPACK_NSIS_MUI_UNIICON "${nb_ico}")
 # Add/Remove Programs shows the icon of this file (relative to the install folder).
@@ -35,11 +39,15 @@ set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS [=[
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
 ]=])
 # The uninstaller removes the class and the suffix, the suffix only while it still points at
-# NicBench (another program may have taken it since).
-set(CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS [=[
+# NicBench (another program may have taken it since). CPack's uninstaller removes
+# Software\<vendor>\NicBench but leaves the empty vendor key: that goes here too (the
+# uninstaller has read the Start menu folder from its Uninstall key by now).
+string(CONFIGURE [=[
   ReadRegStr $0 HKCR ".nicbench" ""
   StrCmp $0 "NicBench.Snapshot" 0 +2
     DeleteRegKey HKCR ".nicbench"
   DeleteRegKey HKCR "NicBench.Snapshot"
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
-]=])
+  DeleteRegKey SHCTX "Software\@CPACK_PACKAGE_VENDOR@\@CPACK_PACKAGE_INSTALL_REGISTRY_KEY@"
+  DeleteRegKey /ifempty SHCTX "Software\@CPACK_PACKAGE_VENDOR@"
+]=] CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS @ONLY)
