@@ -19,7 +19,7 @@ using namespace nb;
 
 namespace {
 
-QByteArray fixture(const QString &name)
+[[maybe_unused]] QByteArray fixture(const QString &name) // the /proc fixtures are read on Linux only
 {
     QFile f(QStringLiteral(NICBENCH_TEST_DATA "/") + name);
     if (!f.open(QIODevice::ReadOnly))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // iperf3 control-protocol pieces: cookie, state bytes, JSON framing (well-formed and
 // hostile input), the 3.12 unsigned -1 quirk, and the parameter JSON both ways.
+#include "net/connect.h"
+#include "net/io.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
 #include "test/testparams.h"
@@ -11,11 +13,9 @@
 #include <QTest>
 #include <QtEndian>
 
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <limits>
+#include <utility>
 
 using nb::proto::JsonFrameDecoder;
 using Status = JsonFrameDecoder::Status;
@@ -349,17 +349,33 @@ void TestProtocol::errorIsSticky()
     QCOMPARE(used, std::size_t(0));
 }
 
+// Two connected TCP sockets on loopback, from the net layer, so the test runs on every OS.
+static std::pair<nb::net::Socket, nb::net::Socket> connectedPair()
+{
+    QString error;
+    const nb::net::Socket listener =
+        nb::net::listenTcp(QStringLiteral("127.0.0.1"), 0, nb::AddressFamily::IPv4, {}, &error);
+    if (!listener.valid())
+        qFatal("cannot listen on loopback: %s", qPrintable(error));
+    nb::net::Socket client = nb::net::connectTcp(QStringLiteral("127.0.0.1"), nb::net::localPort(listener),
+                                                 nb::AddressFamily::IPv4, QString(), {}, 5000, &error);
+    if (!client.valid())
+        qFatal("cannot connect on loopback: %s", qPrintable(error));
+    nb::net::Socket server = nb::net::acceptTcp(listener, 5000);
+    if (!server.valid())
+        qFatal("no connection accepted on loopback");
+    return {std::move(client), std::move(server)};
+}
+
 void TestProtocol::readJsonRejectsHugeFrameOnSocket()
 {
-    int sv[2];
-    QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    nb::proto::ControlChannel a{nb::net::Socket(sv[0])};
-    nb::net::Socket b(sv[1]);
+    auto [sa, b] = connectedPair();
+    nb::proto::ControlChannel a{std::move(sa)};
     // Only the header is sent; a reader that trusted it would wait (or allocate 4 GiB).
     const QByteArray header = lengthPrefix(0xFFFFFFF0u);
-    QCOMPARE(::write(b.handle(), header.constData(), 4), ssize_t(4));
-    QJsonObject out;
     QString error;
+    QCOMPARE(nb::net::writeAll(b, header.constData(), 4, nb::net::deadlineIn(5), &error), nb::net::IoStatus::Ok);
+    QJsonObject out;
     const auto t0 = std::chrono::steady_clock::now();
     const auto s = a.readJson(&out, nb::net::deadlineIn(5), &error);
     const auto ms =
@@ -369,12 +385,11 @@ void TestProtocol::readJsonRejectsHugeFrameOnSocket()
     QVERIFY2(ms < 1000, "a hostile length must be refused at once, not after the deadline");
 
     // A truncated frame followed by EOF is reported as closed, never as a message.
-    int sv2[2];
-    QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv2), 0);
-    nb::proto::ControlChannel c{nb::net::Socket(sv2[0])};
-    nb::net::Socket d(sv2[1]);
+    auto [sc, d] = connectedPair();
+    nb::proto::ControlChannel c{std::move(sc)};
     const QByteArray frame = nb::proto::frameJson(QJsonObject{{QStringLiteral("a"), 1}});
-    QCOMPARE(::write(d.handle(), frame.constData(), size_t(frame.size() - 1)), ssize_t(frame.size() - 1));
+    QCOMPARE(nb::net::writeAll(d, frame.constData(), std::size_t(frame.size() - 1), nb::net::deadlineIn(5), &error),
+             nb::net::IoStatus::Ok);
     d.reset();
     QCOMPARE(c.readJson(&out, nb::net::deadlineIn(5), &error), nb::net::IoStatus::Closed);
 }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace nb::net {
@@ -67,7 +68,8 @@ Transfer sendSome(const Socket &s, const void *data, std::size_t size);
 Transfer receiveSome(const Socket &s, void *buffer, std::size_t size, bool discard = false);
 
 // A payload the kernel can send without copying it from user space each time (Linux:
-// a memfd and sendfile). valid() is false where the platform has none.
+// a memfd and sendfile; Windows: a temporary file and TransmitFile). valid() is false
+// where the platform has none.
 class ZeroCopySource {
 public:
     explicit ZeroCopySource(const void *payload, std::size_t size);
@@ -79,7 +81,7 @@ public:
     Transfer sendTo(const Socket &s, std::size_t size) const;
 
 private:
-    int m_handle = -1;
+    std::intptr_t m_handle = -1; // a descriptor on Linux, a file HANDLE on Windows
 };
 
 } // namespace nb::net

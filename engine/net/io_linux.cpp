@@ -180,8 +180,8 @@ IoStatus sendAll(const Socket &s, const void *data, std::size_t size, const std:
 ZeroCopySource::ZeroCopySource(const void *payload, std::size_t size)
 {
     m_handle = ::memfd_create("nicbench-payload", MFD_CLOEXEC);
-    if (m_handle >= 0 && ::write(m_handle, payload, size) != ssize_t(size)) {
-        ::close(m_handle);
+    if (m_handle >= 0 && ::write(int(m_handle), payload, size) != ssize_t(size)) {
+        ::close(int(m_handle));
         m_handle = -1;
     }
 }
@@ -189,13 +189,13 @@ ZeroCopySource::ZeroCopySource(const void *payload, std::size_t size)
 ZeroCopySource::~ZeroCopySource()
 {
     if (m_handle >= 0)
-        ::close(m_handle);
+        ::close(int(m_handle));
 }
 
 Transfer ZeroCopySource::sendTo(const Socket &s, std::size_t size) const
 {
     off_t offset = 0;
-    const ssize_t n = ::sendfile(s.handle(), m_handle, &offset, size);
+    const ssize_t n = ::sendfile(s.handle(), int(m_handle), &offset, size);
     if (n >= 0)
         return {n, IoStatus::Ok, 0};
     const int e = errno;

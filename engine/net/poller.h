@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Readiness of many sockets on one thread: the event loop under each data worker.
-// Linux: epoll, with an eventfd for wake(). A Windows port adds poller_windows.cpp with
-// the same class over WSAPoll (or AFD polling) and a loopback socket pair for wake();
-// the workers above do not change. Level-triggered: a socket stays reported while it is
+// Linux: epoll, with an eventfd for wake(). Windows (poller_windows.cpp): WSAPoll over a
+// table of the watched sockets, with a UDP socket sending to itself for wake(); the
+// workers above do not change. Level-triggered: a socket stays reported while it is
 // ready, so a handler may do part of the work and come back on the next wait.
 
 #include "net/socket.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace nb::net {
+
+#ifdef _WIN32
+struct PollTable; // the sockets WSAPoll watches (poller_windows.cpp)
+#endif
 
 // What a socket is waited for, and what wait() reports (plus Hangup and Failed).
 enum Readiness : unsigned { Readable = 1, Writable = 2, Hangup = 4, Failed = 8 };
@@ -44,6 +49,9 @@ private:
     std::intptr_t m_poll = -1;
     std::intptr_t m_wake = -1;
     int m_error = 0;
+#ifdef _WIN32
+    std::unique_ptr<PollTable> m_table;
+#endif
 };
 
 } // namespace nb::net

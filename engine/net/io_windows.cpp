@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// net/io.h on Windows (Winsock 2).
+//
+// - Winsock has no MSG_TRUNC: a discarding receive copies into the caller's buffer.
+// - A send or receive that ran into its SO_SNDTIMEO / SO_RCVTIMEO fails with WSAETIMEDOUT,
+//   which here means "nothing this time" (IoStatus::Timeout), as EAGAIN does on Linux.
+// - A send on a socket whose non-blocking connect is still in progress fails with
+//   WSAENOTCONN (Linux says EAGAIN): "not now" while SO_ERROR is clear, the connect's own
+//   error (WSAECONNREFUSED, ...) once it failed.
+// - The zero-copy source is a temporary file that deletes itself (FILE_FLAG_DELETE_ON_CLOSE)
+//   sent with TransmitFile.
+#include "net/io.h"
+#include "net/winsock_windows.h"
+
+#include <winsock2.h>
+#include <mswsock.h>
+#include <windows.h>
+
+#include <algorithm>
+#include <climits>
+
+namespace nb::net {
+
+namespace {
+
+int msLeft(Deadline d)
+{
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(d - Clock::now()).count();
+    return left <= 0 ? 0 : int(std::min<long long>(left, 1 << 30));
+}
+
+int chunk(std::size_t size)
+{
+    return int(std::min<std::size_t>(size, INT_MAX));
+}
+
+bool notNow(int e)
+{
+    return e == WSAEWOULDBLOCK || e == WSAEINTR || e == WSAETIMEDOUT || e == WSAEINPROGRESS;
+}
+
+Transfer failed(int e)
+{
+    return {0, notNow(e) ? IoStatus::Timeout : IoStatus::Error, e};
+}
+
+} // namespace
+
+int waitReadable(const Socket &s, int timeoutMs)
+{
+    WSAPOLLFD p{s.handle(), POLLRDNORM, 0};
+    const int rc = WSAPoll(&p, 1, timeoutMs);
+    if (rc == SOCKET_ERROR)
+        return -1;
+    return rc > 0 ? 1 : 0;
+}
+
+int waitEither(const Socket &first, const Socket &second, int timeoutMs)
+{
+    WSAPOLLFD p[2] = {{first.handle(), POLLRDNORM, 0}, {second.handle(), POLLRDNORM, 0}};
+    const int rc = WSAPoll(p, 2, timeoutMs);
+    if (rc == SOCKET_ERROR)
+        return -1;
+    int mask = 0;
+    if (p[0].revents & (POLLRDNORM | POLLHUP | POLLERR))
+        mask |= 1;
+    if (p[1].revents & (POLLRDNORM | POLLHUP | POLLERR))
+        mask |= 2;
+    return mask;
+}
+
+IoStatus readExact(const Socket &s, void *buffer, std::size_t size, Deadline deadline, QString *error,
+                   const std::atomic<bool> *cancel)
+{
+    auto *p = static_cast<char *>(buffer);
+    std::size_t got = 0;
+    while (got < size) {
+        if (cancel && cancel->load())
+            return IoStatus::Cancelled;
+        const int left = msLeft(deadline);
+        if (left == 0) {
+            *error = QStringLiteral("timed out waiting for the peer");
+            return IoStatus::Timeout;
+        }
+        const int w = waitReadable(s, cancel ? std::min(left, 100) : left);
+        if (w < 0) {
+            *error = systemErrorText(WSAGetLastError());
+            return IoStatus::Error;
+        }
+        if (w == 0)
+            continue;
+        const int n = ::recv(s.handle(), p + got, chunk(size - got), 0);
+        if (n == 0) {
+            *error = QStringLiteral("the peer closed the connection");
+            return IoStatus::Closed;
+        }
+        if (n < 0) {
+            const int e = WSAGetLastError();
+            if (notNow(e))
+                continue;
+            const bool reset = e == WSAECONNRESET || e == WSAECONNABORTED;
+            *error = reset ? QStringLiteral("the peer reset the connection") : systemErrorText(e);
+            return reset ? IoStatus::Closed : IoStatus::Error;
+        }
+        got += std::size_t(n);
+    }
+    return IoStatus::Ok;
+}
+
+IoStatus writeAll(const Socket &s, const void *data, std::size_t size, Deadline deadline, QString *error)
+{
+    auto *p = static_cast<const char *>(data);
+    std::size_t sent = 0;
+    while (sent < size) {
+        const int left = msLeft(deadline);
+        if (left == 0) {
+            *error = QStringLiteral("timed out writing to the peer");
+            return IoStatus::Timeout;
+        }
+        WSAPOLLFD pf{s.handle(), POLLWRNORM, 0};
+        const int pr = WSAPoll(&pf, 1, left);
+        if (pr <= 0)
+            continue;
+        // No MSG_NOSIGNAL needed (Windows has no SIGPIPE) and no MSG_DONTWAIT: control
+        // messages are small, and the poll said there is room.
+        const int n = ::send(s.handle(), p + sent, chunk(size - sent), 0);
+        if (n < 0) {
+            const int e = WSAGetLastError();
+            if (notNow(e))
+                continue;
+            const bool closed = e == WSAECONNRESET || e == WSAECONNABORTED || e == WSAESHUTDOWN;
+            *error = closed ? QStringLiteral("the peer closed the connection") : systemErrorText(e);
+            return closed ? IoStatus::Closed : IoStatus::Error;
+        }
+        sent += std::size_t(n);
+    }
+    return IoStatus::Ok;
+}
+
+void sendNow(const Socket &s, const void *data, std::size_t size)
+{
+    ::send(s.handle(), static_cast<const char *>(data), chunk(size), 0);
+}
+
+Transfer sendSome(const Socket &s, const void *data, std::size_t size)
+{
+    const int n = ::send(s.handle(), static_cast<const char *>(data), chunk(size), 0);
+    if (n >= 0)
+        return {n, IoStatus::Ok, 0};
+    const int e = WSAGetLastError();
+    if (e == WSAENOTCONN) {
+        const int pending = pendingError(s.handle());
+        return pending == 0 ? Transfer{0, IoStatus::Timeout, e} : Transfer{0, IoStatus::Error, pending};
+    }
+    return failed(e);
+}
+
+Transfer receiveSome(const Socket &s, void *buffer, std::size_t size, bool)
+{
+    // No discard in the kernel on Windows: the bytes are always copied into buffer.
+    const int n = ::recv(s.handle(), static_cast<char *>(buffer), chunk(size), 0);
+    if (n > 0)
+        return {n, IoStatus::Ok, 0};
+    if (n == 0)
+        return {0, IoStatus::Closed, 0};
+    return failed(WSAGetLastError());
+}
+
+// The one loop behind receiveAll and sendAll: a timed-out call retries until stop.
+template <typename Call>
+static IoStatus transferExact(std::size_t size, const std::atomic<bool> &stop, QString *error, Deadline deadline,
+                              Call call)
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const Transfer t = call(done);
+        if (t.status == IoStatus::Ok) {
+            done += std::size_t(t.bytes);
+            continue;
+        }
+        if (t.status == IoStatus::Timeout) {
+            if (stop.load(std::memory_order_relaxed))
+                return IoStatus::Cancelled;
+            if (Clock::now() >= deadline)
+                return IoStatus::Timeout;
+            continue;
+        }
+        if (t.status == IoStatus::Error)
+            *error = systemErrorText(t.systemError);
+        return t.status;
+    }
+    return IoStatus::Ok;
+}
+
+IoStatus receiveAll(const Socket &s, void *buffer, std::size_t size, const std::atomic<bool> &stop, QString *error,
+                    Deadline deadline)
+{
+    auto *p = static_cast<char *>(buffer);
+    return transferExact(size, stop, error, deadline,
+                         [&](std::size_t done) { return receiveSome(s, p + done, size - done); });
+}
+
+IoStatus sendAll(const Socket &s, const void *data, std::size_t size, const std::atomic<bool> &stop, QString *error,
+                 Deadline deadline)
+{
+    auto *p = static_cast<const char *>(data);
+    return transferExact(size, stop, error, deadline,
+                         [&](std::size_t done) { return sendSome(s, p + done, size - done); });
+}
+
+ZeroCopySource::ZeroCopySource(const void *payload, std::size_t size)
+{
+    wchar_t folder[MAX_PATH + 1] = {};
+    wchar_t path[MAX_PATH + 1] = {};
+    if (size > 0xffffffffu || GetTempPathW(MAX_PATH, folder) == 0 || GetTempFileNameW(folder, L"nbz", 0, path) == 0)
+        return;
+    // Deleted by the system when the handle closes, even if we crash; temporary keeps it
+    // in the cache rather than on disk.
+    HANDLE h = CreateFileW(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+                           CREATE_ALWAYS, FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, nullptr);
+    if (h == INVALID_HANDLE_VALUE) {
+        DeleteFileW(path);
+        return;
+    }
+    DWORD written = 0;
+    if (!WriteFile(h, payload, DWORD(size), &written, nullptr) || written != size) {
+        CloseHandle(h);
+        return;
+    }
+    m_handle = reinterpret_cast<std::intptr_t>(h);
+}
+
+ZeroCopySource::~ZeroCopySource()
+{
+    if (m_handle >= 0)
+        CloseHandle(reinterpret_cast<HANDLE>(m_handle));
+}
+
+Transfer ZeroCopySource::sendTo(const Socket &s, std::size_t size) const
+{
+    // TransmitFile starts at the file pointer: rewind it (one stream per source, one thread).
+    const HANDLE h = reinterpret_cast<HANDLE>(m_handle);
+    LARGE_INTEGER zero{};
+    if (!SetFilePointerEx(h, zero, nullptr, FILE_BEGIN))
+        return {0, IoStatus::Error, int(GetLastError())};
+    // Without an OVERLAPPED, TransmitFile returns when all of it was sent (or failed).
+    if (TransmitFile(s.handle(), h, DWORD(size), 0, nullptr, nullptr, 0))
+        return {std::int64_t(size), IoStatus::Ok, 0};
+    return failed(WSAGetLastError());
+}
+
+} // namespace nb::net
