@@ -12,7 +12,9 @@
 #include "net/io.h"
 #include "net/winsock_windows.h"
 
+// winsock2.h first, in a block of its own: the other Windows headers need its types.
 #include <winsock2.h>
+
 #include <mswsock.h>
 #include <windows.h>
 

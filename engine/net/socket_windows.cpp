@@ -10,11 +10,12 @@
 #include "net/socket.h"
 #include "net/winsock_windows.h"
 
+// winsock2.h first, in a block of its own: the other Windows headers need its types.
 #include <winsock2.h>
-#include <ws2tcpip.h>
+
 #include <mstcpip.h>
 #include <windows.h>
-
+#include <ws2tcpip.h>
 
 #ifndef TCP_MAXSEG
 #define TCP_MAXSEG 4 // ws2ipdef.h in the Windows SDK; some mingw-w64 releases lack it
@@ -71,8 +72,8 @@ void startWinsock()
 NativeSocket newTcpSocket(int family)
 {
     startWinsock();
-    SOCKET s = WSASocketW(family, SOCK_STREAM, IPPROTO_TCP, nullptr, 0,
-                          WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+    SOCKET s =
+        WSASocketW(family, SOCK_STREAM, IPPROTO_TCP, nullptr, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
     // WSA_FLAG_NO_HANDLE_INHERIT needs Windows 7 SP1; before it the flag is refused.
     if (s == INVALID_SOCKET && WSAGetLastError() == WSAEINVAL)
         s = WSASocketW(family, SOCK_STREAM, IPPROTO_TCP, nullptr, 0, WSA_FLAG_OVERLAPPED);
@@ -111,8 +112,8 @@ Socket Socket::duplicate() const
     WSAPROTOCOL_INFOW info;
     if (WSADuplicateSocketW(m_handle, GetCurrentProcessId(), &info) != 0)
         return {};
-    return Socket(WSASocketW(FROM_PROTOCOL_INFO, FROM_PROTOCOL_INFO, FROM_PROTOCOL_INFO, &info, 0,
-                             WSA_FLAG_OVERLAPPED));
+    return Socket(
+        WSASocketW(FROM_PROTOCOL_INFO, FROM_PROTOCOL_INFO, FROM_PROTOCOL_INFO, &info, 0, WSA_FLAG_OVERLAPPED));
 }
 
 namespace {
@@ -182,8 +183,8 @@ QString systemErrorText(int code)
     while (text.endsWith(QLatin1Char('.')))
         text.chop(1);
     const char *name = errorName(code);
-    const QString tag = name ? QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(code)
-                             : QStringLiteral("error %1").arg(code);
+    const QString tag =
+        name ? QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(code) : QStringLiteral("error %1").arg(code);
     return text.isEmpty() ? tag : QStringLiteral("%1 (%2)").arg(text, tag);
 }
 
@@ -270,8 +271,7 @@ bool readTcpInfo(const Socket &s, TcpInfo *out)
     DWORD version = 0;
     TcpInfoV0 info{};
     DWORD got = 0;
-    if (WSAIoctl(s.handle(), SioTcpInfo, &version, sizeof version, &info, sizeof info, &got, nullptr, nullptr) !=
-            0 ||
+    if (WSAIoctl(s.handle(), SioTcpInfo, &version, sizeof version, &info, sizeof info, &got, nullptr, nullptr) != 0 ||
         got < sizeof info)
         return false;
     // Windows counts retransmitted bytes, not segments: in MSS-sized segments, rounded up.
