@@ -18,6 +18,7 @@
 #include <platform/platform.h>
 
 #include <QApplication>
+#include <QFile>
 #include <QIcon>
 #include <QTimer>
 #include <messagebanner.h>
@@ -53,7 +54,10 @@ int main(int argc, char *argv[])
     QApplication::setApplicationDisplayName(QStringLiteral("NicBench"));
     QApplication::setApplicationVersion(QStringLiteral(NICBENCH_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("nicbench"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/nicbench.svg")));
+    // The Windows build embeds the .ico (its Qt has no SVG reader); elsewhere the SVG.
+    const QString windowsIcon = QStringLiteral(":/icons/nicbench.ico");
+    QApplication::setWindowIcon(
+        QIcon(QFile::exists(windowsIcon) ? windowsIcon : QStringLiteral(":/icons/nicbench.svg")));
 
     const nb::gui::ComparisonArguments compare = nb::gui::takeComparisonArguments(QApplication::arguments());
     if (!compare.error.isEmpty()) {
