@@ -52,9 +52,10 @@ QSet<QString> keysOf(const QByteArray &json)
 // same), and Windows before 10 1703, wine included, has no SIO_TCP_INFO.
 bool isTcpInfoKey(const QString &path)
 {
-    static const QSet<QString> names{QStringLiteral("snd_cwnd"), QStringLiteral("rtt"),     QStringLiteral("rttvar"),
-                                     QStringLiteral("pmtu"),     QStringLiteral("max_snd_cwnd"), QStringLiteral("max_rtt"),
-                                     QStringLiteral("min_rtt"),  QStringLiteral("mean_rtt")};
+    static const QSet<QString> names{QStringLiteral("snd_cwnd"),     QStringLiteral("rtt"),
+                                     QStringLiteral("rttvar"),       QStringLiteral("pmtu"),
+                                     QStringLiteral("max_snd_cwnd"), QStringLiteral("max_rtt"),
+                                     QStringLiteral("min_rtt"),      QStringLiteral("mean_rtt")};
     return names.contains(path.section(QLatin1Char('.'), -1));
 }
 
@@ -188,26 +189,31 @@ private slots:
         QTest::addColumn<bool>("rr");
         const QString ours = cliPath();
         QTest::newRow("nicbench forward") << ours << QStringList{QStringLiteral("-t"), QStringLiteral("2")} << false;
-        QTest::newRow("nicbench -R") << ours << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-R")}
+        QTest::newRow("nicbench -R") << ours
+                                     << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-R")}
                                      << false;
         QTest::newRow("nicbench -P 4 --bidir")
             << ours
             << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-P"), QStringLiteral("4"),
                            QStringLiteral("--bidir")}
             << false;
-        QTest::newRow("nicbench --rr") << ours << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--rr")}
+        QTest::newRow("nicbench --rr") << ours
+                                       << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--rr")}
                                        << true;
-        QTest::newRow("nicbench --crr")
-            << ours << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--crr")} << true;
+        QTest::newRow("nicbench --crr") << ours
+                                        << QStringList{QStringLiteral("-t"), QStringLiteral("2"),
+                                                       QStringLiteral("--crr")}
+                                        << true;
         QTest::newRow("nicbench --rr --connections 32")
             << ours
-            << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--rr"), QStringLiteral("--connections"),
-                           QStringLiteral("32")}
+            << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--rr"),
+                           QStringLiteral("--connections"), QStringLiteral("32")}
             << true;
-        QTest::newRow("iperf3 forward") << QStringLiteral("iperf3") << QStringList{QStringLiteral("-t"), QStringLiteral("2")}
-                                        << false;
+        QTest::newRow("iperf3 forward") << QStringLiteral("iperf3")
+                                        << QStringList{QStringLiteral("-t"), QStringLiteral("2")} << false;
         QTest::newRow("iperf3 -R") << QStringLiteral("iperf3")
-                                   << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-R")} << false;
+                                   << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-R")}
+                                   << false;
     }
 
     // nicbench-cli.exe -s under wine serves the Linux client and stock iperf3.
@@ -224,8 +230,9 @@ private slots:
             m_server = std::make_unique<Child>();
             m_server->process()->setProcessEnvironment(m_env);
             m_server->process()->setProcessChannelMode(QProcess::MergedChannels);
-            m_server->start(QStringLiteral("wine"), {exe("nicbench-cli.exe"), QStringLiteral("-s"), QStringLiteral("-B"),
-                                                     kLoopback, QStringLiteral("-p"), QString::number(m_serverPort)});
+            m_server->start(QStringLiteral("wine"),
+                            {exe("nicbench-cli.exe"), QStringLiteral("-s"), QStringLiteral("-B"), kLoopback,
+                             QStringLiteral("-p"), QString::number(m_serverPort)});
             QVERIFY(m_server->waitStarted());
             QVERIFY2(m_server->waitForOutput("Server listening", 60000), qPrintable(m_server->describe()));
         }
@@ -253,7 +260,8 @@ private slots:
                                              QStringLiteral("4")}
                               << false;
         QTest::newRow("--rr") << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--rr")} << true;
-        QTest::newRow("--crr") << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--crr")} << true;
+        QTest::newRow("--crr") << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--crr")}
+                               << true;
     }
 
     // The native server serves nicbench-cli.exe -c under wine; its -J has the native
@@ -269,9 +277,9 @@ private slots:
                          QStringLiteral("-J")};
         full += args;
         const Run windows = run(exe("nicbench-cli.exe"), full, 90000, true);
-        QVERIFY2(windows.code == 0, qPrintable(windows.describe(QStringLiteral("nicbench-cli.exe ") +
-                                                                full.join(QLatin1Char(' '))) +
-                                               QStringLiteral("\nserver: ") + server.output()));
+        QVERIFY2(windows.code == 0,
+                 qPrintable(windows.describe(QStringLiteral("nicbench-cli.exe ") + full.join(QLatin1Char(' '))) +
+                            QStringLiteral("\nserver: ") + server.output()));
         const Run native = run(cliPath(), full, 60000, false);
         QVERIFY2(native.code == 0, qPrintable(native.describe(full.join(QLatin1Char(' ')))));
         const QJsonObject root = QJsonDocument::fromJson(windows.out).object();
@@ -293,9 +301,9 @@ private slots:
         QProcess p;
         p.setProcessEnvironment(env);
         p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(QStringLiteral("wine"), {exe("nicbench.exe"), QStringLiteral("--run"), QStringLiteral("-t"),
-                                         QStringLiteral("2"), QStringLiteral("--quit-when-done"),
-                                         QStringLiteral("--json-out"), winPath(json)});
+        p.start(QStringLiteral("wine"),
+                {exe("nicbench.exe"), QStringLiteral("--run"), QStringLiteral("-t"), QStringLiteral("2"),
+                 QStringLiteral("--quit-when-done"), QStringLiteral("--json-out"), winPath(json)});
         const bool finished = p.waitForFinished(120000);
         if (!finished) {
             p.kill();
@@ -314,8 +322,8 @@ private slots:
     {
         const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
         const QString snapshot = QStringLiteral(NICBENCH_TEST_DATA "/snapshots/cli-v1-loopback.nicbench");
-        const Run r = run(exe("nicbench.exe"), {QStringLiteral("--report-pdf"), winPath(pdf), winPath(snapshot)}, 120000,
-                          true);
+        const Run r =
+            run(exe("nicbench.exe"), {QStringLiteral("--report-pdf"), winPath(pdf), winPath(snapshot)}, 120000, true);
         QVERIFY2(r.code == 0, qPrintable(r.describe(QStringLiteral("nicbench.exe --report-pdf"))));
         QFile f(pdf);
         QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(pdf));
