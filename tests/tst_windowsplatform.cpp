@@ -21,7 +21,7 @@
 
 using namespace nb;
 using namespace nb::platform;
-using OffloadMap = QMap<QString, bool>;   // QFETCH cannot take a comma
+using OffloadMap = QMap<QString, bool>;    // QFETCH cannot take a comma
 using KeywordMap = QMap<QString, QString>; // the same
 
 namespace {
@@ -177,7 +177,8 @@ void TestWindowsPlatform::familyFromDescription_data()
         QTest::newRow(description) << QString::fromLatin1(description) << false << QString::fromLatin1(family);
     QTest::newRow("Software Loopback Interface 1")
         << QStringLiteral("Software Loopback Interface 1") << true << QStringLiteral("loopback");
-    QTest::newRow("loopback by its type alone") << QStringLiteral("Some Loopback") << true << QStringLiteral("loopback");
+    QTest::newRow("loopback by its type alone")
+        << QStringLiteral("Some Loopback") << true << QStringLiteral("loopback");
 }
 
 void TestWindowsPlatform::familyFromDescription()
@@ -237,8 +238,8 @@ void TestWindowsPlatform::offloads_data()
         << OffloadMap{{QStringLiteral("tso"), true}};
     QTest::newRow("LSO v1 of 2008 R2 era drivers")
         << KeywordMap{{QStringLiteral("*LsoV1IPv4"), on}} << OffloadMap{{QStringLiteral("tso"), true}};
-    QTest::newRow("DWORD values read as text, spaces") << KeywordMap{{QStringLiteral("*RSS"), QStringLiteral(" 1 ")}}
-                                                       << OffloadMap{{QStringLiteral("rxhash"), true}};
+    QTest::newRow("DWORD values read as text, spaces")
+        << KeywordMap{{QStringLiteral("*RSS"), QStringLiteral(" 1 ")}} << OffloadMap{{QStringLiteral("rxhash"), true}};
     QTest::newRow("no keywords: nothing readable") << KeywordMap{} << OffloadMap{};
     QTest::newRow("other keywords only") << KeywordMap{{QStringLiteral("*JumboPacket"), QStringLiteral("9014")},
                                                        {QStringLiteral("*SpeedDuplex"), QStringLiteral("0")}}
@@ -297,9 +298,9 @@ void TestWindowsPlatform::operStatus_data()
 {
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("word");
-    const std::pair<int, const char *> rows[] = {{1, "up"},      {2, "down"},       {3, "testing"},
-                                                 {4, "unknown"}, {5, "dormant"},    {6, "notpresent"},
-                                                 {7, "lowerlayerdown"}, {0, "unknown"}, {99, "unknown"}};
+    const std::pair<int, const char *> rows[] = {
+        {1, "up"},         {2, "down"},           {3, "testing"}, {4, "unknown"}, {5, "dormant"},
+        {6, "notpresent"}, {7, "lowerlayerdown"}, {0, "unknown"}, {99, "unknown"}};
     for (const auto &[status, word] : rows)
         QTest::addRow("%d", status) << status << QString::fromLatin1(word);
 }
@@ -362,7 +363,7 @@ void TestWindowsPlatform::loopbackAdapter()
     QCOMPARE(a.name, QStringLiteral("Loopback Pseudo-Interface 1"));
     QVERIFY(a.loopback);
     QCOMPARE(a.family, AdapterFamily::Loopback);
-    QCOMPARE(a.mtu, 0);           // ~0U is no MTU
+    QCOMPARE(a.mtu, 0);                         // ~0U is no MTU
     QCOMPARE(a.linkSpeedBps, std::int64_t(-1)); // the nominal 1 Gbit/s is no link
     QCOMPARE(a.hardwareAddress, QString());
     QVERIFY(a.driver.isEmpty());

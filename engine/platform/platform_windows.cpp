@@ -19,10 +19,11 @@
 #include <vector>
 
 // winsock2.h before windows.h; iphlpapi.h brings netioapi.h (MIB_IF_ROW2, GetIfEntry2).
-#include <iphlpapi.h>
-#include <windows.h>
 #include <winsock2.h>
 #include <ws2tcpip.h>
+
+#include <iphlpapi.h>
+#include <windows.h>
 
 namespace nb::platform {
 
