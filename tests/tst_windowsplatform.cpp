@@ -597,13 +597,15 @@ void TestWindowsPlatform::liveHostAndLimits()
     QVERIFY(host.cpuCount >= 1);
     QVERIFY(host.cpuClockHz >= 0);
     QVERIFY(!host.os.isEmpty());
-    QVERIFY(openFileCount() > 0);
 #ifdef Q_OS_WIN
+    // Every handle of the process; wine does not count them (-1 there).
+    QVERIFY(openFileCount() > 0 || openFileCount() == -1);
     // No descriptor limit on Windows: unknown, so checkDescriptorLimit() skips its check.
     QCOMPARE(fileLimit().soft, std::int64_t(-1));
     QCOMPARE(raiseFileLimit().hard, std::int64_t(-1));
     QVERIFY(!host.cpuModel.isEmpty());
 #else
+    QVERIFY(openFileCount() > 0);
     QVERIFY(fileLimit().soft > 0);
 #endif
     attachParentConsole(); // stderr is handed over here: must leave it working

@@ -316,11 +316,12 @@ FileLimit fileLimit()
 }
 
 // Counts every kernel handle of the process (threads, events, registry keys, files), not
-// only sockets: an upper bound of what Linux's /proc/self/fd would show.
+// only sockets: an upper bound of what Linux's /proc/self/fd would show. A running process
+// always holds some; wine 8 answers 0, which is "not counted", so unknown.
 int openFileCount()
 {
     DWORD n = 0;
-    return ::GetProcessHandleCount(::GetCurrentProcess(), &n) ? int(n) : -1;
+    return ::GetProcessHandleCount(::GetCurrentProcess(), &n) && n > 0 ? int(n) : -1;
 }
 
 void attachParentConsole()
