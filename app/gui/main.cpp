@@ -43,6 +43,8 @@ bool writeReport(const QString &path, const QList<nb::ComparisonSource> &sources
 
 int main(int argc, char *argv[])
 {
+    // Before anything prints: on Windows nicbench.exe has no console of its own.
+    nb::platform::attachParentConsole();
     // A report from snapshot files shows no window, so it must not need a display.
     if (nb::gui::isHeadlessReport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

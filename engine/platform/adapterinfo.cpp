@@ -94,7 +94,9 @@ AdapterFamily familyFromDriver(const QString &driver, const QString &interfaceNa
         return AdapterFamily::Vmxnet3;
     if (d.contains(QLatin1String("virtio")))
         return AdapterFamily::Virtio;
-    if (d.contains(QLatin1String("hyper-v")))
+    // Hyper-V's synthetic adapter; Server 2008 R2 guests call it "Microsoft Virtual Machine
+    // Bus Network Adapter".
+    if (d.contains(QLatin1String("hyper-v")) || d.contains(QLatin1String("virtual machine bus network")))
         return AdapterFamily::HyperV;
     if (d.contains(QLatin1String("elastic network adapter")))
         return AdapterFamily::Ena;

@@ -50,7 +50,8 @@ struct AdapterInfo {
     QString operState;       // RFC 2863 words as Linux reports them: "up", "down", "unknown", ...
     bool loopback = false;
     // Offloads that could be read, by short name: tso, gso, gro, lro, rx-checksum,
-    // tx-checksum, sg, rxhash, rx-vlan, tx-vlan. Missing key: not readable.
+    // tx-checksum, sg, rxhash, rx-vlan, tx-vlan; rsc (receive segment coalescing) on
+    // Windows. Missing key: not readable.
     QMap<QString, bool> offloads;
 
     bool isUp() const { return operState == QLatin1String("up") || (loopback && operState != QLatin1String("down")); }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one interface to the operating system for CPU accounting, machine facts and network
-// adapters. Each OS implements it in its own file (platform_linux.cpp today), so a port
+// adapters. Each OS implements it in its own file (platform_linux.cpp, platform_windows.cpp), so a port
 // adds a file instead of #ifdefs throughout the engine.
 
 #include "platform/adapterinfo.h"
@@ -14,8 +14,10 @@
 
 namespace nb::platform {
 
-// System-wide CPU time since boot, summed over all online CPUs, in clock ticks
-// (USER_HZ on Linux). guest time is already inside user.
+// System-wide CPU time since boot, summed over all online CPUs, in clock ticks: USER_HZ
+// (10 ms) on Linux, 100 ns on Windows. Only ratios of ticks mean anything (CpuMonitor
+// divides by total()). guest time is already inside user. Windows fills user, system
+// (interrupt and DPC time included: it does not split them out) and idle only.
 struct CpuTimes {
     std::uint64_t user = 0;
     std::uint64_t nice = 0;
@@ -57,6 +59,12 @@ bool readCounters(const QString &interfaceName, InterfaceCounters *out);
 // Every interface at once, for a view that polls them all (same cost as one).
 QMap<QString, InterfaceCounters> readAllCounters();
 
+// Opens the console of the process that started this one, when there is one and stdout or
+// stderr lead nowhere: on Windows a GUI program (nicbench.exe) started from cmd.exe or
+// PowerShell has no console of its own, so `nicbench --report-pdf ...` could not print its
+// errors. A no-op on Linux.
+void attachParentConsole();
+
 // --- Open descriptors ----------------------------------------------------------------------
 // Every data connection is a descriptor (a socket); a test with thousands of flows needs a
 // limit above the usual 1024.
@@ -65,9 +73,12 @@ struct FileLimit {
     std::int64_t hard = -1; // how far it may raise soft without privileges
 };
 // Raises the soft limit to the hard one (RLIMIT_NOFILE on Linux); returns the limits after.
+// Windows has no such limit (sockets are handles bounded by memory): both stay -1 there,
+// and checkDescriptorLimit() skips its check.
 FileLimit raiseFileLimit();
 FileLimit fileLimit();
-// Descriptors this process has open now; -1 when unknown.
+// Descriptors this process has open now; -1 when unknown. On Windows every handle of the
+// process (GetProcessHandleCount: threads, events and keys too).
 int openFileCount();
 
 // --- Process signals ---------------------------------------------------------------------

@@ -498,6 +498,8 @@ FileLimit raiseFileLimit()
     return fileLimit();
 }
 
+void attachParentConsole() {}
+
 int openFileCount()
 {
     DIR *dir = ::opendir("/proc/self/fd");
