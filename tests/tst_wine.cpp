@@ -48,14 +48,18 @@ QSet<QString> keysOf(const QByteArray &json)
     return keys;
 }
 
-// What the kernel's TCP_INFO gives: written only where the OS reports it (iperf3 does the
-// same), and Windows before 10 1703, wine included, has no SIO_TCP_INFO.
-bool isTcpInfoKey(const QString &path)
+// Keys that name what one system can tell and another cannot, each written only where it is
+// known, as iperf3 does: TCP_INFO's figures (Windows before 10 1703, wine included, has no
+// SIO_TCP_INFO), the congestion control algorithm (Windows has no per-socket choice), and
+// the adapter's offloads (a map of what could be read).
+bool isSystemDependentKey(const QString &path)
 {
-    static const QSet<QString> names{QStringLiteral("snd_cwnd"),     QStringLiteral("rtt"),
-                                     QStringLiteral("rttvar"),       QStringLiteral("pmtu"),
-                                     QStringLiteral("max_snd_cwnd"), QStringLiteral("max_rtt"),
-                                     QStringLiteral("min_rtt"),      QStringLiteral("mean_rtt")};
+    if (path.contains(QLatin1String(".offloads.")) || path.endsWith(QLatin1String("sender_tcp_congestion")))
+        return true;
+    static const QSet<QString> names{
+        QStringLiteral("retransmits"), QStringLiteral("snd_cwnd"), QStringLiteral("rtt"),
+        QStringLiteral("rttvar"),      QStringLiteral("pmtu"),     QStringLiteral("max_snd_cwnd"),
+        QStringLiteral("max_rtt"),     QStringLiteral("min_rtt"),  QStringLiteral("mean_rtt")};
     return names.contains(path.section(QLatin1Char('.'), -1));
 }
 
@@ -63,7 +67,7 @@ QString keyDifference(const QSet<QString> &native, const QSet<QString> &windows)
 {
     QStringList missing, extra;
     for (const QString &k : native)
-        if (!windows.contains(k) && !isTcpInfoKey(k))
+        if (!windows.contains(k) && !isSystemDependentKey(k))
             missing << k;
     for (const QString &k : windows)
         if (!native.contains(k))

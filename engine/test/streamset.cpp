@@ -179,7 +179,12 @@ QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSy
     o.insert(QStringLiteral("cpu_util_total"), cpuTotal);
     o.insert(QStringLiteral("cpu_util_user"), cpuUser);
     o.insert(QStringLiteral("cpu_util_system"), cpuSystem);
-    o.insert(QStringLiteral("sender_has_retransmits"), receiverOnly ? -1 : 1);
+    // iperf3's meaning: -1 this side only received, 1 its retransmit counts are real, 0 it
+    // sent but its system cannot count them (no TCP_INFO), and the counts below say -1.
+    bool countsKnown = false;
+    for (const Entry &e : m_streams)
+        countsKnown = countsKnown || (e.stream->isSender() && e.finalRetrans >= 0);
+    o.insert(QStringLiteral("sender_has_retransmits"), receiverOnly ? -1 : (countsKnown ? 1 : 0));
     if (!congestion.isEmpty())
         o.insert(QStringLiteral("congestion_used"), congestion);
     QJsonArray arr;
@@ -188,8 +193,7 @@ QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSy
         QJsonObject s;
         s.insert(QStringLiteral("id"), e.stream->id());
         s.insert(QStringLiteral("bytes"), double(e.finalBytes - e.omitBaseline));
-        s.insert(QStringLiteral("retransmits"),
-                 e.stream->isSender() ? double(std::max<std::int64_t>(e.finalRetrans, 0)) : -1.0);
+        s.insert(QStringLiteral("retransmits"), e.stream->isSender() ? double(e.finalRetrans) : -1.0);
         s.insert(QStringLiteral("jitter"), 0);
         s.insert(QStringLiteral("errors"), 0);
         s.insert(QStringLiteral("packets"), 0);
