@@ -272,6 +272,7 @@ private slots:
 
     void connectionRefused();
     void busyServer();
+    void oversizedParams();
     void silentServer();
     void fakeServerStates_data();
     void fakeServerStates();
@@ -540,6 +541,41 @@ void TestLoopback::connectionRefused()
     QVERIFY2(run.result.error.contains(QString::number(port)), qPrintable(run.result.error));
     QVERIFY(!run.result.error.contains(QLatin1Char('\n')));
     QVERIFY(run.result.streams.isEmpty());
+}
+
+// A parameters message announced larger than MaxParamsJsonSize is refused from its length
+// header alone, at once, with SERVER_ERROR; nothing of it is read, and the next client is
+// served as usual.
+void TestLoopback::oversizedParams()
+{
+    InProcessServer server;
+    QString error;
+    QVERIFY2(server.start(&error), qPrintable(error));
+    {
+        QString cerr;
+        nb::net::Socket raw = nb::net::connectTcp(QStringLiteral("127.0.0.1"), server.port(), nb::AddressFamily::IPv4,
+                                                  {}, {}, 2000, &cerr);
+        QVERIFY2(raw.valid(), qPrintable(cerr));
+        const QByteArray cookie = nb::proto::makeCookie();
+        QCOMPARE(nb::net::writeAll(raw, cookie.constData(), std::size_t(cookie.size()), nb::net::deadlineIn(3), &cerr),
+                 nb::net::IoStatus::Ok);
+        char byte = 0;
+        QCOMPARE(nb::net::readExact(raw, &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Ok);
+        QCOMPARE(int(std::int8_t(byte)), int(nb::proto::ParamExchange));
+        const QByteArray header = int32be(qint32(nb::proto::MaxParamsJsonSize + 1));
+        QCOMPARE(nb::net::writeAll(raw, header.constData(), 4, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Ok);
+        QElapsedTimer t;
+        t.start();
+        QCOMPARE(nb::net::readExact(raw, &byte, 1, nb::net::deadlineIn(3), &cerr), nb::net::IoStatus::Ok);
+        QCOMPARE(int(std::int8_t(byte)), int(nb::proto::ServerError));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+    }
+    // The limit leaves room for real parameters: a test right after runs as usual.
+    nb::TestParams p = clientParams(server.port());
+    p.duration = 1;
+    const nb::TestResult r = nb::ThroughputClient(p).run();
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QVERIFY(r.streams.size() == 1 && r.streams.front().bytesReceived > 0);
 }
 
 void TestLoopback::busyServer()

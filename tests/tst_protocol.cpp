@@ -61,6 +61,8 @@ class TestProtocol : public QObject {
     Q_OBJECT
 
 private slots:
+    void resultsLimit_data();
+    void resultsLimit();
     void cookieShape();
     void cookieValidation_data();
     void cookieValidation();
@@ -667,6 +669,27 @@ void TestProtocol::paramsUnknownKeysIgnored()
     QString error;
     QVERIFY2(nb::TestParams::fromIperfParams(o, &p, &error), qPrintable(error));
     QCOMPARE(p.streams, 2);
+}
+
+// How large a client's results may be for the streams the server set up: 64 KiB plus
+// 1 KiB per stream, never above MaxJsonSize.
+void TestProtocol::resultsLimit_data()
+{
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<quint32>("limit");
+    QTest::newRow("none") << 0 << quint32(65536);
+    QTest::newRow("negative") << -5 << quint32(65536);
+    QTest::newRow("one") << 1 << quint32(65536 + 1024);
+    QTest::newRow("128") << 128 << quint32(65536 + 131072);
+    QTest::newRow("10000") << 10000 << quint32(65536 + 10240000);
+    QTest::newRow("capped") << 100000 << nb::proto::MaxJsonSize;
+}
+
+void TestProtocol::resultsLimit()
+{
+    QFETCH(int, streams);
+    QFETCH(quint32, limit);
+    QCOMPARE(nb::proto::resultsJsonLimit(streams), limit);
 }
 
 QTEST_GUILESS_MAIN(TestProtocol)

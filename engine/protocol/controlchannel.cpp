@@ -37,9 +37,10 @@ net::IoStatus ControlChannel::writeState(std::int8_t state, net::Deadline deadli
     return writeBytes(&c, 1, deadline, error);
 }
 
-net::IoStatus readJson(const net::Socket &s, QJsonObject *object, net::Deadline deadline, QString *error)
+net::IoStatus readJson(const net::Socket &s, QJsonObject *object, net::Deadline deadline, QString *error,
+                       std::uint32_t maxSize)
 {
-    JsonFrameDecoder decoder;
+    JsonFrameDecoder decoder(maxSize);
     char buf[65536];
     for (;;) {
         const std::size_t want = std::min(decoder.bytesWanted(), sizeof buf);

@@ -16,8 +16,10 @@
 namespace nb::proto {
 
 // Length-prefixed JSON on any connected socket (ControlChannel uses these; so do tests
-// that play a scripted peer). A frame larger than MaxJsonSize is refused at once.
-net::IoStatus readJson(const net::Socket &s, QJsonObject *object, net::Deadline deadline, QString *error);
+// that play a scripted peer). A frame larger than maxSize is refused at once, before any
+// of it is read.
+net::IoStatus readJson(const net::Socket &s, QJsonObject *object, net::Deadline deadline, QString *error,
+                       std::uint32_t maxSize = MaxJsonSize);
 net::IoStatus writeJson(const net::Socket &s, const QJsonObject &object, net::Deadline deadline, QString *error);
 
 class ControlChannel {
@@ -35,9 +37,10 @@ public:
     net::IoStatus readState(std::int8_t *state, net::Deadline deadline, QString *error,
                             const std::atomic<bool> *cancel = nullptr) const;
     net::IoStatus writeState(std::int8_t state, net::Deadline deadline, QString *error) const;
-    net::IoStatus readJson(QJsonObject *object, net::Deadline deadline, QString *error) const
+    net::IoStatus readJson(QJsonObject *object, net::Deadline deadline, QString *error,
+                           std::uint32_t maxSize = MaxJsonSize) const
     {
-        return proto::readJson(m_socket, object, deadline, error);
+        return proto::readJson(m_socket, object, deadline, error, maxSize);
     }
     net::IoStatus writeJson(const QJsonObject &object, net::Deadline deadline, QString *error) const
     {

@@ -47,6 +47,16 @@ constexpr int MaxStreams = 128;
 // streams and server output, so this is generous, but it bounds what a hostile peer can
 // make us allocate.
 constexpr std::uint32_t MaxJsonSize = 16 * 1024 * 1024;
+// What a server reads before it knows anything about the client: the test parameters
+// (ours are under 2 KiB; stock iperf3 3.18 itself caps them at 8 KiB).
+constexpr std::uint32_t MaxParamsJsonSize = 64 * 1024;
+// A client's results list each of its streams (about 200 bytes each with iperf3's
+// fields): room for 1 KiB per stream above a 64 KiB base, never above MaxJsonSize.
+constexpr std::uint32_t resultsJsonLimit(int streams)
+{
+    const std::uint64_t limit = 64 * 1024 + std::uint64_t(streams > 0 ? streams : 0) * 1024;
+    return limit < MaxJsonSize ? std::uint32_t(limit) : MaxJsonSize;
+}
 
 // True when the byte is one of the states defined above.
 bool isKnownState(std::int8_t state);

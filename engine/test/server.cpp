@@ -234,7 +234,7 @@ ServerRun::Request ServerRun::receiveParams()
         return fail(ErrorCode::PeerClosed, err), Request::Failed;
     QJsonObject paramsJson;
     if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
-        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err, proto::MaxParamsJsonSize) != net::IoStatus::Ok) {
         ctrl.sendError(proto::IeRecvParams);
         fail(ErrorCode::Protocol,
              QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
@@ -436,7 +436,7 @@ bool ServerRun::exchangeResults()
     if (ctrl.writeState(proto::ExchangeResults, rd, &err) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, err);
     QJsonObject theirs;
-    if (ctrl.readJson(&theirs, rd, &err) != net::IoStatus::Ok)
+    if (ctrl.readJson(&theirs, rd, &err, proto::resultsJsonLimit(streams.size())) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, QStringLiteral("cannot read the client's results: %1").arg(err));
     if (!streams.applyPeerResults(theirs, &err)) {
         ctrl.sendError(proto::IeStreamId);
