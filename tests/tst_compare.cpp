@@ -204,16 +204,32 @@ void TestCompare::matrixLabels()
     const QList<Configuration> m =
         buildMatrix(base, {lo, vm}, {MatrixVariant::withStreams(1), MatrixVariant::withStreams(4)});
     QCOMPARE(m.size(), 4);
-    QCOMPARE(m[0].label, QStringLiteral("loopback %1, P=1").arg(lo.adapter->name));
-    QCOMPARE(m[3].label, QStringLiteral("e1000 eth1, P=4"));
+    // Short labels: the NIC model when the family names one, else the interface name.
+    QCOMPARE(m[0].label, QStringLiteral("%1, P=1").arg(lo.adapter->name));
+    QCOMPARE(m[3].label, QStringLiteral("E1000, P=4"));
+    QCOMPARE(m[3].adapter, QStringLiteral("E1000"));
+    QCOMPARE(m[3].variant, QStringLiteral("P=4"));
     QCOMPARE(m[3].params.streams, 4);
     QCOMPARE(m[3].params.bindAddress, QStringLiteral("198.18.0.1"));
     QCOMPARE(m[3].params.host, QStringLiteral("198.18.0.2"));
     QCOMPARE(m[3].params.duration, 5.0);
+    // The RR variant has its own connection count (1, netperf's TCP_RR), not the
+    // throughput variants' streams (the review's M4).
+    base.streams = 4;
     const QList<Configuration> kinds =
         buildMatrix(base, {vm}, {MatrixVariant::throughput(), MatrixVariant::requestResponse()});
-    QCOMPARE(kinds[1].label, QStringLiteral("e1000 eth1, TCP_RR"));
+    QCOMPARE(kinds[1].label, QStringLiteral("E1000, TCP_RR"));
     QCOMPARE(kinds[1].params.kind, TestKind::Rr);
+    QCOMPARE(kinds[1].params.connections(), 1);
+    QCOMPARE(kinds[0].params.streams, 4);
+    QCOMPARE(buildMatrix(base, {vm}, {MatrixVariant::requestResponse(8)}).first().variant,
+             QStringLiteral("TCP_RR (8 conn.)"));
+    // Two endpoints of the same model are told apart by their interface names.
+    AdapterInfo second = e1000;
+    second.name = QStringLiteral("eth2");
+    const MatrixEndpoint vm2{QStringLiteral("198.18.2.1"), QStringLiteral("198.18.2.2"), second, QString()};
+    QCOMPARE(defaultLabels({vm, vm2}), (QStringList{QStringLiteral("E1000 eth1"), QStringLiteral("E1000 eth2")}));
+    base.streams = 1;
     vm.label = QStringLiteral("VM NIC");
     QCOMPARE(buildMatrix(base, {vm}, {}).first().label, QStringLiteral("VM NIC"));
 }
@@ -227,8 +243,8 @@ void TestCompare::runnerEndToEnd()
     c.title = QStringLiteral("P1 vs P4");
     c.repeats = 2;
     c.pauseSeconds = 0.2;
-    c.configurations = {{QStringLiteral("P1"), loopbackParams(server.port(), 1, 1), QString()},
-                        {QStringLiteral("P4"), loopbackParams(server.port(), 4, 1), QString()}};
+    c.configurations = {{QStringLiteral("P1"), {}, {}, loopbackParams(server.port(), 1, 1), QString()},
+                        {QStringLiteral("P4"), {}, {}, loopbackParams(server.port(), 4, 1), QString()}};
     Recorder recorder;
     ComparisonRunner runner(c, &recorder);
     const Comparison done = runner.run();
@@ -267,8 +283,8 @@ void TestCompare::failedRunIsRecorded()
     Comparison c;
     c.repeats = 1;
     c.pauseSeconds = 0;
-    c.configurations = {{QStringLiteral("nobody home"), loopbackParams(dead, 1, 1), QString()},
-                        {QStringLiteral("live"), loopbackParams(server.port(), 1, 1), QString()}};
+    c.configurations = {{QStringLiteral("nobody home"), {}, {}, loopbackParams(dead, 1, 1), QString()},
+                        {QStringLiteral("live"), {}, {}, loopbackParams(server.port(), 1, 1), QString()}};
     c.configurations[0].params.connectTimeoutMs = 2000;
     const Comparison done = ComparisonRunner(c).run();
     QCOMPARE(done.runs.size(), 2);
@@ -297,7 +313,7 @@ void TestCompare::stopEndsEarly()
     Comparison c;
     c.repeats = 3;
     c.pauseSeconds = 0;
-    c.configurations = {{QStringLiteral("long"), loopbackParams(server.port(), 1, 30), QString()}};
+    c.configurations = {{QStringLiteral("long"), {}, {}, loopbackParams(server.port(), 1, 30), QString()}};
     ComparisonRunner runner(c);
     QElapsedTimer t;
     t.start();
@@ -349,7 +365,7 @@ void TestCompare::cliEndToEnd()
     QFile file(out);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
-    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 2);
     QCOMPARE(
         doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray().size(), 2);
 

@@ -70,11 +70,14 @@ void TestComparisonOverlay::overlay_data()
 {
     QTest::addColumn<QList<ComparisonSource>>("sources");
     QTest::addColumn<QStringList>("mergedLabels");
-    QTest::addColumn<QStringList>("groupLabels");
-    QTest::addColumn<QList<int>>("sourceOf");
+    QTest::addColumn<QStringList>("groupLabels"); // variants on the axis
+    QTest::addColumn<QStringList>("seriesLabels");
+    QTest::addColumn<QList<int>>("seriesOf");
     QTest::addColumn<QList<int>>("groupOf");
     QTest::addColumn<int>("baseline");
-    // (group, source) -> expected merged configuration, row by row.
+    // Per merged configuration, the configuration its verdicts compare with (-1: none).
+    QTest::addColumn<QList<int>>("baselineFor");
+    // (group, series) -> expected merged configuration, row by row.
     QTest::addColumn<QList<QList<int>>>("lookup");
     QTest::addColumn<QStringList>("warnings");
 
@@ -82,9 +85,23 @@ void TestComparisonOverlay::overlay_data()
     QTest::newRow("one source") << QList<ComparisonSource>{{QStringLiteral("adapters.nicbench"),
                                                             makeComparison(three, {2.9, 3.4, 4.7}, 3, 0,
                                                                            {QStringLiteral("w")})}}
-                                << three << three << QList<int>{0, 0, 0} << QList<int>{0, 1, 2} << 0
-                                << QList<QList<int>>{{0}, {1}, {2}} << QStringList{QStringLiteral("w")};
+                                << three << QStringList{QString()} << three << QList<int>{0, 1, 2}
+                                << QList<int>{0, 0, 0} << 0 << QList<int>{-1, 0, 0} << QList<QList<int>>{{0, 1, 2}}
+                                << QStringList{QStringLiteral("w")};
 
+    // Adapters x variants: each variant's bars compare with the baseline adapter's bar
+    // of the same variant (the review's M1: RR got no verdict against a throughput baseline).
+    const QStringList matrix{QStringLiteral("E1000, P=4"), QStringLiteral("E1000, TCP_RR"),
+                             QStringLiteral("VMXNET3, P=4"), QStringLiteral("VMXNET3, TCP_RR")};
+    QTest::newRow("adapters x variants") << QList<ComparisonSource>{{QStringLiteral("m"),
+                                                                     makeComparison(matrix, {1, 2, 3, 4}, 2, 0)}}
+                                         << matrix << QStringList{QStringLiteral("P=4"), QStringLiteral("TCP_RR")}
+                                         << QStringList{QStringLiteral("E1000"), QStringLiteral("VMXNET3")}
+                                         << QList<int>{0, 0, 1, 1} << QList<int>{0, 1, 0, 1} << 0
+                                         << QList<int>{-1, -1, 0, 1} << QList<QList<int>>{{0, 2}, {1, 3}}
+                                         << QStringList{};
+
+    // Before/after: each "after" configuration compares with the same one "before".
     QTest::newRow("two sources, same labels")
         << QList<ComparisonSource>{{QStringLiteral("before"),
                                     makeComparison(three, {2.9, 3.4, 4.7}, 3, 1, {QStringLiteral("adapters differ")})},
@@ -93,11 +110,15 @@ void TestComparisonOverlay::overlay_data()
         << QStringList{QStringLiteral("E1000 (before)"),   QStringLiteral("E1000E (before)"),
                        QStringLiteral("VMXNET3 (before)"), QStringLiteral("E1000 (after)"),
                        QStringLiteral("E1000E (after)"),   QStringLiteral("VMXNET3 (after)")}
-        << three << QList<int>{0, 0, 0, 1, 1, 1} << QList<int>{0, 1, 2, 0, 1, 2} << 1
-        << QList<QList<int>>{{0, 3}, {1, 4}, {2, 5}}
+        << QStringList{QString()} << QStringList{QStringLiteral("E1000 (before)"),   QStringLiteral("E1000E (before)"),
+                                                 QStringLiteral("VMXNET3 (before)"), QStringLiteral("E1000 (after)"),
+                                                 QStringLiteral("E1000E (after)"),   QStringLiteral("VMXNET3 (after)")}
+        << QList<int>{0, 1, 2, 3, 4, 5} << QList<int>{0, 0, 0, 0, 0, 0} << 1 << QList<int>{-1, -1, -1, 0, 1, 2}
+        << QList<QList<int>>{{0, 1, 2, 3, 4, 5}}
         << QStringList{QStringLiteral("before: adapters differ"), QStringLiteral("after: run 2 failed")};
 
-    QTest::newRow("label only in one source")
+    // An adapter the baseline source lacks compares with that source's baseline adapter.
+    QTest::newRow("adapter only in one source")
         << QList<ComparisonSource>{{QStringLiteral("a"),
                                     makeComparison({QStringLiteral("E1000"), QStringLiteral("VMXNET3")}, {2.9, 4.7}, 2,
                                                    0)},
@@ -106,20 +127,11 @@ void TestComparisonOverlay::overlay_data()
                                                    1)}}
         << QStringList{QStringLiteral("E1000 (a)"), QStringLiteral("VMXNET3 (a)"), QStringLiteral("VMXNET3 (b)"),
                        QStringLiteral("virtio (b)")}
-        << QStringList{QStringLiteral("E1000"), QStringLiteral("VMXNET3"), QStringLiteral("virtio")}
-        << QList<int>{0, 0, 1, 1} << QList<int>{0, 1, 1, 2} << 0 << QList<QList<int>>{{0, -1}, {1, 2}, {-1, 3}}
-        << QStringList{};
-
-    QTest::newRow("three sources, different order")
-        << QList<ComparisonSource>{{QStringLiteral("x"),
-                                    makeComparison({QStringLiteral("A"), QStringLiteral("B")}, {1, 2}, 2, 0)},
-                                   {QStringLiteral("y"),
-                                    makeComparison({QStringLiteral("B"), QStringLiteral("A")}, {2, 1}, 2, 0)},
-                                   {QStringLiteral("z"), makeComparison({QStringLiteral("A")}, {1}, 2, 0)}}
-        << QStringList{QStringLiteral("A (x)"), QStringLiteral("B (x)"), QStringLiteral("B (y)"),
-                       QStringLiteral("A (y)"), QStringLiteral("A (z)")}
-        << QStringList{QStringLiteral("A"), QStringLiteral("B")} << QList<int>{0, 0, 1, 1, 2}
-        << QList<int>{0, 1, 1, 0, 0} << 0 << QList<QList<int>>{{0, 3, 4}, {1, 2, -1}} << QStringList{};
+        << QStringList{QString()}
+        << QStringList{QStringLiteral("E1000 (a)"), QStringLiteral("VMXNET3 (a)"), QStringLiteral("VMXNET3 (b)"),
+                       QStringLiteral("virtio (b)")}
+        << QList<int>{0, 1, 2, 3} << QList<int>{0, 0, 0, 0} << 0 << QList<int>{-1, -1, 1, 0}
+        << QList<QList<int>>{{0, 1, 2, 3}} << QStringList{};
 }
 
 void TestComparisonOverlay::overlay()
@@ -127,9 +139,11 @@ void TestComparisonOverlay::overlay()
     QFETCH(QList<ComparisonSource>, sources);
     QFETCH(QStringList, mergedLabels);
     QFETCH(QStringList, groupLabels);
-    QFETCH(QList<int>, sourceOf);
+    QFETCH(QStringList, seriesLabels);
+    QFETCH(QList<int>, seriesOf);
     QFETCH(QList<int>, groupOf);
     QFETCH(int, baseline);
+    QFETCH(QList<int>, baselineFor);
     QFETCH(QList<QList<int>>, lookup);
     QFETCH(QStringList, warnings);
 
@@ -142,15 +156,20 @@ void TestComparisonOverlay::overlay()
         labels.append(c.label);
     QCOMPARE(labels, mergedLabels);
     QCOMPARE(o.groupLabels, groupLabels);
-    QCOMPARE(o.sourceOf, sourceOf);
+    QCOMPARE(o.seriesLabels, seriesLabels);
+    QCOMPARE(o.seriesOf, seriesOf);
     QCOMPARE(o.groupOf, groupOf);
     QCOMPARE(o.merged.baselineIndex, baseline);
     QCOMPARE(o.merged.warnings, warnings);
+    QList<int> gotBaselines;
+    for (int i = 0; i < o.merged.configurations.size(); ++i)
+        gotBaselines.append(o.merged.baselineFor(i));
+    QCOMPARE(gotBaselines, baselineFor);
     for (int g = 0; g < lookup.size(); ++g)
         for (int s = 0; s < lookup[g].size(); ++s)
             QCOMPARE(o.configurationFor(g, s), lookup[g][s]);
     QCOMPARE(o.configurationFor(int(groupLabels.size()), 0), -1);
-    QCOMPARE(o.configurationFor(0, int(sources.size())), -1);
+    QCOMPARE(o.configurationFor(0, o.seriesCount()), -1);
     QCOMPARE(o.configurationFor(-1, 0), -1);
 
     qsizetype runs = 0;
@@ -197,30 +216,34 @@ void TestComparisonOverlay::runsRemapped()
         QCOMPARE(run.repeatIndex, original.repeatIndex);
         QCOMPARE(run.orderIndex, i);
         QCOMPARE(run.result.streams.first().bytesReceived, original.result.streams.first().bytesReceived);
-        // The run's configuration keeps its label group.
+        // The run's configuration keeps its adapter.
         const QString label = (fromA ? a : b).configurations[original.configIndex].label;
-        QCOMPARE(o.groupLabels[o.groupOf[run.configIndex]], label);
+        QCOMPARE(o.adapterLabels[o.adapterOf[run.configIndex]], label);
         QCOMPARE(o.sourceOf[run.configIndex], fromA ? 0 : 1);
     }
 }
 
 void TestComparisonOverlay::statisticsAcrossSources()
 {
-    // "after" VMXNET3 (6.0-6.2 Gbit/s) against the first source's baseline E1000.
+    // "after" VMXNET3 (6.0-6.2 Gbit/s) against "before" VMXNET3 (4.7-4.9 Gbit/s).
     const Comparison a = makeComparison({QStringLiteral("E1000"), QStringLiteral("VMXNET3")}, {3.0, 4.7}, 3, 0);
     const Comparison b = makeComparison({QStringLiteral("E1000"), QStringLiteral("VMXNET3")}, {3.0, 6.0}, 3, 0);
     const ComparisonOverlay o = overlayComparisons({{QStringLiteral("before"), a}, {QStringLiteral("after"), b}});
     const ComparisonStatistics s = computeStatistics(o.merged);
     QCOMPARE(s.configurations.size(), 4);
-    const MetricStatistics *after = s.find(o.configurationFor(1, 1), Metric::Throughput);
+    const int vmxAfter = o.configurationFor(0, 3);
+    QCOMPARE(o.merged.configurations[vmxAfter].label, QStringLiteral("VMXNET3 (after)"));
+    const MetricStatistics *after = s.find(vmxAfter, Metric::Throughput);
     QVERIFY(after);
     QCOMPARE(after->summary.n, 3);
     QVERIFY(qFuzzyCompare(after->summary.mean, 6.1e9));
     QVERIFY(after->hasBaseline);
+    QCOMPARE(s.configurations[vmxAfter].baselineConfig, o.configurationFor(0, 1));
     QCOMPARE(after->vsBaseline.verdict, stats::Verdict::Faster);
-    QVERIFY(qFuzzyCompare(after->vsBaseline.difference.relative, 6.1 / 3.1 - 1));
-    // The same label in the second source is compared too: equal values, no difference.
-    const MetricStatistics *sameBase = s.find(o.configurationFor(0, 1), Metric::Throughput);
+    QVERIFY(qFuzzyCompare(after->vsBaseline.difference.relative, 6.1 / 4.8 - 1));
+    QVERIFY(s.configurations[o.configurationFor(0, 1)].isBaseline);
+    // E1000 after against E1000 before: equal values, no difference.
+    const MetricStatistics *sameBase = s.find(o.configurationFor(0, 2), Metric::Throughput);
     QVERIFY(sameBase && sameBase->hasBaseline);
     QCOMPARE(sameBase->vsBaseline.verdict, stats::Verdict::NoSignificantDifference);
 }

@@ -109,9 +109,10 @@ Comparison makeComparison()
     TestParams p;
     p.host = QStringLiteral("127.0.0.1");
     p.duration = 3;
-    Configuration a{QStringLiteral("lo, P=1"), p, QStringLiteral("notes here")};
+    Configuration a{QStringLiteral("lo, P=1"), QStringLiteral("lo"), QStringLiteral("P=1"), p,
+                    QStringLiteral("notes here")};
     p.streams = 4;
-    Configuration b{QStringLiteral("lo, P=4"), p, QString()};
+    Configuration b{QStringLiteral("lo, P=4"), QStringLiteral("lo"), QStringLiteral("P=4"), p, QString()};
     c.configurations = {a, b};
     const QList<ScheduledRun> schedule = c.schedule();
     for (int i = 0; i < schedule.size(); ++i) {
@@ -163,6 +164,7 @@ private slots:
     void statisticsInFile();
     void loadsCliFile();
     void olderVersionLoads();
+    void version1Migrates();
     void singleResultIsVersion0();
     void rejectsFixtures_data();
     void rejectsFixtures();
@@ -193,7 +195,7 @@ void TestSnapshot::roundTrip()
     Comparison back;
     SnapshotLoadInfo info;
     QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
-    QCOMPARE(info.version, 1);
+    QCOMPARE(info.version, 2);
     QVERIFY(!info.compressed);
     QVERIFY(!info.migrated);
     QCOMPARE(back.title, c.title);
@@ -284,7 +286,7 @@ void TestSnapshot::statisticsInFile()
     const Comparison c = makeComparison();
     const QJsonObject doc = Snapshot::toJson(c);
     QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("nicbench-snapshot"));
-    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 2);
     const QJsonArray configs =
         doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray();
     QCOMPARE(configs.size(), 2);
@@ -313,6 +315,42 @@ void TestSnapshot::loadsCliFile()
     QCOMPARE(s.find(1, Metric::Throughput)->summary.n, 2);
 }
 
+void TestSnapshot::version1Migrates()
+{
+    // A version 1 file has labels only ("E1000, P=4"); loading derives adapter and variant
+    // from them, so each variant gets its verdict against the baseline adapter.
+    Comparison c = makeComparison();
+    c.configurations[0].label = QStringLiteral("E1000, P=1");
+    c.configurations[1].label = QStringLiteral("VMXNET3, P=1");
+    QJsonObject doc = Snapshot::toJson(c);
+    doc.insert(QStringLiteral("version"), 1);
+    QJsonArray configs = doc.value(QStringLiteral("configurations")).toArray();
+    for (QJsonValueRef v : configs) {
+        QJsonObject o = v.toObject();
+        o.remove(QStringLiteral("adapter"));
+        o.remove(QStringLiteral("variant"));
+        v = o;
+    }
+    doc.insert(QStringLiteral("configurations"), configs);
+    Comparison back;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::fromJson(doc, &back, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 1);
+    QVERIFY(info.migrated);
+    QCOMPARE(back.configurations[0].adapter, QStringLiteral("E1000"));
+    QCOMPARE(back.configurations[1].adapter, QStringLiteral("VMXNET3"));
+    QCOMPARE(back.configurations[1].variant, QStringLiteral("P=1"));
+    QCOMPARE(back.baselineFor(1), 0);
+    const ComparisonStatistics s = computeStatistics(back);
+    QVERIFY(s.find(1, Metric::Throughput) && s.find(1, Metric::Throughput)->hasBaseline);
+    // Saved again, it is version 2 with both fields.
+    const QJsonObject again = Snapshot::toJson(back);
+    QCOMPARE(again.value(QStringLiteral("version")).toInt(), 2);
+    QCOMPARE(again.value(QStringLiteral("configurations")).toArray().at(1).toObject().value(QStringLiteral("adapter")),
+             QJsonValue(QStringLiteral("VMXNET3")));
+}
+
 void TestSnapshot::olderVersionLoads()
 {
     // Version 0: a JSON array of -J documents (here three stock iperf3 3.12 results).
@@ -331,12 +369,12 @@ void TestSnapshot::olderVersionLoads()
     }
     QVERIFY(!c.warnings.isEmpty());
     QCOMPARE(c.validate(), QString());
-    // The migrated comparison saves as version 1 and reloads unchanged.
+    // The migrated comparison saves as version 2 and reloads unchanged.
     const QString path = m_dir.filePath(QStringLiteral("migrated.nicbench"));
     QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
     Comparison again;
     QVERIFY2(Snapshot::load(path, &again, &error, &info), qPrintable(error));
-    QCOMPARE(info.version, 1);
+    QCOMPARE(info.version, 2);
     QCOMPARE(documentBytes(Snapshot::toJson(again)), documentBytes(Snapshot::toJson(c)));
 }
 

@@ -54,7 +54,7 @@ DisplayUnit transactionsUnit(double maxPerSecond)
     return {1, QStringLiteral("/s")};
 }
 
-DisplayUnit displayUnit(Metric metric, double maxValue, TestKind kind)
+DisplayUnit displayUnit(Metric metric, double maxValue, TestKind)
 {
     switch (metric) {
     case Metric::Throughput: {
@@ -69,7 +69,7 @@ DisplayUnit displayUnit(Metric metric, double maxValue, TestKind kind)
     case Metric::LocalCpuPerGbps:
         return {1, QObject::tr("% per Gbit/s")};
     default:
-        return {1, metricUnit(metric, kind)};
+        return {1, metricUnit(metric)};
     }
 }
 
@@ -219,8 +219,8 @@ QString groupName(const ComparisonOverlay &o, int config)
 
 QString sourceName(const ComparisonOverlay &o, int config)
 {
-    const int s = config < o.sourceOf.size() ? o.sourceOf[config] : -1;
-    return s >= 0 && s < o.sourceNames.size() ? o.sourceNames[s] : QString();
+    const int s = config < o.seriesOf.size() ? o.seriesOf[config] : -1;
+    return s >= 0 && s < o.seriesLabels.size() ? o.seriesLabels[s] : QString();
 }
 
 int groupIndex(const ComparisonOverlay &o, int config)
@@ -230,7 +230,7 @@ int groupIndex(const ComparisonOverlay &o, int config)
 
 int sourceIndex(const ComparisonOverlay &o, int config)
 {
-    return config < o.sourceOf.size() ? o.sourceOf[config] : 0;
+    return config < o.seriesOf.size() ? o.seriesOf[config] : 0;
 }
 
 void setupLegend(QCustomPlot *plot)
@@ -349,7 +349,7 @@ void ComparisonBarChart::rebuild()
     stylePlaceholder(m_placeholder, this);
 
     const int groups = m_hasOverlay ? int(m_overlay.groupLabels.size()) : 0;
-    const int sources = m_hasOverlay ? std::max(1, m_overlay.sourceCount()) : 1;
+    const int sources = m_hasOverlay ? std::max(1, m_overlay.seriesCount()) : 1;
     m_slot = kGroupWidth / sources;
 
     // Collect the bars first: the unit depends on the largest value shown.
@@ -368,7 +368,7 @@ void ComparisonBarChart::rebuild()
             bar.source = s;
             bar.key = g + 1 + sourceOffset(s, sources, m_slot);
             bar.summary = ms->summary;
-            bar.isBaseline = config == m_stats.baselineIndex;
+            bar.isBaseline = m_stats.configurations.value(config).isBaseline;
             bar.hasBaseline = ms->hasBaseline;
             bar.vsBaseline = ms->vsBaseline;
             if (bar.isBaseline) {
@@ -419,7 +419,7 @@ void ComparisonBarChart::rebuild()
         if (mine.isEmpty() && sources == 1)
             continue;
         auto *bars = new QCPBars(xAxis, yAxis);
-        bars->setName(s < m_overlay.sourceNames.size() ? m_overlay.sourceNames[s] : QString());
+        bars->setName(s < m_overlay.seriesLabels.size() ? m_overlay.seriesLabels[s] : QString());
         bars->setWidthType(QCPBars::wtPlotCoords);
         bars->setWidth(m_slot * kBarFill);
         const QColor colour = seriesColor(pal, s);
@@ -582,10 +582,10 @@ QString ComparisonBarChart::tooltipAt(const QPoint &pos) const
     for (const Bar &b : m_bars) {
         if (std::abs(xAxis->coordToPixel(b.key) - pos.x()) > halfWidth)
             continue;
-        const QString unit = metricUnit(m_metric, m_overlay.merged.configurations.value(b.config).params.kind);
+        const QString unit = metricUnit(m_metric);
         const auto fmt = [&](double v) { return ComparisonTable::formatValue(m_metric, v, unit); };
         QStringList lines{groupName(m_overlay, b.config)};
-        if (m_overlay.sourceCount() > 1)
+        if (m_overlay.seriesCount() > 1)
             lines.first() += QStringLiteral(" (%1)").arg(sourceName(m_overlay, b.config));
         lines.append(tr("Mean %1 over %n run(s)", nullptr, b.summary.n).arg(fmt(b.summary.mean)));
         if (b.summary.spreadKnown)
@@ -608,7 +608,7 @@ QString ComparisonBarChart::toCsv() const
     QString out = QStringLiteral("label,source,unit,n,mean,ci95_low,ci95_high,relative,relative_ci95_low,"
                                  "relative_ci95_high,verdict\n");
     for (const Bar &b : m_bars) {
-        const QString unit = metricUnit(m_metric, m_overlay.merged.configurations.value(b.config).params.kind);
+        const QString unit = metricUnit(m_metric);
         const stats::Summary &s = b.summary;
         const stats::RelativeDifference &d = b.vsBaseline.difference;
         const bool rel = b.hasBaseline && d.valid;
@@ -925,7 +925,7 @@ void LatencyDistributionChart::rebuild()
     const QPalette pal = palette();
     const QColor text = pal.color(QPalette::Text);
 
-    const int sources = std::max(1, m_overlay.sourceCount());
+    const int sources = std::max(1, m_overlay.seriesCount());
     const double slot = kGroupWidth / sources;
     m_boxWidth = slot * 0.7;
     double maxP99 = 0;
@@ -975,7 +975,7 @@ void LatencyDistributionChart::rebuild()
         yAxis->setRange(0, niceCeiling(maxP99 / m_divisor * 1.08));
         for (const Series &s : std::as_const(m_data)) {
             auto *box = new QCPStatisticalBox(xAxis, yAxis);
-            box->setName(sources > 1 ? m_overlay.sourceNames.value(s.source) : configurationName(m_overlay, s.config));
+            box->setName(sources > 1 ? m_overlay.seriesLabels.value(s.source) : configurationName(m_overlay, s.config));
             QColor fill = seriesColor(pal, s.source);
             fill.setAlpha(isDarkPalette(pal) ? 170 : 190);
             box->setBrush(fill);

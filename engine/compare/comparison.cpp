@@ -9,10 +9,54 @@
 
 namespace nb {
 
+QString Configuration::joinLabel(const QString &adapter, const QString &variant)
+{
+    return variant.isEmpty() ? adapter : QStringLiteral("%1, %2").arg(adapter, variant);
+}
+
+void Configuration::splitLabel(const QString &label, QString *adapter, QString *variant)
+{
+    const qsizetype comma = label.lastIndexOf(QLatin1String(", "));
+    if (comma <= 0 || comma + 2 >= label.size()) {
+        *adapter = label;
+        variant->clear();
+        return;
+    }
+    *adapter = label.left(comma);
+    *variant = label.mid(comma + 2);
+}
+
+void Configuration::completeFromLabel()
+{
+    if (!adapter.isEmpty())
+        return;
+    splitLabel(label, &adapter, &variant);
+}
+
+QString Configuration::adapterName() const
+{
+    if (!adapter.isEmpty())
+        return adapter;
+    QString a, v;
+    splitLabel(label, &a, &v);
+    return a;
+}
+
+QString Configuration::variantName() const
+{
+    if (!adapter.isEmpty())
+        return variant;
+    QString a, v;
+    splitLabel(label, &a, &v);
+    return v;
+}
+
 QJsonObject Configuration::toJson() const
 {
     QJsonObject o;
     o.insert(QStringLiteral("label"), label);
+    o.insert(QStringLiteral("adapter"), adapterName());
+    o.insert(QStringLiteral("variant"), variantName());
     o.insert(QStringLiteral("params"), params.toJson());
     if (!notes.isEmpty())
         o.insert(QStringLiteral("notes"), notes);
@@ -26,12 +70,15 @@ bool Configuration::fromJson(const QJsonObject &o, Configuration *out, QString *
     QJsonObject params;
     const QString w = QStringLiteral("configuration");
     if (!readString(o, QStringLiteral("label"), &c.label, w, error, Need::Required, 1000) ||
+        !readString(o, QStringLiteral("adapter"), &c.adapter, w, error, Need::Optional, 1000) ||
+        !readString(o, QStringLiteral("variant"), &c.variant, w, error, Need::Optional, 1000) ||
         !readString(o, QStringLiteral("notes"), &c.notes, w, error) ||
         !readObject(o, QStringLiteral("params"), &params, w, error, Need::Required))
         return false;
     QString paramError;
     if (!TestParams::fromJson(params, &c.params, &paramError))
         return fail(error, QStringLiteral("configuration \"%1\".params").arg(c.label), paramError);
+    c.completeFromLabel();
     *out = c;
     return true;
 }
@@ -121,6 +168,61 @@ bool Run::fromJson(const QJsonObject &o, Run *out, QString *error)
     return true;
 }
 
+QString Comparison::baselineAdapter() const
+{
+    return configurations.value(baselineIndex).adapterName();
+}
+
+int Comparison::baselineFor(int configIndex) const
+{
+    if (configIndex < 0 || configIndex >= configurations.size())
+        return -1;
+    if (!baselineOf.isEmpty())
+        return baselineOf.value(configIndex, -1);
+    if (baselineIndex < 0 || baselineIndex >= configurations.size())
+        return -1;
+    const QString base = baselineAdapter();
+    const Configuration &c = configurations[configIndex];
+    if (adapters().size() == 1) // one adapter: its variants are what is compared
+        return configIndex == baselineIndex ? -1 : baselineIndex;
+    if (c.adapterName() == base)
+        return -1;
+    const QString variant = c.variantName();
+    for (int i = 0; i < configurations.size(); ++i)
+        if (configurations[i].adapterName() == base && configurations[i].variantName() == variant)
+            return i;
+    return -1;
+}
+
+bool Comparison::isBaseline(int configIndex) const
+{
+    if (configIndex < 0 || configIndex >= configurations.size())
+        return false;
+    if (!baselineOf.isEmpty())
+        return baselineOf.contains(configIndex);
+    if (adapters().size() == 1)
+        return configIndex == baselineIndex;
+    return configurations[configIndex].adapterName() == baselineAdapter();
+}
+
+QStringList Comparison::adapters() const
+{
+    QStringList out;
+    for (const Configuration &c : configurations)
+        if (!out.contains(c.adapterName()))
+            out.append(c.adapterName());
+    return out;
+}
+
+QStringList Comparison::variants() const
+{
+    QStringList out;
+    for (const Configuration &c : configurations)
+        if (!out.contains(c.variantName()))
+            out.append(c.variantName());
+    return out;
+}
+
 QList<const Run *> Comparison::runsOf(int configIndex, bool okOnly) const
 {
     QList<const Run *> out;
@@ -140,6 +242,10 @@ QString Comparison::validate() const
         return QStringLiteral("baseline %1 is not a configuration (0..%2)")
             .arg(baselineIndex)
             .arg(configurations.size() - 1);
+    if (!baselineOf.isEmpty() && baselineOf.size() != configurations.size())
+        return QStringLiteral("baselineOf has %1 entries for %2 configurations")
+            .arg(baselineOf.size())
+            .arg(configurations.size());
     if (!(pauseSeconds >= 0 && pauseSeconds <= 3600))
         return QStringLiteral("pause between runs must be 0..3600 s");
     QSet<quint64> seen;

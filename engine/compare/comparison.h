@@ -18,10 +18,28 @@
 
 namespace nb {
 
+// A comparison is adapters x test variants: each configuration is one adapter (an endpoint:
+// "E1000", "VMXNET3") running one variant of the test ("P=4", "TCP_RR"). Charts put the
+// variants on the axis and one bar per adapter in each group; verdicts compare each
+// configuration with the baseline adapter's configuration of the same variant.
 struct Configuration {
-    QString label; // "virtio eth0, P=4": what charts and tables show
+    QString label;   // "E1000, P=4": the whole name, unique within a comparison (tables, CSV)
+    QString adapter; // "E1000": the bar's series and legend entry
+    QString variant; // "P=4": the group on the axis; empty when the comparison has one variant
     TestParams params;
     QString notes; // free text ("jumbo frames on both ends")
+
+    // "<adapter>, <variant>", or the adapter alone.
+    static QString joinLabel(const QString &adapter, const QString &variant);
+    // The adapter and variant a label written by joinLabel (or by hand, "before") names:
+    // split at the last ", "; no ", " makes the whole label the adapter. Used for
+    // snapshots written before the two were stored, and for specs that give only labels.
+    static void splitLabel(const QString &label, QString *adapter, QString *variant);
+    // Fills an empty adapter (and its variant) from the label (splitLabel).
+    void completeFromLabel();
+    // What to show and group by: the fields, or splitLabel(label) while adapter is empty.
+    QString adapterName() const;
+    QString variantName() const;
 
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, Configuration *out, QString *error);
@@ -62,7 +80,10 @@ struct Comparison {
     OrderPolicy order = OrderPolicy::Interleaved;
     quint64 seed = 0;          // used by OrderPolicy::Shuffled
     double pauseSeconds = 1.0; // idle time between runs, so one run's tail does not load the next
-    int baselineIndex = 0;     // configuration the others are compared with
+    int baselineIndex = 0;     // a configuration of the baseline adapter: every configuration is
+                               // compared with the baseline adapter's one of the same variant
+    QList<int> baselineOf;     // when not empty, the configuration each one is compared with
+                               // (-1: none); overlays set it, snapshots do not store it
     QList<Run> runs;           // in execution order
     Environment environment;
     QStringList warnings; // comparison-level ("run 3 failed: ...", "adapters differ")
@@ -70,6 +91,18 @@ struct Comparison {
     QDateTime finishedAt; // UTC; invalid while running or when stopped early
 
     QList<ScheduledRun> schedule() const { return buildSchedule(int(configurations.size()), repeats, order, seed); }
+    // The baseline adapter: configurations[baselineIndex].adapter.
+    QString baselineAdapter() const;
+    // The configuration `configIndex` is compared with: the baseline adapter's
+    // configuration of the same variant (with baselineOf set, baselineOf[configIndex]);
+    // -1 for the baseline's own configurations and when there is none.
+    int baselineFor(int configIndex) const;
+    // True for a configuration others are compared with (the baseline adapter's, or a
+    // baselineOf target).
+    bool isBaseline(int configIndex) const;
+    // Distinct adapters and variants, in order of first appearance.
+    QStringList adapters() const;
+    QStringList variants() const;
     // Successful runs of one configuration, in execution order.
     QList<const Run *> runsOf(int configIndex, bool okOnly = true) const;
     // Checks indices and counts; returns an empty string when consistent.

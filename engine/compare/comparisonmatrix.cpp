@@ -14,15 +14,63 @@ MatrixEndpoint MatrixEndpoint::fromBindAddress(const QString &bindAddress, const
     return e;
 }
 
+namespace {
+
+// The model name users know a virtual NIC by; empty for families that do not name one.
+QString modelName(AdapterFamily family)
+{
+    switch (family) {
+    case AdapterFamily::E1000:
+        return QStringLiteral("E1000");
+    case AdapterFamily::E1000e:
+        return QStringLiteral("E1000E");
+    case AdapterFamily::Vmxnet3:
+        return QStringLiteral("VMXNET3");
+    case AdapterFamily::Virtio:
+        return QStringLiteral("virtio");
+    case AdapterFamily::HyperV:
+        return QStringLiteral("Hyper-V");
+    case AdapterFamily::Ena:
+        return QStringLiteral("ENA");
+    default:
+        return {};
+    }
+}
+
+} // namespace
+
 QString MatrixEndpoint::defaultLabel() const
 {
     if (!label.isEmpty())
         return label;
-    if (adapter)
-        return QStringLiteral("%1 %2").arg(familyName(adapter->family), adapter->name);
+    if (adapter) {
+        const QString model = modelName(adapter->family);
+        return model.isEmpty() ? adapter->name : model;
+    }
     if (!bindAddress.isEmpty())
         return bindAddress;
     return target;
+}
+
+QStringList defaultLabels(const QList<MatrixEndpoint> &endpoints)
+{
+    QStringList out;
+    for (const MatrixEndpoint &e : endpoints)
+        out.append(e.defaultLabel());
+    const auto collides = [&](int i) { return out.count(out[i]) > 1; };
+    for (int pass = 0; pass < 2; ++pass) {
+        QList<int> clashing;
+        for (int i = 0; i < out.size(); ++i)
+            if (endpoints[i].label.isEmpty() && collides(i))
+                clashing.append(i);
+        for (int i : clashing) {
+            const MatrixEndpoint &e = endpoints[i];
+            const QString extra = pass == 0 && e.adapter && out[i] != e.adapter->name ? e.adapter->name : e.target;
+            if (!extra.isEmpty() && !out[i].endsWith(extra))
+                out[i] = QStringLiteral("%1 %2").arg(out[i], extra);
+        }
+    }
+    return out;
 }
 
 void MatrixVariant::apply(TestParams *p) const
@@ -61,11 +109,12 @@ MatrixVariant MatrixVariant::throughput()
     return v;
 }
 
-MatrixVariant MatrixVariant::requestResponse()
+MatrixVariant MatrixVariant::requestResponse(int connections)
 {
     MatrixVariant v;
-    v.name = QStringLiteral("TCP_RR");
+    v.name = connections == 1 ? QStringLiteral("TCP_RR") : QStringLiteral("TCP_RR (%1 conn.)").arg(connections);
     v.kind = TestKind::Rr;
+    v.streams = connections;
     return v;
 }
 
@@ -74,7 +123,9 @@ QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpo
 {
     QList<Configuration> out;
     const QList<MatrixVariant> effective = variants.isEmpty() ? QList<MatrixVariant>{MatrixVariant{}} : variants;
-    for (const MatrixEndpoint &e : endpoints) {
+    const QStringList labels = defaultLabels(endpoints);
+    for (int i = 0; i < endpoints.size(); ++i) {
+        const MatrixEndpoint &e = endpoints[i];
         for (const MatrixVariant &v : effective) {
             Configuration c;
             c.params = base;
@@ -82,7 +133,9 @@ QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpo
                 c.params.host = e.target;
             c.params.bindAddress = e.bindAddress;
             v.apply(&c.params);
-            c.label = v.name.isEmpty() ? e.defaultLabel() : QStringLiteral("%1, %2").arg(e.defaultLabel(), v.name);
+            c.adapter = labels[i];
+            c.variant = v.name;
+            c.label = Configuration::joinLabel(c.adapter, c.variant);
             out.append(c);
         }
     }

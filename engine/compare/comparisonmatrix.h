@@ -2,9 +2,9 @@
 #pragma once
 // Builds comparison configurations from adapters x variants: every adapter (a local bind
 // address and the target reached through it) crossed with every variant of the test (1, 4,
-// 16 streams; throughput against request/response; ...). Labels default to
-// "<family> <name>, <variant>", e.g. "vmxnet3 ens192, P=4", and are plain strings the
-// user may edit afterwards.
+// 16 streams; throughput against request/response; ...). Each configuration's adapter is
+// the endpoint's label (short by default: "VMXNET3", "E1000", or the interface name) and
+// its variant the variant's name; its label is "<adapter>, <variant>".
 
 #include "compare/comparison.h"
 #include "platform/adapterinfo.h"
@@ -26,13 +26,15 @@ struct MatrixEndpoint {
 
     // The adapter is looked up in the live adapter list from the bind address.
     static MatrixEndpoint fromBindAddress(const QString &bindAddress, const QString &target);
-    // "<family> <name>" from the adapter, else the bind address, else the target.
+    // The label, else a short name from the adapter: the virtual NIC model when the family
+    // names one ("E1000", "E1000E", "VMXNET3", "virtio", "Hyper-V", "ENA"), else the
+    // interface name ("ens192", "lo"); else the bind address, else the target.
     QString defaultLabel() const;
 };
 
 // A change applied on top of the base parameters. Unset fields keep the base value.
 struct MatrixVariant {
-    QString name;               // "P=4", "TCP_RR": appended to the endpoint's label
+    QString name;               // "P=4", "TCP_RR": the configuration's variant
     std::optional<int> streams; // -P; for RR/CRR the connections (TestParams::connections())
     std::optional<TestKind> kind;
     std::optional<Direction> direction;
@@ -45,8 +47,14 @@ struct MatrixVariant {
 
     static MatrixVariant withStreams(int streams); // "P=<n>"
     static MatrixVariant throughput();             // "TCP_STREAM"
-    static MatrixVariant requestResponse();        // "TCP_RR"
+    // "TCP_RR" on one connection (netperf's TCP_RR), "TCP_RR (4 conn.)" on several: the
+    // connection count is the variant's own, never the throughput variants' streams.
+    static MatrixVariant requestResponse(int connections = 1);
 };
+
+// Every endpoint's defaultLabel(), made unique: endpoints whose short names collide get
+// the interface name appended ("VMXNET3 ens192", "VMXNET3 ens224"), then the target.
+QStringList defaultLabels(const QList<MatrixEndpoint> &endpoints);
 
 // Endpoints outer, variants inner: A/P=1, A/P=4, B/P=1, B/P=4. No variants: one
 // configuration per endpoint with the base parameters.

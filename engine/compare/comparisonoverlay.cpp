@@ -5,38 +5,85 @@
 
 namespace nb {
 
-int ComparisonOverlay::configurationFor(int group, int source) const
+namespace {
+
+int indexOrAppend(QStringList *list, const QString &value)
 {
-    for (int i = 0; i < int(groupOf.size()) && i < int(sourceOf.size()); ++i)
-        if (groupOf[i] == group && sourceOf[i] == source)
+    const qsizetype i = list->indexOf(value);
+    if (i >= 0)
+        return int(i);
+    list->append(value);
+    return int(list->size() - 1);
+}
+
+// Several sources: per merged configuration, the baseline source's configuration it is
+// compared with (see overlayComparisons).
+QList<int> crossSourceBaselines(const ComparisonOverlay &o)
+{
+    const QList<Configuration> &confs = o.merged.configurations;
+    QList<int> out(confs.size(), -1);
+    const auto find = [&](const QString &adapter, const QString &variant) {
+        for (int i = 0; i < confs.size(); ++i)
+            if (o.sourceOf[i] == o.baselineSource && o.adapterLabels[o.adapterOf[i]] == adapter &&
+                confs[i].variantName() == variant)
+                return i;
+        return -1;
+    };
+    const QString baseAdapter = confs.value(o.merged.baselineIndex).adapterName();
+    for (int i = 0; i < confs.size(); ++i) {
+        if (o.sourceOf[i] == o.baselineSource)
+            continue;
+        const QString adapter = o.adapterLabels[o.adapterOf[i]];
+        int b = find(adapter, confs[i].variantName());
+        if (b < 0)
+            b = find(baseAdapter, confs[i].variantName());
+        out[i] = b;
+    }
+    return out;
+}
+
+} // namespace
+
+int ComparisonOverlay::configurationFor(int group, int series) const
+{
+    for (int i = 0; i < int(groupOf.size()) && i < int(seriesOf.size()); ++i)
+        if (groupOf[i] == group && seriesOf[i] == series)
             return i;
     return -1;
 }
 
-ComparisonOverlay overlayComparisons(const QList<ComparisonSource> &sources)
+ComparisonOverlay overlayComparisons(const QList<ComparisonSource> &sources, int baselineSource)
 {
     ComparisonOverlay out;
     for (const ComparisonSource &s : sources)
         out.sourceNames.append(s.name);
     const bool several = sources.size() > 1;
+    out.baselineSource = std::clamp(baselineSource, 0, std::max(0, int(sources.size()) - 1));
 
     for (int s = 0; s < int(sources.size()); ++s) {
         const Comparison &c = sources[s].comparison;
         const int offset = int(out.merged.configurations.size());
         for (const Configuration &conf : c.configurations) {
-            int group = int(out.groupLabels.indexOf(conf.label));
-            if (group < 0) {
-                group = int(out.groupLabels.size());
-                out.groupLabels.append(conf.label);
-            }
-            out.groupOf.append(group);
+            out.groupOf.append(indexOrAppend(&out.groupLabels, conf.variantName()));
+            const int adapter = indexOrAppend(&out.adapterLabels, conf.adapterName());
+            out.adapterOf.append(adapter);
             out.sourceOf.append(s);
+            const QString series =
+                several ? QStringLiteral("%1 (%2)").arg(conf.adapterName(), sources[s].name) : conf.adapterName();
+            const qsizetype before = out.seriesLabels.size();
+            out.seriesOf.append(indexOrAppend(&out.seriesLabels, series));
+            if (out.seriesLabels.size() > before) {
+                out.seriesAdapter.append(adapter);
+                out.seriesSource.append(s);
+            }
         }
         if (!several) {
             out.merged = c;
             break;
         }
         for (Configuration conf : c.configurations) {
+            conf.adapter = conf.adapterName();
+            conf.variant = conf.variantName();
             conf.label = QStringLiteral("%1 (%2)").arg(conf.label, sources[s].name);
             out.merged.configurations.append(conf);
         }
@@ -55,17 +102,18 @@ ComparisonOverlay overlayComparisons(const QList<ComparisonSource> &sources)
             out.merged.order = c.order;
             out.merged.seed = c.seed;
             out.merged.pauseSeconds = c.pauseSeconds;
-            out.merged.baselineIndex = c.baselineIndex;
             out.merged.environment = c.environment;
             out.merged.createdAt = c.createdAt;
             out.merged.finishedAt = c.finishedAt;
         } else {
             out.merged.repeats = std::max(out.merged.repeats, c.repeats);
         }
+        if (s == out.baselineSource)
+            out.merged.baselineIndex = offset + std::clamp(c.baselineIndex, 0, int(c.configurations.size()) - 1);
     }
     if (several) {
-        QStringList names = out.sourceNames;
-        out.merged.title = names.join(QStringLiteral(" vs "));
+        out.merged.title = out.sourceNames.join(QStringLiteral(" vs "));
+        out.merged.baselineOf = crossSourceBaselines(out);
     }
     return out;
 }

@@ -36,13 +36,19 @@ bool resolveBaseline(const QString &text, const Comparison &c, int *out, QString
             return true;
         }
     }
+    for (int i = 0; i < c.configurations.size(); ++i) {
+        if (c.configurations[i].adapterName() == text) {
+            *out = i;
+            return true;
+        }
+    }
     bool ok = false;
     const int i = text.toInt(&ok);
     if (ok && i >= 0 && i < c.configurations.size()) {
         *out = i;
         return true;
     }
-    *error = QStringLiteral("baseline \"%1\" is neither a configuration label nor an index").arg(text);
+    *error = QStringLiteral("baseline \"%1\" is neither an adapter, a configuration label nor an index").arg(text);
     return false;
 }
 
@@ -57,6 +63,7 @@ bool configurationFromFlag(const QString &flag, Configuration *out, QString *err
     c.label = flag.left(eq).trimmed();
     if (!paramsFromArgs(QProcess::splitCommand(flag.mid(eq + 1)), c.label, &c.params, error))
         return false;
+    c.completeFromLabel();
     *out = c;
     return true;
 }
@@ -92,9 +99,16 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
             return json::fail(error, where, QStringLiteral("must be an object"));
         const QJsonObject co = configs[i].toObject();
         Configuration conf;
-        if (!readString(co, QStringLiteral("label"), &conf.label, where, error, Need::Required, 1000) ||
+        if (!readString(co, QStringLiteral("label"), &conf.label, where, error, Need::Optional, 1000) ||
+            !readString(co, QStringLiteral("adapter"), &conf.adapter, where, error, Need::Optional, 1000) ||
+            !readString(co, QStringLiteral("variant"), &conf.variant, where, error, Need::Optional, 1000) ||
             !readString(co, QStringLiteral("notes"), &conf.notes, where, error))
             return false;
+        if (conf.label.isEmpty())
+            conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
+        if (conf.label.isEmpty())
+            return json::fail(error, where, QStringLiteral("needs a \"label\" or an \"adapter\""));
+        conf.completeFromLabel();
         QStringList args;
         const QJsonValue av = co.value(QStringLiteral("args"));
         if (av.isString()) {

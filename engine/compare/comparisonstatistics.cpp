@@ -20,14 +20,19 @@ struct MetricDesc {
 
 constexpr MetricDesc kMetrics[] = {
     {Metric::Throughput, "throughput_bps", "Throughput", stats::Better::Higher},
+    {Metric::LocalCpuPerGbps, "local_cpu_pct_per_gbps", "Local CPU per Gbit/s", stats::Better::Lower},
     {Metric::TransactionsPerSecond, "transactions_per_second", "Transactions/s", stats::Better::Higher},
+    {Metric::LocalCpuPerKtps, "local_cpu_pct_per_ktps", "Local CPU per 1000 transactions/s", stats::Better::Lower},
     {Metric::LatencyP50, "latency_p50_us", "Latency p50", stats::Better::Lower},
     {Metric::LatencyP99, "latency_p99_us", "Latency p99", stats::Better::Lower},
     {Metric::LocalCpu, "local_cpu_pct", "Local CPU", stats::Better::Lower},
     {Metric::RemoteCpu, "remote_cpu_pct", "Remote CPU", stats::Better::Lower},
-    {Metric::LocalServiceDemand, "local_service_demand", "Local service demand", stats::Better::Lower},
-    {Metric::RemoteServiceDemand, "remote_service_demand", "Remote service demand", stats::Better::Lower},
-    {Metric::LocalCpuPerGbps, "local_cpu_pct_per_gbps", "Local CPU per Gbit/s", stats::Better::Lower},
+    {Metric::LocalServiceDemand, "local_service_demand", "Local service demand per KB", stats::Better::Lower},
+    {Metric::RemoteServiceDemand, "remote_service_demand", "Remote service demand per KB", stats::Better::Lower},
+    {Metric::LocalServiceDemandPerTransaction, "local_service_demand_per_transaction",
+     "Local service demand per transaction", stats::Better::Lower},
+    {Metric::RemoteServiceDemandPerTransaction, "remote_service_demand_per_transaction",
+     "Remote service demand per transaction", stats::Better::Lower},
 };
 
 const MetricDesc &desc(Metric m)
@@ -54,13 +59,18 @@ double receivedBitsPerSecond(const TestResult &r)
     return bps;
 }
 
-std::optional<double> serviceDemand(const TestResult &r, const CpuSample &cpu)
+std::optional<double> serviceDemandPerKB(const TestResult &r, const CpuSample &cpu)
 {
-    if (!cpu.systemValid)
+    if (!cpu.systemValid || r.hasRr)
         return std::nullopt;
-    if (r.hasRr)
-        return serviceDemandUsPerTransaction(cpu.systemBusyPct, cpu.cpuCount, cpu.seconds(), double(r.rr.transactions));
     return serviceDemandUsPerKB(cpu.systemBusyPct, cpu.cpuCount, cpu.seconds(), double(r.bytesDelivered()));
+}
+
+std::optional<double> serviceDemandPerTransaction(const TestResult &r, const CpuSample &cpu)
+{
+    if (!cpu.systemValid || !r.hasRr)
+        return std::nullopt;
+    return serviceDemandUsPerTransaction(cpu.systemBusyPct, cpu.cpuCount, cpu.seconds(), double(r.rr.transactions));
 }
 
 QJsonValue number(double v)
@@ -88,26 +98,46 @@ QString metricName(Metric m)
     return QLatin1String(desc(m).name);
 }
 
-QString metricUnit(Metric m, TestKind kind)
+QString metricUnit(Metric m)
 {
     switch (m) {
     case Metric::Throughput:
         return QStringLiteral("bit/s");
     case Metric::TransactionsPerSecond:
-        return QStringLiteral("1/s");
+        return QStringLiteral("/s");
     case Metric::LatencyP50:
     case Metric::LatencyP99:
-        return QStringLiteral("us");
+        return QStringLiteral("\u00b5s");
     case Metric::LocalCpu:
     case Metric::RemoteCpu:
         return QStringLiteral("%");
     case Metric::LocalServiceDemand:
     case Metric::RemoteServiceDemand:
-        return kind == TestKind::Stream ? QStringLiteral("us/KB") : QStringLiteral("us/transaction");
+        return QStringLiteral("\u00b5s/KB");
+    case Metric::LocalServiceDemandPerTransaction:
+    case Metric::RemoteServiceDemandPerTransaction:
+        return QStringLiteral("\u00b5s/transaction");
     case Metric::LocalCpuPerGbps:
-        return QStringLiteral("%/(Gbit/s)");
+        return QStringLiteral("% per Gbit/s");
+    case Metric::LocalCpuPerKtps:
+        return QStringLiteral("% per 1000/s");
     }
     return {};
+}
+
+bool isRequestResponseMetric(Metric m)
+{
+    switch (m) {
+    case Metric::TransactionsPerSecond:
+    case Metric::LocalCpuPerKtps:
+    case Metric::LatencyP50:
+    case Metric::LatencyP99:
+    case Metric::LocalServiceDemandPerTransaction:
+    case Metric::RemoteServiceDemandPerTransaction:
+        return true;
+    default:
+        return false;
+    }
 }
 
 stats::Better metricBetter(Metric m)
@@ -138,9 +168,21 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
         return r.remoteCpuKnown && r.remoteCpu.systemValid ? std::optional<double>(r.remoteCpu.systemBusyPct)
                                                            : std::nullopt;
     case Metric::LocalServiceDemand:
-        return r.localCpuKnown ? finite(serviceDemand(r, r.localCpu)) : std::nullopt;
+        return r.localCpuKnown ? finite(serviceDemandPerKB(r, r.localCpu)) : std::nullopt;
     case Metric::RemoteServiceDemand:
-        return r.remoteCpuKnown ? finite(serviceDemand(r, r.remoteCpu)) : std::nullopt;
+        return r.remoteCpuKnown ? finite(serviceDemandPerKB(r, r.remoteCpu)) : std::nullopt;
+    case Metric::LocalServiceDemandPerTransaction:
+        return r.localCpuKnown ? finite(serviceDemandPerTransaction(r, r.localCpu)) : std::nullopt;
+    case Metric::RemoteServiceDemandPerTransaction:
+        return r.remoteCpuKnown ? finite(serviceDemandPerTransaction(r, r.remoteCpu)) : std::nullopt;
+    case Metric::LocalCpuPerKtps: {
+        if (!r.hasRr || !r.localCpuKnown || !r.localCpu.systemValid)
+            return std::nullopt;
+        const double tps = r.rr.transactionsPerSecond();
+        if (!(tps > 0))
+            return std::nullopt;
+        return finite(r.localCpu.systemBusyPct / (tps / 1000.0));
+    }
     case Metric::LocalCpuPerGbps:
         if (!stream || !r.localCpuKnown || !r.localCpu.systemValid)
             return std::nullopt;
@@ -207,20 +249,15 @@ ComparisonStatistics computeStatistics(const Comparison &comparison, double alph
         }
         out.configurations.append(cs);
     }
-    const int b = comparison.baselineIndex;
-    if (b < 0 || b >= out.configurations.size())
-        return out;
-    const auto kindOf = [&](int i) { return comparison.configurations[i].params.kind; };
     for (ConfigurationStatistics &cs : out.configurations) {
-        if (cs.configIndex == b)
+        cs.isBaseline = comparison.isBaseline(cs.configIndex);
+        const int b = comparison.baselineFor(cs.configIndex);
+        if (b < 0 || b >= out.configurations.size() || b == cs.configIndex)
             continue;
+        cs.baselineConfig = b;
         for (MetricStatistics &ms : cs.metrics) {
             const MetricStatistics *base = out.configurations[b].metric(ms.metric);
             if (!base)
-                continue;
-            // Service demand per KB and per transaction are different units.
-            const bool sd = ms.metric == Metric::LocalServiceDemand || ms.metric == Metric::RemoteServiceDemand;
-            if (sd && (kindOf(b) == TestKind::Stream) != (kindOf(cs.configIndex) == TestKind::Stream))
                 continue;
             ms.hasBaseline = true;
             ms.vsBaseline = stats::compareToBaseline(base->summary, ms.summary, metricBetter(ms.metric), alpha);
@@ -285,6 +322,7 @@ QJsonObject ComparisonStatistics::toJson() const
             metrics.insert(metricKey(ms.metric), metricJson(ms));
         configs.append(QJsonObject{
             {QStringLiteral("config"), cs.configIndex},
+            {QStringLiteral("baseline_config"), cs.baselineConfig},
             {QStringLiteral("runs"), cs.runs},
             {QStringLiteral("failed_runs"), cs.failedRuns},
             {QStringLiteral("metrics"), metrics},

@@ -14,23 +14,31 @@
 
 namespace nb {
 
+// In the order charts and tables show them: what a user asks first (throughput and its
+// CPU cost, transactions/s and theirs) comes first.
 enum class Metric {
-    Throughput,            // bit/s delivered to the receiver(s) (stream tests)
-    TransactionsPerSecond, // request/response tests
-    LatencyP50,            // microseconds, RR
-    LatencyP99,            // microseconds, RR
-    LocalCpu,              // system busy %, all cores, local side
-    RemoteCpu,             // system busy %, all cores, remote side (NicBench server only)
-    LocalServiceDemand,    // us of CPU per KB (stream) or per transaction (RR), local
-    RemoteServiceDemand,   // same, remote
-    LocalCpuPerGbps,       // local busy % per Gbit/s (stream)
+    Throughput,                        // bit/s delivered to the receiver(s) (stream tests)
+    LocalCpuPerGbps,                   // local busy % per Gbit/s (stream)
+    TransactionsPerSecond,             // request/response tests
+    LocalCpuPerKtps,                   // local busy % per 1000 transactions/s (RR)
+    LatencyP50,                        // microseconds, RR
+    LatencyP99,                        // microseconds, RR
+    LocalCpu,                          // system busy %, all cores, local side
+    RemoteCpu,                         // system busy %, all cores, remote side (NicBench server only)
+    LocalServiceDemand,                // us of CPU per KB, local (stream)
+    RemoteServiceDemand,               // same, remote
+    LocalServiceDemandPerTransaction,  // us of CPU per transaction, local (RR)
+    RemoteServiceDemandPerTransaction, // same, remote
 };
 
 QList<Metric> allMetrics();
 QString metricKey(Metric m);  // "throughput_bps", "transactions_per_second", ... (JSON, CSV)
 QString metricName(Metric m); // "Throughput", "Local CPU", ...
-// Unit for display: "bit/s", "1/s", "us", "%", "us/KB", "us/transaction", "%/(Gbit/s)".
-QString metricUnit(Metric m, TestKind kind = TestKind::Stream);
+// One unit per metric, as people write it: "bit/s", "/s", "µs", "%", "µs/KB",
+// "µs/transaction", "% per Gbit/s", "% per 1000/s".
+QString metricUnit(Metric m);
+// True for the metrics of request/response tests (their charts group RR variants only).
+bool isRequestResponseMetric(Metric m);
 stats::Better metricBetter(Metric m);
 // The metric's value for one run; nullopt when the run does not measure it (an RR run has
 // no throughput, a stock iperf3 peer gives no remote CPU, a failed run gives nothing).
@@ -41,21 +49,23 @@ struct MetricStatistics {
     int configIndex = 0;
     QList<double> values; // one per successful run that measured it, in run order
     stats::Summary summary;
-    bool hasBaseline = false; // compared with the baseline (not the baseline itself,
-                              // and the baseline measured the same thing in the same unit)
+    bool hasBaseline = false; // compared with its baseline configuration (the baseline
+                              // adapter's of the same variant), which measured the metric too
     stats::BaselineComparison vsBaseline;
 };
 
 struct ConfigurationStatistics {
     int configIndex = 0;
-    int runs = 0; // runs recorded
+    int baselineConfig = -1; // Comparison::baselineFor: the configuration this one is compared with
+    bool isBaseline = false; // others are compared with this one
+    int runs = 0;            // runs recorded
     int failedRuns = 0;
     QList<MetricStatistics> metrics; // only metrics with at least one value
     const MetricStatistics *metric(Metric m) const;
 };
 
 struct ComparisonStatistics {
-    int baselineIndex = 0;
+    int baselineIndex = 0; // Comparison::baselineIndex: a configuration of the baseline adapter
     double alpha = 0.05;
     QList<ConfigurationStatistics> configurations; // one per configuration, same order
     const MetricStatistics *find(int configIndex, Metric m) const;

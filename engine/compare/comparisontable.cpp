@@ -30,9 +30,11 @@ ComparisonTable::ComparisonTable(const Comparison &comparison, double alpha)
             row.metric = m;
             row.configIndex = cs.configIndex;
             const Configuration &conf = m_comparison.configurations[cs.configIndex];
-            row.unit = metricUnit(m, conf.params.kind);
+            row.unit = metricUnit(m);
             row.label = conf.label;
-            row.isBaseline = cs.configIndex == m_stats.baselineIndex;
+            row.isBaseline = cs.isBaseline;
+            if (cs.baselineConfig >= 0)
+                row.comparedWith = m_comparison.configurations[cs.baselineConfig].label;
             row.runs = cs.runs;
             row.failedRuns = cs.failedRuns;
             row.stats = ms;
@@ -47,9 +49,11 @@ QString ComparisonTable::formatValue(Metric metric, double value, const QString 
         return QStringLiteral("-");
     if (metric == Metric::Throughput)
         return formatBitrate(value);
+    if (metric == Metric::LatencyP50 || metric == Metric::LatencyP99)
+        return formatMicroseconds(value);
     if (metric == Metric::TransactionsPerSecond)
-        return QStringLiteral("%1 /s").arg(formatSignificant(value, 4));
-    return QStringLiteral("%1 %2").arg(formatSignificant(value, 3), unit);
+        return QStringLiteral("%1 /s").arg(formatGrouped(value));
+    return QStringLiteral("%1 %2").arg(formatGrouped(value), unit);
 }
 
 QString ComparisonTable::formatDelta(const stats::RelativeDifference &d)
@@ -67,7 +71,7 @@ QString ComparisonTable::toCsv() const
 {
     QString out =
         QStringLiteral("metric,unit,config,label,baseline,runs,failed,n,mean,median,stddev,ci95_low,ci95_high,"
-                       "relative,relative_ci95_low,relative_ci95_high,p_value,verdict\n");
+                       "relative,relative_ci95_low,relative_ci95_high,p_value,verdict,compared_with\n");
     for (const ComparisonTableRow &r : m_rows) {
         const stats::Summary &s = r.stats->summary;
         QStringList f{metricKey(r.metric),
@@ -90,7 +94,8 @@ QString ComparisonTable::toCsv() const
           << (di ? csv::number(b.difference.high) : QString())
           << (r.stats->hasBaseline && b.welch.valid ? csv::number(b.welch.pValue) : QString())
           << (r.stats->hasBaseline ? stats::verdictKey(b.verdict)
-                                   : (r.isBaseline ? QStringLiteral("baseline") : QString()));
+                                   : (r.isBaseline ? QStringLiteral("baseline") : QString()))
+          << csv::field(r.comparedWith);
         out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
@@ -98,8 +103,9 @@ QString ComparisonTable::toCsv() const
 
 QStringList ComparisonTable::humanHeader()
 {
-    return {QStringLiteral("Metric"), QStringLiteral("Configuration"), QStringLiteral("Runs"),   QStringLiteral("Mean"),
-            QStringLiteral("95% CI"), QStringLiteral("vs baseline"),   QStringLiteral("Verdict")};
+    return {QStringLiteral("Metric"),  QStringLiteral("Configuration"), QStringLiteral("Runs"),
+            QStringLiteral("Mean"),    QStringLiteral("95% CI"),        QStringLiteral("vs baseline"),
+            QStringLiteral("Verdict"), QStringLiteral("Compared with")};
 }
 
 QList<QStringList> ComparisonTable::humanCells() const
@@ -124,7 +130,8 @@ QList<QStringList> ComparisonTable::humanCells() const
                 verdict += QStringLiteral(" (p=%1)").arg(formatSignificant(r.stats->vsBaseline.welch.pValue, 2));
         }
         out.append({metricName(r.metric), r.label, runs, formatValue(r.metric, s.mean, r.unit), ci,
-                    delta.isEmpty() ? QStringLiteral("-") : delta, verdict.isEmpty() ? QStringLiteral("-") : verdict});
+                    delta.isEmpty() ? QStringLiteral("-") : delta, verdict.isEmpty() ? QStringLiteral("-") : verdict,
+                    r.comparedWith.isEmpty() ? QStringLiteral("-") : r.comparedWith});
     }
     return out;
 }

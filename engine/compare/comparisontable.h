@@ -18,7 +18,8 @@ struct ComparisonTableRow {
     int configIndex = 0;
     QString label;
     bool isBaseline = false;
-    int runs = 0; // runs recorded for the configuration
+    QString comparedWith; // the label of the configuration the verdict compares with
+    int runs = 0;         // runs recorded for the configuration
     int failedRuns = 0;
     const MetricStatistics *stats = nullptr; // points into the table's own statistics
 };
@@ -34,12 +35,13 @@ public:
     const ComparisonStatistics &statistics() const { return m_stats; }
 
     // Header: metric,unit,config,label,baseline,runs,failed,n,mean,median,stddev,
-    // ci95_low,ci95_high,relative,relative_ci95_low,relative_ci95_high,p_value,verdict
+    // ci95_low,ci95_high,relative,relative_ci95_low,relative_ci95_high,p_value,verdict,
+    // compared_with
     QString toCsv() const;
     QString toMarkdown() const;
     QString toText() const;
 
-    // "9.41 Gbit/s", "12.3 %", "41.5 us/KB"
+    // "9.41 Gbit/s", "12.3 %", "41.5 µs/KB", "78,800 /s", "1.23 ms"
     static QString formatValue(Metric metric, double value, const QString &unit);
     // "+69.0% ± 4.1%"; "+69.0%" without an interval; empty when unknown.
     static QString formatDelta(const stats::RelativeDifference &d);

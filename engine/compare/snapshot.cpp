@@ -101,7 +101,7 @@ bool migrateVersion0(const QJsonArray &results, Comparison *out, QString *error)
     return true;
 }
 
-bool fromVersion1(const QJsonObject &o, Comparison *out, QString *error)
+bool fromVersion1Or2(const QJsonObject &o, Comparison *out, QString *error)
 {
     using namespace json;
     Comparison c;
@@ -223,7 +223,10 @@ bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *er
                 li.migrated = true;
                 ok = migrateVersion0(results, out, error);
             } else {
-                ok = fromVersion1(o, out, error);
+                // Version 1 differs only in lacking each configuration's adapter and
+                // variant, which Configuration::fromJson derives from the label.
+                li.migrated = version < kFormatVersion;
+                ok = fromVersion1Or2(o, out, error);
             }
         }
     } else {

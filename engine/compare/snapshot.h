@@ -35,7 +35,9 @@ struct SnapshotLoadInfo {
 
 class Snapshot {
 public:
-    static constexpr int kFormatVersion = 1;
+    // 2: configurations carry "adapter" and "variant" (version 1 files get them from
+    // their labels on load, Configuration::splitLabel).
+    static constexpr int kFormatVersion = 2;
     static constexpr qint64 kMaxFileBytes = qint64(512) * 1024 * 1024; // as stored
     static constexpr qint64 kMaxJsonBytes = qint64(512) * 1024 * 1024; // after gunzip
     static constexpr int kMaxConfigurations = 1024;
@@ -43,7 +45,7 @@ public:
 
     // The document (with a "statistics" object computed from the runs).
     static QJsonObject toJson(const Comparison &comparison);
-    // Accepts version 1 objects and version 0 documents (a bare array of -J results, or a
+    // Accepts version 2 and 1 objects and version 0 documents (a bare array of -J results, or a
     // single -J result); validates everything.
     static bool fromJson(const QJsonValue &document, Comparison *out, QString *error, SnapshotLoadInfo *info = nullptr);
 

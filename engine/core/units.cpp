@@ -104,7 +104,7 @@ QString formatScaled(double value, double base, const char *const *units, int ma
         v /= base;
         ++i;
     }
-    return QStringLiteral("%1 %2").arg(formatSignificant(v), QLatin1String(units[i]));
+    return QStringLiteral("%1 %2").arg(formatSignificant(v), QString::fromUtf8(units[i]));
 }
 
 } // namespace
@@ -116,6 +116,25 @@ QString formatSignificant(double value, int digits)
     // Decide the decimals after rounding: 0.9999 is "1.00", not "1.000".
     const double rounded = roundedSignificant(value, digits);
     return QString::number(rounded, 'f', significantDecimals(rounded, digits));
+}
+
+QString formatGrouped(double value, int digits)
+{
+    const double rounded = roundedSignificant(value, digits);
+    if (!std::isfinite(rounded) || std::fabs(rounded) < 1000)
+        return formatSignificant(value, digits);
+    QString digitsText = QString::number(std::fabs(rounded), 'f', 0);
+    for (qsizetype i = digitsText.size() - 3; i > 0; i -= 3)
+        digitsText.insert(i, QLatin1Char(','));
+    return rounded < 0 ? QLatin1Char('-') + digitsText : digitsText;
+}
+
+QString formatMicroseconds(double us)
+{
+    if (!std::isfinite(us))
+        return QString::number(us);
+    static const char *const units[] = {"\u00b5s", "ms", "s"};
+    return formatScaled(us, 1000.0, units, 2);
 }
 
 QString formatBitrate(double bps)

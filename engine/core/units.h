@@ -26,5 +26,9 @@ QString formatBitrate(double bitsPerSecond);
 QString formatBytes(double bytes);
 // Keeps 3 significant digits ("12.3", "0.512", "941").
 QString formatSignificant(double value, int digits = 3);
+// Significant digits with thousands grouped: "78,800", "24,100", "941", "0.512".
+QString formatGrouped(double value, int digits = 3);
+// A time in microseconds with the unit that keeps it short: "41.5 µs", "1.23 ms", "2.50 s".
+QString formatMicroseconds(double us);
 
 } // namespace nb

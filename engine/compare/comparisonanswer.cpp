@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compare/comparisonanswer.h"
+
+#include "compare/comparisontable.h"
+
+namespace nb {
+
+namespace {
+
+QString seriesName(const Comparison &c, const QStringList &names, int config)
+{
+    if (config >= 0 && config < names.size())
+        return names[config];
+    return c.configurations.value(config).adapterName();
+}
+
+// "is faster than", "is slower than", "does not differ significantly from", ...
+QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b)
+{
+    const QString delta = ComparisonTable::formatDelta(b.difference);
+    const QString what = primary == Metric::Throughput ? QStringLiteral("throughput") : QStringLiteral("transactions/s");
+    switch (b.verdict) {
+    case stats::Verdict::Faster:
+        return QStringLiteral("%1 is faster than %2: %3 %4").arg(who, base, delta, what);
+    case stats::Verdict::Slower:
+        return QStringLiteral("%1 is slower than %2: %3 %4").arg(who, base, delta, what);
+    case stats::Verdict::NoSignificantDifference:
+        return QStringLiteral("%1 and %2 do not differ significantly in %3 (%4)").arg(who, base, what, delta);
+    case stats::Verdict::NotEnoughRuns:
+        break;
+    }
+    return QStringLiteral("%1 vs %2: not enough runs for a verdict on %3").arg(who, base, what);
+}
+
+QString costClause(Metric cost, const stats::BaselineComparison &b)
+{
+    const QString delta = ComparisonTable::formatDelta(b.difference);
+    switch (b.verdict) {
+    case stats::Verdict::Faster:
+        return QStringLiteral("%1 %2 (less CPU)").arg(costName(cost), delta);
+    case stats::Verdict::Slower:
+        return QStringLiteral("%1 %2 (more CPU)").arg(costName(cost), delta);
+    case stats::Verdict::NoSignificantDifference:
+        return QStringLiteral("%1 %2 (no significant difference)").arg(costName(cost), delta);
+    case stats::Verdict::NotEnoughRuns:
+        break;
+    }
+    return QStringLiteral("%1: not enough runs").arg(costName(cost));
+}
+
+} // namespace
+
+QString costName(Metric cost)
+{
+    return cost == Metric::LocalCpuPerKtps ? QStringLiteral("CPU per 1000 trans/s") : QStringLiteral("CPU per Gbit/s");
+}
+
+QList<VariantAnswer> answerComparison(const Comparison &comparison, const ComparisonStatistics &statistics,
+                                      const QStringList &seriesNames)
+{
+    QList<VariantAnswer> out;
+    for (const QString &variant : comparison.variants()) {
+        QList<int> configs;
+        for (int i = 0; i < comparison.configurations.size(); ++i)
+            if (comparison.configurations[i].variantName() == variant)
+                configs.append(i);
+        VariantAnswer a;
+        a.variant = variant;
+        const auto has = [&](Metric m) {
+            for (int i : configs)
+                if (statistics.find(i, m))
+                    return true;
+            return false;
+        };
+        if (has(Metric::Throughput)) {
+            a.primary = Metric::Throughput;
+            a.cost = Metric::LocalCpuPerGbps;
+        } else if (has(Metric::TransactionsPerSecond)) {
+            a.primary = Metric::TransactionsPerSecond;
+            a.cost = Metric::LocalCpuPerKtps;
+        } else {
+            continue;
+        }
+        for (int i : configs) {
+            AnswerEntry e;
+            e.configIndex = i;
+            e.adapter = seriesName(comparison, seriesNames, i);
+            const ConfigurationStatistics &cs = statistics.configurations.value(i);
+            e.isBaseline = cs.isBaseline;
+            if (cs.baselineConfig >= 0)
+                e.baseline = seriesName(comparison, seriesNames, cs.baselineConfig);
+            if (const MetricStatistics *p = statistics.find(i, a.primary))
+                e.primary = *p;
+            if (const MetricStatistics *c = statistics.find(i, a.cost))
+                e.cost = *c;
+            a.entries.append(e);
+        }
+        const bool higher = metricBetter(a.primary) == stats::Better::Higher;
+        for (int k = 0; k < a.entries.size(); ++k) {
+            const auto &p = a.entries[k].primary;
+            if (!p)
+                continue;
+            const auto &best = a.winner >= 0 ? a.entries[a.winner].primary : std::nullopt;
+            if (!best || (higher ? p->summary.mean > best->summary.mean : p->summary.mean < best->summary.mean))
+                a.winner = k;
+        }
+        // Decided: every comparison that involves the winner says it is better.
+        bool anyCompared = false, allBetter = true;
+        for (int k = 0; k < a.entries.size(); ++k) {
+            const AnswerEntry &e = a.entries[k];
+            if (!e.primary || !e.primary->hasBaseline)
+                continue;
+            const bool winnerIsCandidate = k == a.winner;
+            const bool winnerIsBaseline =
+                a.winner >= 0 && a.entries[a.winner].configIndex == statistics.configurations[e.configIndex].baselineConfig;
+            if (!winnerIsCandidate && !winnerIsBaseline)
+                continue;
+            anyCompared = true;
+            const stats::Verdict v = e.primary->vsBaseline.verdict;
+            if (winnerIsCandidate ? v != stats::Verdict::Faster : v != stats::Verdict::Slower)
+                allBetter = false;
+        }
+        a.decided = anyCompared && allBetter;
+        for (const AnswerEntry &e : a.entries) {
+            if (!e.primary || !e.primary->hasBaseline)
+                continue;
+            QString s = primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline);
+            if (e.cost && e.cost->hasBaseline)
+                s += QStringLiteral("; ") + costClause(a.cost, e.cost->vsBaseline);
+            a.sentences.append(s);
+        }
+        out.append(a);
+    }
+    return out;
+}
+
+QStringList answerLines(const QList<VariantAnswer> &answers)
+{
+    QStringList out;
+    const bool prefix = answers.size() > 1 || (answers.size() == 1 && !answers.first().variant.isEmpty());
+    for (const VariantAnswer &a : answers)
+        for (const QString &s : a.sentences)
+            out.append(prefix && !a.variant.isEmpty() ? QStringLiteral("%1: %2").arg(a.variant, s) : s);
+    return out;
+}
+
+} // namespace nb

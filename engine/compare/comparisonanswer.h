@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The answer a comparison is run for: per test variant, which adapter wins, by how much
+// (the difference from the baseline adapter with its 95% interval) and at what CPU cost
+// (CPU per Gbit/s, or per 1000 transactions/s for request/response). Shown above the
+// charts, first in the PDF report and in `nicbench-cli report`. Value types, computed from
+// the statistics.
+
+#include "compare/comparisonstatistics.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace nb {
+
+struct AnswerEntry {
+    int configIndex = 0;
+    QString adapter;  // the series: adapter name (with the source's, in an overlay)
+    QString baseline; // what it is compared with ("E1000"); empty for a baseline
+    bool isBaseline = false;
+    std::optional<MetricStatistics> primary; // throughput or transactions/s
+    std::optional<MetricStatistics> cost;    // CPU per Gbit/s or per 1000 transactions/s
+};
+
+struct VariantAnswer {
+    QString variant;                     // "P=4", "TCP_RR"; empty for a single unnamed variant
+    Metric primary = Metric::Throughput; // Throughput or TransactionsPerSecond
+    Metric cost = Metric::LocalCpuPerGbps;
+    QList<AnswerEntry> entries; // configuration order
+    int winner = -1;            // index into entries: the best mean of the primary metric
+    // The winner is significantly better than every configuration it was compared with
+    // (or than its baseline), so the answer is not a coin toss.
+    bool decided = false;
+    // One sentence per compared entry: "VMXNET3 is faster than E1000: +69.0% ± 4.1%;
+    // CPU per Gbit/s -76.4% ± 10.6% (lower, better)".
+    QStringList sentences;
+};
+
+// `seriesNames` names each configuration in the sentences (an overlay's series labels);
+// empty uses the configurations' adapter names.
+QList<VariantAnswer> answerComparison(const Comparison &comparison, const ComparisonStatistics &statistics,
+                                      const QStringList &seriesNames = {});
+
+// Every answer's sentences, prefixed with the variant ("P=4: ...") when there are several.
+QStringList answerLines(const QList<VariantAnswer> &answers);
+
+// "CPU per Gbit/s" and "CPU per 1000 trans/s": the cost metric's short name in sentences.
+QString costName(Metric cost);
+
+} // namespace nb
