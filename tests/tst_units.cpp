@@ -18,6 +18,10 @@ private slots:
     void parseSeconds();
     void formatSignificant_data();
     void formatSignificant();
+    void formatGrouped_data();
+    void formatGrouped();
+    void formatMicroseconds_data();
+    void formatMicroseconds();
     void formatBitrate_data();
     void formatBitrate();
     void formatBytes_data();
@@ -169,6 +173,46 @@ void TestUnits::formatSignificant()
     QFETCH(double, value);
     QFETCH(QString, expected);
     QCOMPARE(nb::formatSignificant(value), expected);
+}
+
+void TestUnits::formatGrouped_data()
+{
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("transactions") << 78776.0 << QStringLiteral("78,800");
+    QTest::newRow("24.1k") << 24123.0 << QStringLiteral("24,100");
+    QTest::newRow("millions") << 1234567.0 << QStringLiteral("1,230,000");
+    QTest::newRow("rounds up to 1000") << 999.7 << QStringLiteral("1,000");
+    QTest::newRow("below 1000") << 941.2 << QStringLiteral("941");
+    QTest::newRow("fraction") << 0.5123 << QStringLiteral("0.512");
+    QTest::newRow("negative") << -45678.0 << QStringLiteral("-45,700");
+    QTest::newRow("zero") << 0.0 << QStringLiteral("0");
+}
+
+void TestUnits::formatGrouped()
+{
+    QFETCH(double, value);
+    QFETCH(QString, expected);
+    QCOMPARE(nb::formatGrouped(value), expected);
+}
+
+void TestUnits::formatMicroseconds_data()
+{
+    QTest::addColumn<double>("us");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("us") << 41.53 << QStringLiteral("41.5 \u00b5s");
+    QTest::newRow("just below ms") << 999.4 << QStringLiteral("999 \u00b5s");
+    QTest::newRow("rounds to ms") << 999.7 << QStringLiteral("1.00 ms");
+    QTest::newRow("ms") << 1234.0 << QStringLiteral("1.23 ms");
+    QTest::newRow("s") << 2500000.0 << QStringLiteral("2.50 s");
+    QTest::newRow("sub-us") << 0.25 << QStringLiteral("0.250 \u00b5s");
+}
+
+void TestUnits::formatMicroseconds()
+{
+    QFETCH(double, us);
+    QFETCH(QString, expected);
+    QCOMPARE(nb::formatMicroseconds(us), expected);
 }
 
 void TestUnits::formatBitrate_data()

@@ -2,6 +2,7 @@
 #include "comparecommand.h"
 #include "interrupts.h"
 
+#include "compare/comparisonanswer.h"
 #include "compare/comparisonrunner.h"
 #include "compare/comparisonspec.h"
 #include "compare/comparisontable.h"
@@ -99,25 +100,35 @@ QString renderReport(const Comparison &c, TableFormat format)
         return table.toCsv();
     QString out;
     const QString title = c.title.isEmpty() ? QStringLiteral("Comparison") : c.title;
-    const QString baseline = c.configurations.value(c.baselineIndex).label;
+    const QString baseline = c.baselineAdapter();
+    const QStringList answer = answerLines(answerComparison(c, table.statistics()));
     if (format == TableFormat::Markdown) {
         out += QStringLiteral("# %1\n\n").arg(title);
-        out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline: %4. Mean with 95% confidence "
-                              "interval (Student t); verdicts from Welch's t-test at alpha 0.05.\n\n")
+        out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline adapter: %4, each variant compared "
+                              "with its own. Mean with 95% confidence interval (Student t); verdicts from Welch's "
+                              "t-test at alpha 0.05.\n\n")
                    .arg(c.configurations.size())
                    .arg(c.repeats)
                    .arg(orderPolicyName(c.order), baseline);
+        for (const QString &line : answer)
+            out += QStringLiteral("- %1\n").arg(line);
+        if (!answer.isEmpty())
+            out += QLatin1Char('\n');
         out += table.toMarkdown();
         const QString env = environmentLines(c);
         if (!env.isEmpty())
             out += QStringLiteral("\n") + QString(env).replace(QLatin1String("\n"), QLatin1String("  \n"));
     } else {
         out += QStringLiteral("%1\n%2\n").arg(title, QString(title.size(), QLatin1Char('=')));
-        out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline: %4\n")
+        out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline adapter: %4\n")
                    .arg(c.configurations.size())
                    .arg(c.repeats)
                    .arg(orderPolicyName(c.order), baseline);
         out += environmentLines(c) + QLatin1Char('\n');
+        for (const QString &line : answer)
+            out += QStringLiteral("%1\n").arg(line);
+        if (!answer.isEmpty())
+            out += QLatin1Char('\n');
         out += table.toText();
         out += QStringLiteral("\nMean with 95% confidence interval (Student t); vs baseline: relative difference "
                               "with its 95% interval; verdict: Welch's t-test at alpha 0.05.\n");

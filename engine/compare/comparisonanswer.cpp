@@ -18,7 +18,8 @@ QString seriesName(const Comparison &c, const QStringList &names, int config)
 QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b)
 {
     const QString delta = ComparisonTable::formatDelta(b.difference);
-    const QString what = primary == Metric::Throughput ? QStringLiteral("throughput") : QStringLiteral("transactions/s");
+    const QString what =
+        primary == Metric::Throughput ? QStringLiteral("throughput") : QStringLiteral("transactions/s");
     switch (b.verdict) {
     case stats::Verdict::Faster:
         return QStringLiteral("%1 is faster than %2: %3 %4").arg(who, base, delta, what);
@@ -111,8 +112,8 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
             if (!e.primary || !e.primary->hasBaseline)
                 continue;
             const bool winnerIsCandidate = k == a.winner;
-            const bool winnerIsBaseline =
-                a.winner >= 0 && a.entries[a.winner].configIndex == statistics.configurations[e.configIndex].baselineConfig;
+            const bool winnerIsBaseline = a.winner >= 0 && a.entries[a.winner].configIndex ==
+                                                               statistics.configurations[e.configIndex].baselineConfig;
             if (!winnerIsCandidate && !winnerIsBaseline)
                 continue;
             anyCompared = true;

@@ -120,9 +120,12 @@ QString formatSignificant(double value, int digits)
 
 QString formatGrouped(double value, int digits)
 {
-    const double rounded = roundedSignificant(value, digits);
+    double rounded = roundedSignificant(value, digits);
     if (!std::isfinite(rounded) || std::fabs(rounded) < 1000)
         return formatSignificant(value, digits);
+    // roundedSignificant keeps every integer digit; drop the insignificant ones here.
+    const double step = std::pow(10.0, std::floor(std::log10(std::fabs(rounded))) - (digits - 1));
+    rounded = std::round(rounded / step) * step;
     QString digitsText = QString::number(std::fabs(rounded), 'f', 0);
     for (qsizetype i = digitsText.size() - 3; i > 0; i -= 3)
         digitsText.insert(i, QLatin1Char(','));
