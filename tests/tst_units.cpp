@@ -18,6 +18,8 @@ private slots:
     void parseSeconds();
     void formatSignificant_data();
     void formatSignificant();
+    void formatGrouped_data();
+    void formatGrouped();
     void formatBitrate_data();
     void formatBitrate();
     void formatBytes_data();
@@ -169,6 +171,30 @@ void TestUnits::formatSignificant()
     QFETCH(double, value);
     QFETCH(QString, expected);
     QCOMPARE(nb::formatSignificant(value), expected);
+}
+
+void TestUnits::formatGrouped_data()
+{
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("78776 -> 78,800") << 78776.0 << QStringLiteral("78,800");
+    QTest::newRow("1234 -> 1,230") << 1234.0 << QStringLiteral("1,230");
+    QTest::newRow("999.6 rounds to 1,000") << 999.6 << QStringLiteral("1,000");
+    QTest::newRow("941") << 941.0 << QStringLiteral("941");
+    QTest::newRow("12.34") << 12.34 << QStringLiteral("12.3");
+    QTest::newRow("0.512") << 0.512 << QStringLiteral("0.512");
+    QTest::newRow("1 keeps 3 digits") << 1.0 << QStringLiteral("1.00");
+    QTest::newRow("1.5 million") << 1.5e6 << QStringLiteral("1,500,000");
+    QTest::newRow("negative") << -24137.0 << QStringLiteral("-24,100");
+    QTest::newRow("zero") << 0.0 << QStringLiteral("0");
+}
+
+void TestUnits::formatGrouped()
+{
+    QFETCH(double, value);
+    QFETCH(QString, expected);
+    QCOMPARE(nb::formatGrouped(value, QLocale(QLocale::English, QLocale::UnitedStates)), expected);
 }
 
 void TestUnits::formatBitrate_data()

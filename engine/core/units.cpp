@@ -118,6 +118,21 @@ QString formatSignificant(double value, int digits)
     return QString::number(rounded, 'f', significantDecimals(rounded, digits));
 }
 
+QString formatGrouped(double value, const QLocale &locale, int digits)
+{
+    if (value == 0 || !std::isfinite(value))
+        return locale.toString(value);
+    const int magnitude = int(std::floor(std::log10(std::abs(value))));
+    if (magnitude >= digits - 1) {
+        // Whole numbers: the digits past the significant ones become zeros.
+        const double scale = std::pow(10.0, magnitude - digits + 1);
+        return locale.toString(std::round(value / scale) * scale, 'f', 0);
+    }
+    const double rounded = roundedSignificant(value, digits);
+    const int decimals = significantDecimals(rounded, digits);
+    return locale.toString(rounded, 'f', decimals);
+}
+
 QString formatBitrate(double bps)
 {
     static const char *const units[] = {"bit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QLocale>
 #include <QString>
 #include <QStringView>
 
@@ -26,5 +27,8 @@ QString formatBitrate(double bitsPerSecond);
 QString formatBytes(double bytes);
 // Keeps 3 significant digits ("12.3", "0.512", "941").
 QString formatSignificant(double value, int digits = 3);
+// 3 significant digits with the thousands grouped as the locale writes them: "78,800"
+// (not "78776"), "1,230", "12.3", "0.512". For counts and rates people read at a glance.
+QString formatGrouped(double value, const QLocale &locale = QLocale(), int digits = 3);
 
 } // namespace nb
