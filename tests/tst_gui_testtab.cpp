@@ -135,30 +135,37 @@ private Q_SLOTS:
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QMap<QChar, QString> seen;
-        auto add = [&seen](const QString &text) {
-            const QChar m = mnemonic(text);
-            if (m.isNull())
-                return;
-            QVERIFY2(!seen.contains(m), qPrintable(QStringLiteral("Alt+%1: \"%2\" and \"%3\"")
-                                                       .arg(m, seen.value(m), text)));
-            seen.insert(m, text);
+        auto collect = [&w] {
+            QMap<QChar, QString> seen;
+            auto add = [&seen](const QString &text) {
+                const QChar m = mnemonic(text);
+                if (m.isNull())
+                    return;
+                QVERIFY2(!seen.contains(m),
+                         qPrintable(QStringLiteral("Alt+%1: \"%2\" and \"%3\"").arg(m, seen.value(m), text)));
+                seen.insert(m, text);
+            };
+            for (QAction *menu : w.menuBar()->actions())
+                add(menu->text());
+            // Labels with a buddy and buttons that are on screen in the Test tab.
+            for (QLabel *label : w.findChildren<QLabel *>()) {
+                if (label->isVisibleTo(&w) && label->buddy())
+                    add(label->text());
+            }
+            for (QAbstractButton *button : w.findChildren<QAbstractButton *>()) {
+                if (button->isVisibleTo(&w) && !mnemonic(button->text()).isNull())
+                    add(button->text());
+            }
+            return seen;
         };
-        for (QAction *menu : w.menuBar()->actions())
-            add(menu->text());
-        QVERIFY(seen.contains(QLatin1Char('t'))); // the Test menu
-        // Labels with a buddy and buttons that are on screen in the Test tab.
-        for (QLabel *label : w.findChildren<QLabel *>()) {
-            if (label->isVisibleTo(&w) && label->buddy())
-                add(label->text());
-        }
-        for (QAbstractButton *button : w.findChildren<QAbstractButton *>()) {
-            if (button->isVisibleTo(&w) && !mnemonic(button->text()).isNull())
-                add(button->text());
-        }
+        QMap<QChar, QString> seen = collect();
+        QVERIFY(!QTest::currentTestFailed());
+        QCOMPARE(seen.value(QLatin1Char('t')), QStringLiteral("&Test")); // Alt+T opens the Test menu
         QVERIFY2(seen.size() >= 10, qPrintable(QString::number(seen.size())));
         // The same with Advanced open.
         w.testPanel()->setAdvancedVisible(true);
+        seen = collect();
+        QVERIFY(!QTest::currentTestFailed());
         w.testPanel()->setAdvancedVisible(false);
     }
 

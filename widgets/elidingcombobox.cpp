@@ -6,10 +6,7 @@
 
 namespace nb::ui {
 
-ElidingComboBox::ElidingComboBox(QWidget *parent)
-    : QComboBox(parent)
-{
-}
+ElidingComboBox::ElidingComboBox(QWidget *parent) : QComboBox(parent) {}
 
 QRect ElidingComboBox::textRect() const
 {

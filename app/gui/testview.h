@@ -100,8 +100,12 @@ Q_SIGNALS:
     // A line for the status bar.
     void statusMessage(const QString &text, int timeoutMs);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void createActions();
+    void updateActionIcons();
     QWidget *createTestArea();
     void startPlan(const QList<nb::TestParams> &plan);
     void startNext();
