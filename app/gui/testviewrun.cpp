@@ -323,10 +323,9 @@ void TestView::finishPlan()
         Q_EMIT statusMessage(tr("Test stopped after %1 s").arg(secondsText(m_stoppedAt)), 10000);
     } else if (result.ok()) {
         m_progress->setValue(1000);
-        m_progressLabel->setText(m_current.isTimed() ? tr("Finished: %1").arg(progressText(m_planSeconds, m_planSeconds))
-                                                     : tr("Finished"));
-        Q_EMIT statusMessage(tr("Test finished: %1").arg(m_summary->toText().section(QLatin1Char('\n'), 0, 0)),
-                             10000);
+        m_progressLabel->setText(
+            m_current.isTimed() ? tr("Finished: %1").arg(progressText(m_planSeconds, m_planSeconds)) : tr("Finished"));
+        Q_EMIT statusMessage(tr("Test finished: %1").arg(m_summary->toText().section(QLatin1Char('\n'), 0, 0)), 10000);
     } else if (result.errorCode == nb::ErrorCode::Stopped) {
         m_progressLabel->setText(tr("Stopped"));
         if (m_chart->sampleCount() == 0)
