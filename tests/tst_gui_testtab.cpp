@@ -16,12 +16,14 @@
 
 #include <appsettings.h>
 #include <apptheme.h>
+#include <comparisonview.h>
 #include <qcustomplot.h>
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -466,6 +468,33 @@ private Q_SLOTS:
         QVERIFY(!entries.isEmpty());
         QCOMPARE(entries.constFirst()->data().toString(), a);
         QCOMPARE(entries.constFirst()->text(), QStringLiteral("&1 before.nicbench"));
+        AppSettings::clearRecentSnapshots();
+    }
+
+    // File > Open Recent and the title follow what the Compare tab shows.
+    void openSnapshotSetsTitleAndRecent()
+    {
+        AppSettings::clearRecentSnapshots();
+        const QString good = QStringLiteral(NICBENCH_TEST_DATA "/snapshots/cli-v1-loopback.nicbench");
+        const QString bad = QStringLiteral(NICBENCH_TEST_DATA "/snapshots/bad-truncated.nicbench");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.openSnapshots({bad}));
+        QVERIFY(AppSettings::recentSnapshots().isEmpty());
+        QVERIFY(w.openSnapshots({good}));
+        QCOMPARE(w.windowTitle(), QStringLiteral("NicBench \u2014 cli-v1-loopback"));
+        QCOMPARE(AppSettings::recentSnapshots(), QStringList{QFileInfo(good).absoluteFilePath()});
+        QCOMPARE(w.recentMenu()->actions().constFirst()->text(), QStringLiteral("&1 cli-v1-loopback.nicbench"));
+        // Run from the toolbar while the Compare tab is in front brings the Test tab back.
+        auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("areaTabs"));
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(w.comparisonView()));
+        w.findChild<QLineEdit *>(QStringLiteral("blockSizeEdit"))->setText(QStringLiteral("12Q")); // refused at once
+        w.runAction()->trigger();
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(w.testView()));
+        QCOMPARE(w.windowTitle(), QStringLiteral("NicBench"));
+        QVERIFY(w.banner()->isVisibleTo(&w));
+        w.findChild<QLineEdit *>(QStringLiteral("blockSizeEdit"))->setText(QStringLiteral("128K"));
         AppSettings::clearRecentSnapshots();
     }
 

@@ -83,6 +83,8 @@ MainWindow::MainWindow(QWidget *parent)
         updateTitle();
     });
     connect(m_areaTabs, &QTabWidget::currentChanged, this, &MainWindow::updateTitle);
+    // Run (toolbar, Ctrl+R) from the Compare tab: the test and its messages are on the Test tab.
+    connect(m_testView->runAction(), &QAction::triggered, this, [this] { m_areaTabs->setCurrentWidget(m_testView); });
 
     QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
