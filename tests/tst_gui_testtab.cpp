@@ -498,6 +498,27 @@ private Q_SLOTS:
         AppSettings::clearRecentSnapshots();
     }
 
+    void helpListsVersionsAndShortcuts()
+    {
+        const QString about = MainWindow::aboutText();
+        QVERIFY2(about.contains(QStringLiteral("GPL-3.0-or-later")) &&
+                     about.contains(QString::fromLatin1(qVersion())) &&
+                     about.contains(QStringLiteral(QCUSTOMPLOT_VERSION_STR)) &&
+                     about.contains(QStringLiteral(NICBENCH_VERSION)),
+                 qPrintable(about));
+        MainWindow w;
+        QStringList keys, actions;
+        for (const auto &[k, what] : w.shortcutList()) {
+            keys.append(k);
+            actions.append(what);
+        }
+        QVERIFY2(actions.contains(QStringLiteral("Quit")), qPrintable(actions.join(QLatin1Char('|'))));
+        for (const QKeySequence &k : {w.runAction()->shortcut(), w.stopAction()->shortcut(),
+                                      QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::HelpContents)})
+            QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText)), qPrintable(keys.join(QLatin1Char('|'))));
+        QCOMPARE(keys.removeDuplicates(), 0);
+    }
+
     void defaultSizeFillsTheScreen()
     {
         QCOMPARE(MainWindow::defaultSize(QSize(1920, 1050)), QSize(1728, 945));

@@ -35,6 +35,9 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <functional>
+
 namespace nb::gui {
 
 namespace {
@@ -130,7 +133,9 @@ void MainWindow::createMenus()
     file->addAction(m_copyAction);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    // Some platforms (and the offscreen one) bind no key to the standard Quit: Ctrl+Q then.
+    quit->setShortcut(QKeySequence(QKeySequence::Quit).isEmpty() ? QKeySequence(Qt::CTRL | Qt::Key_Q)
+                                                                 : QKeySequence(QKeySequence::Quit));
 
     QMenu *test = menuBar()->addMenu(tr("&Test"));
     test->addAction(m_testView->runAction());
@@ -392,6 +397,17 @@ void MainWindow::copyResults()
     statusBar()->showMessage(tr("Results copied"), 3000);
 }
 
+QString MainWindow::aboutText()
+{
+    return tr("<h3>NicBench %1</h3>"
+              "<p>Network adapter benchmark: throughput, request/response latency, CPU cost and "
+              "adapter comparisons, compatible with iperf3.</p>"
+              "<p>License: GPL-3.0-or-later. This program comes with ABSOLUTELY NO WARRANTY.</p>"
+              "<p>Built with Qt %2 (running on Qt %3) and QCustomPlot %4.</p>")
+        .arg(QStringLiteral(NICBENCH_VERSION), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()),
+             QStringLiteral(QCUSTOMPLOT_VERSION_STR));
+}
+
 void MainWindow::showAbout()
 {
     QMessageBox box(this);
@@ -399,15 +415,40 @@ void MainWindow::showAbout()
     box.setWindowTitle(tr("About NicBench"));
     box.setIconPixmap(QApplication::windowIcon().pixmap(64, 64));
     box.setTextFormat(Qt::RichText);
-    box.setText(tr("<h3>NicBench %1</h3>"
-                   "<p>Network adapter benchmark: throughput, request/response latency, CPU cost and "
-                   "adapter comparisons, compatible with iperf3.</p>"
-                   "<p>License: GPL-3.0-or-later. This program comes with ABSOLUTELY NO WARRANTY.</p>"
-                   "<p>Built with Qt %2 (running on Qt %3) and QCustomPlot %4.</p>")
-                    .arg(QStringLiteral(NICBENCH_VERSION), QStringLiteral(QT_VERSION_STR),
-                         QString::fromLatin1(qVersion()), QStringLiteral(QCUSTOMPLOT_VERSION_STR)));
+    box.setText(aboutText());
     box.setStandardButtons(QMessageBox::Ok);
     box.exec();
+}
+
+QList<std::pair<QString, QString>> MainWindow::shortcutList() const
+{
+    // Read from the menus, so the list cannot drift from what the keys do.
+    QList<std::pair<QString, QString>> rows;
+    std::function<void(const QMenu *)> walk = [&](const QMenu *menu) {
+        for (QAction *a : menu->actions()) {
+            if (a->menu()) {
+                walk(a->menu());
+                continue;
+            }
+            if (a->shortcut().isEmpty())
+                continue;
+            QString what = a->text().remove(QLatin1Char('&'));
+            if (what.endsWith(QStringLiteral("...")))
+                what.chop(3);
+            const QString keys = a->shortcut().toString(QKeySequence::NativeText);
+            if (std::none_of(rows.cbegin(), rows.cend(), [&](const auto &r) { return r.first == keys; }))
+                rows.append({keys, what});
+        }
+    };
+    for (QAction *top : menuBar()->actions()) {
+        if (top->menu())
+            walk(top->menu());
+    }
+    rows.append({tr("Enter in Target"), tr("Run the test")});
+    rows.append({tr("Alt + underlined letter"), tr("Open a menu or go to a field")});
+    rows.append({tr("Ctrl+Tab"), tr("Next tab (Test, Compare)")});
+    rows.append({tr("Right click on a chart"), tr("Copy or save the chart, copy its data as CSV")});
+    return rows;
 }
 
 void MainWindow::showShortcuts()
@@ -415,18 +456,7 @@ void MainWindow::showShortcuts()
     QDialog dialog(this);
     dialog.setObjectName(QStringLiteral("shortcutsDialog"));
     dialog.setWindowTitle(tr("Keyboard Shortcuts"));
-    const QList<std::pair<QString, QString>> rows{
-        {m_testView->runAction()->shortcut().toString(QKeySequence::NativeText), tr("Run the test")},
-        {m_testView->stopAction()->shortcut().toString(QKeySequence::NativeText),
-         tr("Stop the test (what was measured is kept)")},
-        {tr("Enter in Target"), tr("Run the test")},
-        {m_copyAction->shortcut().toString(QKeySequence::NativeText), tr("Copy the results as text")},
-        {QKeySequence(QKeySequence::Quit).toString(QKeySequence::NativeText), tr("Quit")},
-        {QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText), tr("This list")},
-        {tr("Alt + underlined letter"), tr("Open a menu or go to a field")},
-        {tr("Ctrl+Tab"), tr("Next tab (Test, Compare)")},
-        {tr("Right click on a chart"), tr("Copy or save the chart, copy its data as CSV")},
-    };
+    const QList<std::pair<QString, QString>> rows = shortcutList();
     auto *table = new QTableWidget(int(rows.size()), 2, &dialog);
     table->setObjectName(QStringLiteral("shortcutsTable"));
     table->setHorizontalHeaderLabels({tr("Keys"), tr("Action")});

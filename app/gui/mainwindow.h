@@ -85,6 +85,12 @@ public:
     // View > Theme; also applies the theme to the application.
     void setTheme(AppSettings::Theme theme);
 
+    // Help > About's text: version, licence, the Qt and QCustomPlot versions.
+    static QString aboutText();
+    // Help > Keyboard Shortcuts: every menu action with a shortcut, then the keys that
+    // belong to no menu item. Pairs of (keys, what they do).
+    QList<std::pair<QString, QString>> shortcutList() const;
+
     // The window size on first start: most of the available screen, at least 1200x700
     // where the screen has room for it.
     static QSize defaultSize(const QSize &available);
