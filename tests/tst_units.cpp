@@ -186,6 +186,10 @@ void TestUnits::formatGrouped_data()
     QTest::newRow("below 1000") << 941.2 << QStringLiteral("941");
     QTest::newRow("fraction") << 0.5123 << QStringLiteral("0.512");
     QTest::newRow("negative") << -45678.0 << QStringLiteral("-45,700");
+    QTest::newRow("1234 -> 1,230") << 1234.0 << QStringLiteral("1,230");
+    QTest::newRow("12.34") << 12.34 << QStringLiteral("12.3");
+    QTest::newRow("1 keeps 3 digits") << 1.0 << QStringLiteral("1.00");
+    QTest::newRow("1.5 million") << 1.5e6 << QStringLiteral("1,500,000");
     QTest::newRow("zero") << 0.0 << QStringLiteral("0");
 }
 

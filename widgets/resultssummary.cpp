@@ -6,6 +6,7 @@
 #include "rrformat.h"
 
 #include <core/units.h>
+#include <test/servicedemand.h>
 
 #include <QCoreApplication>
 #include <QFormLayout>
@@ -13,6 +14,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace nb::ui {
 
@@ -77,10 +80,13 @@ QString bytesWords(double n)
     return nb::formatBytes(n);
 }
 
+// What was asked for, not what came back: a request/response test that failed before
+// any transaction is still a request/response test.
 QString kindWords(const nb::TestResult &r)
 {
-    if (r.hasRr)
-        return r.rr.kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
+    const nb::TestKind kind = r.hasRr ? r.rr.kind : r.params.kind;
+    if (kind != nb::TestKind::Stream)
+        return kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
     return QCoreApplication::translate("nb::ui::ResultsSummary", "throughput");
 }
 
@@ -120,6 +126,8 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     , m_latencyLabel(makeValueLabel(this))
     , m_fairnessLabel(makeValueLabel(this))
     , m_cpuLabel(makeValueLabel(this))
+    , m_cpuPerGbpsLabel(makeValueLabel(this))
+    , m_cpuPerKtpsLabel(makeValueLabel(this))
     , m_demandLabel(makeValueLabel(this))
     , m_adapterLabel(makeValueLabel(this))
     , m_testLabel(makeValueLabel(this))
@@ -139,6 +147,12 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_fairnessLabel->setToolTip(tr("How evenly the connections or streams shared the work. Jain's fairness index is "
                                    "1 when every flow moved the same and 1/n when one of n flows moved everything."));
     m_cpuLabel->setObjectName(QStringLiteral("cpuSummary"));
+    m_cpuPerGbpsLabel->setObjectName(QStringLiteral("cpuPerGbps"));
+    m_cpuPerGbpsLabel->setToolTip(tr("Busy % of all cores divided by the throughput in Gbit/s: what one Gbit/s "
+                                     "costs. Lower is better; compare adapters with it."));
+    m_cpuPerKtpsLabel->setObjectName(QStringLiteral("cpuPerKiloTransactions"));
+    m_cpuPerKtpsLabel->setToolTip(tr("Busy % of all cores divided by the transactions per second in thousands: "
+                                     "what 1,000 transactions/s cost. Lower is better."));
     m_demandLabel->setObjectName(QStringLiteral("serviceDemand"));
     m_adapterLabel->setObjectName(QStringLiteral("adapterSummary"));
 
@@ -157,8 +171,10 @@ ResultsSummary::ResultsSummary(QWidget *parent)
 
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setVerticalSpacing(3);
+    m_form->addRow(tr("CPU per Gbit/s:"), m_cpuPerGbpsLabel);
     m_form->addRow(tr("Transactions:"), m_rrLabel);
     m_form->addRow(tr("Latency:"), m_latencyLabel);
+    m_form->addRow(tr("CPU per 1,000 trans./s:"), m_cpuPerKtpsLabel);
     m_form->addRow(tr("Fairness:"), m_fairnessLabel);
     m_form->addRow(tr("CPU:"), m_cpuLabel);
     m_form->addRow(tr("CPU cost:"), m_demandLabel);
@@ -185,7 +201,8 @@ void ResultsSummary::clear()
     m_transactionsPerSecond = 0;
     m_headlineLabel->setText(tr("No result yet"));
     m_table->hide();
-    for (QLabel *l : {m_rrLabel, m_latencyLabel, m_fairnessLabel, m_demandLabel, m_adapterLabel})
+    for (QLabel *l : {m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel, m_demandLabel,
+                      m_adapterLabel})
         m_form->setRowVisible(l, false);
     m_cpuLabel->setText(QStringLiteral("-"));
     m_testLabel->setText(QStringLiteral("-"));
@@ -217,7 +234,26 @@ void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
     row.setVisible(true);
 }
 
-void ResultsSummary::showResults(const QList<nb::TestResult> &results)
+namespace {
+
+// "12.3% here, 10.1% on the server": busy % of all cores per unit of work.
+QString costWords(const nb::TestResult &r, double work)
+{
+    QStringList parts;
+    if (work <= 0)
+        return {};
+    if (r.localCpuKnown && r.localCpu.systemValid)
+        parts.append(QCoreApplication::translate("nb::ui::ResultsSummary", "%1% here")
+                         .arg(formatGrouped(r.localCpu.systemBusyPct / work)));
+    if (r.remoteCpuKnown && r.remoteCpu.systemValid)
+        parts.append(QCoreApplication::translate("nb::ui::ResultsSummary", "%1% on the server")
+                         .arg(formatGrouped(r.remoteCpu.systemBusyPct / work)));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+void ResultsSummary::showResults(const QList<nb::TestResult> &results, double stoppedAfterSeconds)
 {
     clear();
     if (results.isEmpty())
@@ -227,7 +263,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
     const bool several = results.size() > 1;
 
     QStringList headline;
-    QStringList cpuLines, demandLines, adapterLines, testLines, notes, fairnessLines;
+    QStringList cpuLines, demandLines, adapterLines, testLines, notes, fairnessLines, perGbpsLines, perKtpsLines;
     bool anyStream = false;
     for (const nb::TestResult &result : results) {
         const QString prefix = several ? kindWords(result) + QStringLiteral(": ") : QString();
@@ -291,6 +327,24 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
                 cpu.append(tr("server not reported"));
             cpuLines.append(prefix + cpu.join(QStringLiteral(", ")));
 
+            if (result.hasRr) {
+                const QString cost = costWords(result, result.rr.transactionsPerSecond() / 1000.0);
+                if (!cost.isEmpty())
+                    perKtpsLines.append(prefix + cost);
+            } else {
+                double bps = 0;
+                for (bool clientSent : {true, false}) {
+                    if (result.hasDirection(clientSent))
+                        bps += result.sum(clientSent).receivedBitsPerSecond();
+                }
+                // cpuPctPerGbps() refuses no throughput; the division is the same for both ends.
+                if (nb::cpuPctPerGbps(1.0, bps)) {
+                    const QString cost = costWords(result, bps / 1e9);
+                    if (!cost.isEmpty())
+                        perGbpsLines.append(prefix + cost);
+                }
+            }
+
             const QJsonObject cost = result.cpuCostJson();
             const QString key = result.hasRr ? QStringLiteral("us_per_transaction") : QStringLiteral("us_per_kb");
             const QString unit = result.hasRr ? tr("transaction") : QStringLiteral("KB");
@@ -317,7 +371,12 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
         QString target = p.host;
         if (target.contains(QLatin1Char(':')))
             target = QStringLiteral("[%1]").arg(target);
-        const QString length = p.isTimed() ? tr("%1 s").arg(secondsText(p.duration)) : nb::formatBytes(double(p.bytes));
+        QString length = p.isTimed() ? tr("%1 s").arg(secondsText(p.duration)) : nb::formatBytes(double(p.bytes));
+        if (stoppedAfterSeconds >= 0 && &result == &results.constLast()) {
+            const QString after = secondsText(std::round(stoppedAfterSeconds * 10) / 10);
+            length = p.isTimed() ? tr("stopped after %1 s of %2 s").arg(after, secondsText(p.omit + p.duration))
+                                 : tr("stopped after %1 s").arg(after);
+        }
         if (p.isRequestResponse()) {
             testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
         } else {
@@ -343,6 +402,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results)
     m_fairnessLabel->setText(fairnessLines.join(QLatin1Char('\n')));
     m_form->setRowVisible(m_fairnessLabel, !fairnessLines.isEmpty());
     m_cpuLabel->setText(cpuLines.isEmpty() ? QStringLiteral("-") : cpuLines.join(QLatin1Char('\n')));
+    m_cpuPerGbpsLabel->setText(perGbpsLines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_cpuPerGbpsLabel, !perGbpsLines.isEmpty());
+    m_cpuPerKtpsLabel->setText(perKtpsLines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_cpuPerKtpsLabel, !perKtpsLines.isEmpty());
     m_demandLabel->setText(demandLines.join(QLatin1Char('\n')));
     m_form->setRowVisible(m_demandLabel, !demandLines.isEmpty());
     m_adapterLabel->setText(adapterLines.join(QLatin1Char('\n')));
@@ -367,6 +430,21 @@ QString ResultsSummary::cpuText() const
     return m_cpuLabel->text();
 }
 
+QString ResultsSummary::cpuPerGbpsText() const
+{
+    return m_form->isRowVisible(m_cpuPerGbpsLabel) ? m_cpuPerGbpsLabel->text() : QString();
+}
+
+QString ResultsSummary::cpuPerKiloTransactionsText() const
+{
+    return m_form->isRowVisible(m_cpuPerKtpsLabel) ? m_cpuPerKtpsLabel->text() : QString();
+}
+
+QString ResultsSummary::testText() const
+{
+    return m_testLabel->text();
+}
+
 QString ResultsSummary::adapterText() const
 {
     return m_adapterLabel->text();
@@ -384,8 +462,8 @@ QString ResultsSummary::toText() const
                                   row->cells[3]->text(), row->cells[4]->text()));
         }
     }
-    for (QLabel *l :
-         {m_rrLabel, m_latencyLabel, m_fairnessLabel, m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
+    for (QLabel *l : {m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel, m_cpuLabel,
+                      m_demandLabel, m_adapterLabel, m_testLabel}) {
         if (m_form->isRowVisible(l))
             lines.append(
                 QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));

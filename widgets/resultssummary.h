@@ -25,7 +25,9 @@ public:
     void showLive(double sendBitsPerSecond, double receiveBitsPerSecond);
     void showLiveText(const QString &text);
     // Several tests of one run (throughput, then request/response), shown together.
-    void showResults(const QList<nb::TestResult> &results);
+    // stoppedAfterSeconds >= 0: the user stopped the last test that far into it, and the
+    // Test line says "stopped after 6.5 s of 10 s".
+    void showResults(const QList<nb::TestResult> &results, double stoppedAfterSeconds = -1);
 
     bool hasResult() const { return m_hasResult; }
     const nb::TestResult &result() const { return m_result; }
@@ -37,6 +39,11 @@ public:
     // The per-flow spread (min / median / max, Jain's index); empty with fewer than 2 flows.
     QString fairnessText() const;
     QString cpuText() const;
+    // CPU cost per unit of work: local (and server) busy % of all cores per Gbit/s of
+    // throughput, and per 1000 transactions/s for request/response. Empty when unknown.
+    QString cpuPerGbpsText() const;
+    QString cpuPerKiloTransactionsText() const;
+    QString testText() const;
     QString adapterText() const;
     // Plain-text version of what is shown, for the clipboard.
     QString toText() const;
@@ -58,6 +65,8 @@ private:
     QLabel *m_latencyLabel;
     QLabel *m_fairnessLabel;
     QLabel *m_cpuLabel;
+    QLabel *m_cpuPerGbpsLabel;
+    QLabel *m_cpuPerKtpsLabel;
     QLabel *m_demandLabel;
     QLabel *m_adapterLabel;
     QLabel *m_testLabel;

@@ -5,6 +5,8 @@
 // Snapshot files given as arguments open in the Compare tab (several overlay);
 // --compare SPEC runs a comparison spec there and --snapshot-out saves what it measured.
 
+#include "appsettings.h"
+#include "apptheme.h"
 #include "comparisonflags.h"
 #include "comparisonreport.h"
 #include "comparisonview.h"
@@ -112,6 +114,11 @@ int main(int argc, char *argv[])
         return 2;
     }
 
+    // File > Open Recent lists what was opened from the command line too.
+    for (auto it = compare.snapshots.crbegin(); it != compare.snapshots.crend(); ++it)
+        nb::gui::AppSettings::addRecentSnapshot(*it);
+    // View > Theme: the saved choice, before the first widget exists.
+    nb::gui::applyTheme(nb::gui::AppSettings::theme());
     nb::gui::MainWindow window;
     window.setJsonOutputPath(cmd.jsonOutPath);
     window.startBuiltinServer();

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The NicBench window: test settings on the left, the live chart and the results on
-// the right, a built-in loopback server so Run works out of the box. Wiring only; the
-// widgets live in widgets/ and the engine work runs in TestRunner's thread.
+// The NicBench window: menus, the Run/Stop toolbar, the Test and Compare tabs, the
+// built-in loopback server (so Run works out of the box) and the settings that outlive a
+// session (geometry, last tab, theme). The Test tab is TestView, the Compare tab
+// ComparisonView; this class only wires them together.
+
+#include "appsettings.h"
 
 #include <test/results.h>
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QTimer>
 
 class QAction;
+class QActionGroup;
 class QLabel;
-class QProgressBar;
-class QSplitter;
-class QTableView;
-
+class QMenu;
 class QTabWidget;
+class QToolBar;
 
 namespace nb::ui {
 class AdapterList;
@@ -37,7 +37,7 @@ class ComparisonController;
 class ComparisonDialog;
 class ComparisonView;
 class TestPanel;
-class TestRunner;
+class TestView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -55,18 +55,19 @@ public:
     bool isTestRunning() const;
     // When set, each finished run writes its result JSON (the CLI's -J document; a
     // "both" run writes {"results": [...]}) to this file.
-    void setJsonOutputPath(const QString &path) { m_jsonOutputPath = path; }
+    void setJsonOutputPath(const QString &path);
 
-    nb::ui::LiveTestChart *chart() const { return m_chart; }
-    nb::ui::CpuChart *cpuChart() const { return m_cpuChart; }
-    nb::ui::RrChart *rrChart() const { return m_rrChart; }
-    nb::ui::AdapterList *adapterList() const { return m_adapterList; }
-    nb::ui::AdapterPanel *adapterPanel() const { return m_adapterPanel; }
-    nb::ui::AdapterMonitor *adapterMonitor() const { return m_monitor; }
-    nb::ui::ResultsSummary *summary() const { return m_summary; }
-    nb::ui::MessageBanner *banner() const { return m_banner; }
-    nb::ui::StreamResultsModel *streamModel() const { return m_streamModel; }
-    TestPanel *testPanel() const { return m_panel; }
+    TestView *testView() const { return m_testView; }
+    nb::ui::LiveTestChart *chart() const;
+    nb::ui::CpuChart *cpuChart() const;
+    nb::ui::RrChart *rrChart() const;
+    nb::ui::AdapterList *adapterList() const;
+    nb::ui::AdapterPanel *adapterPanel() const;
+    nb::ui::AdapterMonitor *adapterMonitor() const;
+    nb::ui::ResultsSummary *summary() const;
+    nb::ui::MessageBanner *banner() const;
+    nb::ui::StreamResultsModel *streamModel() const;
+    TestPanel *testPanel() const;
     ComparisonView *comparisonView() const { return m_compareView; }
     ComparisonController *comparisonController() const { return m_compareController; }
     bool isComparing() const;
@@ -75,8 +76,24 @@ public:
     ComparisonDialog *createComparisonDialog();
     // Brings the Compare tab to the front.
     void showCompareArea();
-    QAction *runAction() const { return m_runAction; }
-    QAction *stopAction() const { return m_stopAction; }
+    // Opens snapshot files in the Compare tab and lists them under File > Open Recent.
+    bool openSnapshots(const QStringList &paths);
+    QAction *runAction() const;
+    QAction *stopAction() const;
+    QToolBar *runToolBar() const { return m_toolBar; }
+    QMenu *recentMenu() const { return m_recentMenu; }
+    // View > Theme; also applies the theme to the application.
+    void setTheme(AppSettings::Theme theme);
+
+    // Help > About's text: version, licence, the Qt and QCustomPlot versions.
+    static QString aboutText();
+    // Help > Keyboard Shortcuts: every menu action with a shortcut, then the keys that
+    // belong to no menu item. Pairs of (keys, what they do).
+    QList<std::pair<QString, QString>> shortcutList() const;
+
+    // The window size on first start: most of the available screen, at least 1200x700
+    // where the screen has room for it.
+    static QSize defaultSize(const QSize &available);
 
 Q_SIGNALS:
     // A run ended (for "both", after its second test): its last result.
@@ -88,65 +105,26 @@ protected:
 private:
     void createActions();
     void createMenus();
+    void createToolBar();
     QWidget *createCentral();
-    QWidget *createTestArea();
-    void runFromPanel();
-    void startPlan(const QList<nb::TestParams> &plan);
-    void startNext();
-    void finishPlan();
-    void writeJsonOutput() const;
-    void selectTestAdapter(const nb::TestResult &header);
-    void onStarted(const nb::TestResult &header);
-    void onIntervals(const QList<nb::IntervalReport> &batch);
-    void onFinished(const nb::TestResult &result);
-    void updateProgress();
-    void setRunning(bool running);
+    void updateRecentMenu();
+    void updateTitle();
     void copyResults();
     void showAbout();
+    void showShortcuts();
     void newComparison();
+    void saveSettings() const;
 
     BuiltinServer *m_server;
-    TestRunner *m_runner;
-    nb::ui::AdapterMonitor *m_monitor;
-    nb::ui::AdapterList *m_adapterList = nullptr;
-    nb::ui::AdapterPanel *m_adapterPanel = nullptr;
-    nb::ui::CpuChart *m_cpuChart = nullptr;
-    nb::ui::RrChart *m_rrChart = nullptr;
-    QTabWidget *m_chartTabs = nullptr;
+    ComparisonController *m_compareController;
+    TestView *m_testView = nullptr;
     QTabWidget *m_areaTabs = nullptr; // "Test" | "Compare"
-    ComparisonController *m_compareController = nullptr;
     ComparisonView *m_compareView = nullptr;
-    QSplitter *m_adapterSplitter = nullptr;
-    QSplitter *m_testSplitter = nullptr;
-    TestPanel *m_panel = nullptr;
-    nb::ui::LiveTestChart *m_chart = nullptr;
-    nb::ui::ResultsSummary *m_summary = nullptr;
-    nb::ui::MessageBanner *m_banner = nullptr;
-    nb::ui::StreamResultsModel *m_streamModel = nullptr;
-    QTableView *m_streamTable = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_progressLabel = nullptr;
     QLabel *m_serverLabel = nullptr;
-    QSplitter *m_mainSplitter = nullptr;
-    QSplitter *m_rightSplitter = nullptr;
-    QAction *m_runAction = nullptr;
-    QAction *m_stopAction = nullptr;
-    QAction *m_streamsAction = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    QMenu *m_recentMenu = nullptr;
     QAction *m_copyAction = nullptr;
-
-    QList<nb::TestParams> m_plan; // the tests of this run, in order
-    int m_planIndex = 0;
-    bool m_stopRequested = false;
-    QList<nb::TestResult> m_planResults;
-    double m_planSeconds = 0; // planned length of the whole run
-    double m_doneSeconds = 0; // planned length of its finished tests
-    double m_timeOffset = 0;  // where the current test starts on the CPU chart
-    QString m_jsonOutputPath;
-    nb::TestParams m_current;
-    QElapsedTimer m_clock; // since the engine reported that data flows
-    bool m_dataFlowing = false;
-    double m_lastIntervalEnd = 0;
-    QTimer m_progressTimer;
+    QActionGroup *m_themeGroup = nullptr;
 };
 
 } // namespace nb::gui

@@ -2,6 +2,7 @@
 #include "testpanel.h"
 
 #include <core/units.h>
+#include <elidingcombobox.h>
 #include <test/parameters.h>
 
 #include <QAbstractItemView>
@@ -99,10 +100,10 @@ TestPanel::TestPanel(QWidget *parent)
     , m_presets(builtinPresets())
     , m_settings(new QWidget(this))
     , m_target(new QComboBox(m_settings))
-    , m_preset(new QComboBox(m_settings))
-    , m_type(new QComboBox(m_settings))
+    , m_preset(new nb::ui::ElidingComboBox(m_settings))
+    , m_type(new nb::ui::ElidingComboBox(m_settings))
     , m_from(new QComboBox(m_settings))
-    , m_direction(new QComboBox(m_settings))
+    , m_direction(new nb::ui::ElidingComboBox(m_settings))
     , m_streams(new QSpinBox(m_settings))
     , m_duration(new QDoubleSpinBox(m_settings))
     , m_advancedToggle(new QToolButton(m_settings))
@@ -181,7 +182,7 @@ TestPanel::TestPanel(QWidget *parent)
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("&Target:"), m_target);
+    form->addRow(tr("T&arget:"), m_target);
     form->addRow(tr("F&rom:"), m_from);
     form->addRow(tr("&Preset:"), m_preset);
     form->addRow(tr("T&ype:"), m_type);
@@ -223,6 +224,12 @@ TestPanel::TestPanel(QWidget *parent)
     connect(m_from, &QComboBox::currentTextChanged, this, &TestPanel::markCustom);
     connect(m_streams, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
+
+    // A combo narrower than its text cuts it off; the tooltip carries the whole text.
+    for (QComboBox *c : {m_target, m_preset, m_type, m_from, m_direction}) {
+        connect(c, &QComboBox::currentTextChanged, this, [this, c] { updateComboToolTip(c); });
+        updateComboToolTip(c);
+    }
 
     selectPreset(0);
     selectLoopback();

@@ -12,6 +12,7 @@
 
 class QAction;
 class QCheckBox;
+class QSettings;
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
@@ -53,6 +54,11 @@ public:
     void rememberCurrentTarget();
     QStringList recentTargets() const;
 
+    // The last test's settings (target, preset, type and every field) in QSettings, so
+    // the next start shows them; a stored form the engine no longer accepts is ignored.
+    void saveState(QSettings &settings) const;
+    void restoreState(const QSettings &settings);
+
     void setEditingEnabled(bool enabled);
     void setRunActions(QAction *run, QAction *stop);
     void setAdvancedVisible(bool visible);
@@ -66,6 +72,7 @@ private:
     void onTargetChanged();
     void onPresetActivated(int index);
     void markCustom();
+    void updateComboToolTip(QComboBox *combo);
     void showParams(const nb::TestParams &params);
     void updateTypeFields();
     // The form's parameters as a throughput test (the first of a "both" run).
