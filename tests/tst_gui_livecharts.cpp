@@ -234,7 +234,8 @@ private Q_SLOTS:
         QMap<QString, nb::InterfaceCounters> c;
         // Every 100 ms for 2 s: 64.25 MB sent = 5.14 Gbit/s, 442.5 KB received = 35.4 Mbit/s.
         for (std::uint64_t i = 0; i <= 20; ++i) {
-            c[QStringLiteral("lo")] = {i * 442'500, i * 64'250'000, 0, 0, std::int64_t(1'000'000'000 + i * 100'000'000)};
+            c[QStringLiteral("lo")] = {i * 442'500, i * 64'250'000, 0, 0,
+                                       std::int64_t(1'000'000'000 + i * 100'000'000)};
             monitor.addReading(c);
         }
         AdapterTile tile(*lo);
@@ -293,7 +294,8 @@ private Q_SLOTS:
         chart.plot()->replot();
         // The legend sits wholly inside the widget, above both panes, which keep room.
         const QRect legend = chart.plot()->legend->outerRect();
-        QVERIFY2(legend.top() >= 0 && legend.bottom() < chart.plot()->height(), qPrintable(QString::number(legend.top())));
+        QVERIFY2(legend.top() >= 0 && legend.bottom() < chart.plot()->height(),
+                 qPrintable(QString::number(legend.top())));
         const QList<QCPAxisRect *> rects = chart.plot()->axisRects();
         QCOMPARE(rects.size(), 2);
         QVERIFY(legend.bottom() <= rects.at(0)->outerRect().top() + 1);
@@ -408,9 +410,18 @@ private Q_SLOTS:
         model.setResult(result);
         QTRY_VERIFY(table.horizontalHeader()->length() <= table.viewport()->width());
         QVERIFY(!table.horizontalScrollBar()->isVisible());
-        // Every column gets at least a few characters, "Data" included.
-        const int data = table.columnWidth(StreamResultsModel::Received);
-        QVERIFY2(data >= table.fontMetrics().horizontalAdvance(QStringLiteral("8888")), qPrintable(QString::number(data)));
+        // The figures that matter are whole, "Data" included; what was left out is named.
+        for (int column : {int(StreamResultsModel::StreamId), int(StreamResultsModel::Throughput),
+                           int(StreamResultsModel::Received)}) {
+            QVERIFY(!table.isColumnHidden(column));
+            const QString text = model.index(0, column).data().toString();
+            QVERIFY2(table.columnWidth(column) >= table.fontMetrics().horizontalAdvance(text),
+                     qPrintable(QStringLiteral("%1: %2 px").arg(text).arg(table.columnWidth(column))));
+        }
+        bool anyHidden = false;
+        for (int c = 0; c < model.columnCount(); ++c)
+            anyHidden = anyHidden || table.isColumnHidden(c);
+        QCOMPARE(table.horizontalHeader()->toolTip().isEmpty(), !anyHidden);
         // It asks for a few rows of height, not a page.
         QVERIFY(table.sizeHint().height() < 10 * table.verticalHeader()->defaultSectionSize());
     }

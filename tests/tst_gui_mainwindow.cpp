@@ -221,7 +221,7 @@ private Q_SLOTS:
         QVERIFY(result.rr.fairness && result.rr.fairness->count == 1);
         QVERIFY2(w.summary()->fairnessText().isEmpty(), qPrintable(w.summary()->fairnessText()));
         const QString text = w.summary()->toText();
-        QVERIFY2(text.contains(QStringLiteral("us/transaction")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\u00b5s/transaction")), qPrintable(text));
         QVERIFY2(w.summary()->adapterText().contains(QStringLiteral("lo")), qPrintable(w.summary()->adapterText()));
         QVERIFY(w.rrChart()->sampleCount() >= 2);
         QVERIFY(w.cpuChart()->sampleCount() >= 2);

@@ -24,7 +24,8 @@ CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     m_system.graph = m_plot->addGraph();
     m_system.graph->setName(tr("Local busy"));
     m_process.graph = m_plot->addGraph();
-    m_process.graph->setName(tr("NicBench process"));
+    // Short names: the CPU column is narrow and the legend should take two rows at most.
+    m_process.graph->setName(tr("Process"));
     m_remote.graph = m_plot->addGraph();
     m_remote.graph->setName(tr("Server busy"));
     m_plot->legend->setIconSize(28, 10);

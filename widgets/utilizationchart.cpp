@@ -215,8 +215,9 @@ void UtilizationChart::updateAxes(double peak, double current)
         note = aboveLinkText(current, m_link);
     else if (m_link > 0 && peak > m_link)
         note = tr("was above link speed: peak %1").arg(formatPercent(utilizationPercent(peak, m_link)));
-    else if (m_link <= 0)
-        note = tr("link speed unknown: scaled to the peak");
+    else if (m_link <= 0) // why there is no % of link; the "Max" label says the scale
+        note = m_scale == UtilizationScale::LinkSpeed ? tr("link speed unknown: scaled to the peak")
+                                                      : tr("link speed unknown");
     m_note->setText(note);
     m_note->setVisible(!note.isEmpty());
     // Past the link speed is news and stands out; an unknown speed is only a remark.
