@@ -3,6 +3,7 @@
 
 #include "adaptertile.h"
 #include "chartstyle.h"
+#include "elidedlabel.h"
 #include "ratescale.h"
 #include "utilizationchart.h"
 #include "utilizationscale.h"
@@ -40,7 +41,7 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     , m_subtitle(new QLabel(this))
     , m_scale(new QComboBox(this))
     , m_chart(new UtilizationChart(this))
-    , m_details(new QLabel(this))
+    , m_details(new ElidedLabel(this))
     , m_allTraffic(new QLabel(this))
 {
     setObjectName(QStringLiteral("adapterPanel"));
@@ -100,10 +101,10 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     m_allTraffic->setPalette(dim);
     figures->addWidget(m_allTraffic);
 
+    // One line, elided with the whole text in the tooltip: a second line would come out
+    // of the graph's height on a 720-pixel screen.
     m_details->setObjectName(QStringLiteral("adapterDetails"));
-    m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_details->setTextFormat(Qt::RichText);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
@@ -201,7 +202,7 @@ void AdapterPanel::refreshDetails()
     if (!info) {
         m_title->setText(m_name.isEmpty() ? tr("No adapter selected") : tr("%1 (gone)").arg(m_name));
         m_subtitle->clear();
-        m_details->clear();
+        m_details->setFullText(QString());
         return;
     }
     m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(info->name, AdapterTile::familyLabel(*info)));
@@ -222,14 +223,14 @@ void AdapterPanel::refreshDetails()
     if (!info->driverVersion.isEmpty())
         driver += QLatin1Char(' ') + info->driverVersion;
     const auto row = [](const QString &caption, const QString &value) {
-        return QStringLiteral("<b>%1</b> %2").arg(caption.toHtmlEscaped(), value.toHtmlEscaped());
+        return QStringLiteral("%1: %2").arg(caption, value);
     };
     QStringList parts{row(tr("Driver"), driver),
                       row(tr("Addresses"), addresses.isEmpty() ? tr("none") : addresses.join(QStringLiteral(", "))),
                       row(tr("Offloads"), offloadsText(info->offloads))};
     if (!info->description.isEmpty())
         parts.prepend(row(tr("Description"), info->description));
-    m_details->setText(parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    m_details->setFullText(parts.join(QStringLiteral("   \u00b7   ")));
 }
 
 void AdapterPanel::refreshRates()

@@ -16,6 +16,7 @@ class QLabel;
 
 namespace nb::ui {
 
+class ElidedLabel;
 class UtilizationChart;
 
 class AdapterPanel : public QWidget {
@@ -71,7 +72,7 @@ private:
     QLabel *m_receive;
     QLabel *m_link;
     QLabel *m_mtu;
-    QLabel *m_details;
+    ElidedLabel *m_details;
     QLabel *m_allTraffic;
 };
 
