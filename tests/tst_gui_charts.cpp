@@ -140,12 +140,13 @@ private Q_SLOTS:
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("rate");
         QTest::addColumn<QString>("latency");
-        QTest::newRow("zero") << 0.0 << QStringLiteral("0/s") << QStringLiteral("0 us");
-        QTest::newRow("small") << 31.24 << QStringLiteral("31.2/s") << QStringLiteral("31.2 us");
-        QTest::newRow("hundreds") << 950.0 << QStringLiteral("950/s") << QStringLiteral("950 us");
-        QTest::newRow("thousands") << 28134.0 << QStringLiteral("28.1 k/s") << QStringLiteral("28.1 ms");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0/s") << QStringLiteral("0 \u00b5s");
+        QTest::newRow("small") << 31.24 << QStringLiteral("31.2/s") << QStringLiteral("31.2 \u00b5s");
+        QTest::newRow("hundreds") << 950.0 << QStringLiteral("950/s") << QStringLiteral("950 \u00b5s");
+        QTest::newRow("thousands") << 28134.0 << QStringLiteral("28,100/s") << QStringLiteral("28.1 ms");
         QTest::newRow("rounds up") << 999960.0 << QStringLiteral("1.00 M/s") << QStringLiteral("1.00 s");
-        QTest::newRow("1250") << 1250.0 << QStringLiteral("1.25 k/s") << QStringLiteral("1.25 ms");
+        QTest::newRow("1250") << 1250.0 << QStringLiteral("1,250/s") << QStringLiteral("1.25 ms");
+        QTest::newRow("999.6 rounds into thousands") << 999.6 << QStringLiteral("1,000/s") << QStringLiteral("1.00 ms");
     }
 
     void rrFormat()
@@ -158,6 +159,7 @@ private Q_SLOTS:
     void utilizationChartAboveLinkSpeed()
     {
         nb::ui::UtilizationChart chart;
+        chart.setScale(nb::ui::UtilizationScale::LinkSpeed); // the Windows 7 view
         chart.setLinkSpeed(1e9);
         std::deque<nb::ui::RatePoint> points;
         for (int i = 0; i < 100; ++i)

@@ -3,14 +3,16 @@
 
 #include "adaptertile.h"
 #include "chartstyle.h"
+#include "elidedlabel.h"
 #include "ratescale.h"
 #include "utilizationchart.h"
 #include "utilizationscale.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSettings>
 #include <QVBoxLayout>
 
 namespace nb::ui {
@@ -37,8 +39,10 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
     , m_subtitle(new QLabel(this))
+    , m_scale(new QComboBox(this))
     , m_chart(new UtilizationChart(this))
-    , m_details(new QLabel(this))
+    , m_details(new ElidedLabel(this))
+    , m_allTraffic(new QLabel(this))
 {
     setObjectName(QStringLiteral("adapterPanel"));
     QFont big = m_title->font();
@@ -50,29 +54,57 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     m_subtitle->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_chart->setObjectName(QStringLiteral("utilizationChart"));
 
+    m_scale->setObjectName(QStringLiteral("scaleCombo"));
+    m_scale->addItem(tr("Scale: recent peak"), QVariant::fromValue(int(UtilizationScale::RecentPeak)));
+    m_scale->addItem(tr("Scale: link speed"), QVariant::fromValue(int(UtilizationScale::LinkSpeed)));
+    m_scale->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scale->setToolTip(tr("Recent peak: the graph's top is a little above the busiest moment in view, so light "
+                           "traffic is visible (as in Windows 10 Task Manager).\nLink speed: the top is the "
+                           "adapter's nominal speed, so the height is the utilization."));
+    connect(m_scale, qOverload<int>(&QComboBox::activated), this,
+            [this](int index) { setScale(UtilizationScale(m_scale->itemData(index).toInt())); });
+    connect(m_chart, &UtilizationChart::scaleChosen, this, &AdapterPanel::setScale);
+    connect(m_chart, &UtilizationChart::expandRequested, this, [this] { setExpanded(!m_expanded); });
+
     auto *header = new QHBoxLayout;
     header->addWidget(m_title);
     header->addStretch(1);
     header->addWidget(m_subtitle);
+    header->addSpacing(8);
+    header->addWidget(m_scale);
 
-    auto *figures = new QGridLayout;
-    figures->setHorizontalSpacing(18);
-    figures->setVerticalSpacing(0);
-    m_utilization = addFigure(figures, 0, tr("Utilization"), QStringLiteral("utilizationValue"));
+    // One line of figures, caption beside value, as in the sketch (UI.md): the graph
+    // keeps the height a second line would take.
+    auto *figures = new QHBoxLayout;
+    figures->setSpacing(4);
+    const QString allTrafficTip =
+        tr("Everything the adapter sends and receives, measured from its counters: other programs' traffic "
+           "counts too, so during a test this can be more than the test's own rate.");
+    m_utilization = addFigure(figures, new QLabel(tr("Utilization"), this), QStringLiteral("utilizationValue"));
     // The captions double as the chart's legend: solid Send, dashed Receive.
-    m_send = addFigure(figures, 1, tr("Send \u2014\u2014"), QStringLiteral("sendValue"));
-    m_receive = addFigure(figures, 2, tr("Receive - - -"), QStringLiteral("receiveValue"));
-    m_sendCaption = qobject_cast<QLabel *>(figures->itemAtPosition(0, 1)->widget());
-    m_receiveCaption = qobject_cast<QLabel *>(figures->itemAtPosition(0, 2)->widget());
+    m_sendCaption = new QLabel(tr("Send \u2014\u2014"), this);
+    m_send = addFigure(figures, m_sendCaption, QStringLiteral("sendValue"));
+    m_receiveCaption = new QLabel(tr("Receive - - -"), this);
+    m_receive = addFigure(figures, m_receiveCaption, QStringLiteral("receiveValue"));
+    for (QLabel *l : {m_utilization, m_send, m_receive, m_sendCaption, m_receiveCaption})
+        l->setToolTip(allTrafficTip);
     applyCaptionColors();
-    m_link = addFigure(figures, 3, tr("Link speed"), QStringLiteral("linkValue"));
-    m_mtu = addFigure(figures, 4, tr("MTU"), QStringLiteral("mtuValue"));
-    figures->setColumnStretch(5, 1);
+    m_link = addFigure(figures, new QLabel(tr("Link speed"), this), QStringLiteral("linkValue"));
+    m_mtu = addFigure(figures, new QLabel(tr("MTU"), this), QStringLiteral("mtuValue"));
+    figures->addStretch(1);
+    // Minor 21: the panel and a test can disagree (other traffic on the adapter).
+    m_allTraffic->setObjectName(QStringLiteral("allTrafficHint"));
+    m_allTraffic->setText(tr("all traffic on the adapter"));
+    m_allTraffic->setToolTip(allTrafficTip);
+    QPalette dim = m_allTraffic->palette();
+    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
+    m_allTraffic->setPalette(dim);
+    figures->addWidget(m_allTraffic);
 
+    // One line, elided with the whole text in the tooltip: a second line would come out
+    // of the graph's height on a 720-pixel screen.
     m_details->setObjectName(QStringLiteral("adapterDetails"));
-    m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_details->setTextFormat(Qt::RichText);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
@@ -81,23 +113,49 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     layout->addWidget(m_chart, 1);
     layout->addLayout(figures);
     layout->addWidget(m_details);
+
+    // The remembered choice; nothing is written until the user picks one.
+    const UtilizationScale saved = utilizationScaleFromKey(QSettings().value(QLatin1String(kScaleKey)).toString());
+    m_chart->setScale(saved);
+    m_scale->setCurrentIndex(m_scale->findData(int(saved)));
 }
 
-QLabel *AdapterPanel::addFigure(QGridLayout *grid, int column, const QString &caption, const QString &objectName)
+QLabel *AdapterPanel::addFigure(QBoxLayout *row, QLabel *caption, const QString &objectName)
 {
-    auto *cap = new QLabel(caption, this);
-    QPalette pal = cap->palette();
+    QPalette pal = caption->palette();
     pal.setColor(QPalette::WindowText, pal.color(QPalette::PlaceholderText));
-    cap->setPalette(pal);
+    caption->setPalette(pal);
     auto *value = new QLabel(QStringLiteral("-"), this);
     value->setObjectName(objectName);
     QFont f = value->font();
     f.setPointSizeF(f.pointSizeF() * 1.15);
     value->setFont(f);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    grid->addWidget(cap, 0, column);
-    grid->addWidget(value, 1, column);
+    row->addWidget(caption, 0, Qt::AlignBaseline);
+    row->addWidget(value, 0, Qt::AlignBaseline);
+    row->addSpacing(14);
     return value;
+}
+
+UtilizationScale AdapterPanel::scale() const
+{
+    return m_chart->scale();
+}
+
+void AdapterPanel::setScale(UtilizationScale scale)
+{
+    m_chart->setScale(scale);
+    m_scale->setCurrentIndex(m_scale->findData(int(scale)));
+    QSettings().setValue(QLatin1String(kScaleKey), utilizationScaleKey(scale));
+}
+
+void AdapterPanel::setExpanded(bool expanded)
+{
+    if (expanded == m_expanded)
+        return;
+    m_expanded = expanded;
+    m_details->setVisible(!expanded);
+    Q_EMIT expandedChanged(expanded);
 }
 
 void AdapterPanel::applyCaptionColors()
@@ -144,7 +202,7 @@ void AdapterPanel::refreshDetails()
     if (!info) {
         m_title->setText(m_name.isEmpty() ? tr("No adapter selected") : tr("%1 (gone)").arg(m_name));
         m_subtitle->clear();
-        m_details->clear();
+        m_details->setFullText(QString());
         return;
     }
     m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(info->name, AdapterTile::familyLabel(*info)));
@@ -165,14 +223,14 @@ void AdapterPanel::refreshDetails()
     if (!info->driverVersion.isEmpty())
         driver += QLatin1Char(' ') + info->driverVersion;
     const auto row = [](const QString &caption, const QString &value) {
-        return QStringLiteral("<b>%1</b> %2").arg(caption.toHtmlEscaped(), value.toHtmlEscaped());
+        return QStringLiteral("%1: %2").arg(caption, value);
     };
     QStringList parts{row(tr("Driver"), driver),
                       row(tr("Addresses"), addresses.isEmpty() ? tr("none") : addresses.join(QStringLiteral(", "))),
                       row(tr("Offloads"), offloadsText(info->offloads))};
     if (!info->description.isEmpty())
         parts.prepend(row(tr("Description"), info->description));
-    m_details->setText(parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    m_details->setFullText(parts.join(QStringLiteral("   \u00b7   ")));
 }
 
 void AdapterPanel::refreshRates()

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The selected adapter, as Task Manager's Performance tab shows it: a 60-second
-// Send/Receive graph scaled to the link speed, the current utilization and rates, and
-// the adapter's details (link speed, MTU, driver, addresses, offloads).
+// Send/Receive graph (most of the panel) scaled to the recent peak or the link speed, the
+// current utilization and rates, and the adapter's details (link speed, MTU, driver,
+// addresses, offloads). The figures count all traffic on the adapter, not only a test's.
 
 #include "adaptermonitor.h"
+#include "utilizationscale.h"
 
 #include <QWidget>
 
-class QGridLayout;
+class QBoxLayout;
+class QComboBox;
 class QLabel;
 
 namespace nb::ui {
 
+class ElidedLabel;
 class UtilizationChart;
 
 class AdapterPanel : public QWidget {
@@ -25,9 +29,23 @@ public:
     QString adapterName() const { return m_name; }
     UtilizationChart *chart() const { return m_chart; }
 
+    // QSettings key of the graph's scale ("peak" or "link").
+    static constexpr const char *kScaleKey = "adapterPanel/scale";
+    UtilizationScale scale() const;
+    // Sets the graph's scale and the panel's toggle, and remembers it.
+    void setScale(UtilizationScale scale);
+
+    // Expanded: the graph takes the details' room too (double-click on the graph).
+    bool isExpanded() const { return m_expanded; }
+    void setExpanded(bool expanded);
+
     // Shown figures, for tests and the clipboard.
     QString utilizationText() const;
     QString mtuText() const;
+
+Q_SIGNALS:
+    // The window may give the panel more room while it is expanded.
+    void expandedChanged(bool expanded);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -36,14 +54,16 @@ private:
     void applyCaptionColors();
     void refreshDetails();
     void refreshRates();
-    QLabel *addFigure(QGridLayout *grid, int column, const QString &caption, const QString &objectName);
+    QLabel *addFigure(QBoxLayout *row, QLabel *caption, const QString &objectName);
 
     AdapterMonitor *m_monitor = nullptr;
     QString m_name;
     unsigned m_refreshes = 0;
+    bool m_expanded = false;
     nb::AdapterInfo m_info;
     QLabel *m_title;
     QLabel *m_subtitle;
+    QComboBox *m_scale;
     UtilizationChart *m_chart;
     QLabel *m_utilization;
     QLabel *m_sendCaption = nullptr;
@@ -52,7 +72,8 @@ private:
     QLabel *m_receive;
     QLabel *m_link;
     QLabel *m_mtu;
-    QLabel *m_details;
+    ElidedLabel *m_details;
+    QLabel *m_allTraffic;
 };
 
 } // namespace nb::ui

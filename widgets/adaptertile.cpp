@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "adaptertile.h"
 
+#include "elidedlabel.h"
 #include "ratescale.h"
 #include "sparkline.h"
 
@@ -15,7 +16,8 @@ AdapterTile::AdapterTile(const nb::AdapterInfo &adapter, QWidget *parent)
     : QFrame(parent)
     , m_name(new QLabel(this))
     , m_family(new QLabel(this))
-    , m_rates(new QLabel(this))
+    , m_send(new ElidedLabel(this))
+    , m_receive(new ElidedLabel(this))
     , m_sparkline(new Sparkline(this))
 {
     setObjectName(QStringLiteral("adapterTile"));
@@ -24,8 +26,9 @@ AdapterTile::AdapterTile(const nb::AdapterInfo &adapter, QWidget *parent)
     QFont bold = m_name->font();
     bold.setBold(true);
     m_name->setFont(bold);
-    m_rates->setObjectName(QStringLiteral("tileRates"));
-    for (QLabel *l : {m_name, m_family, m_rates})
+    m_send->setObjectName(QStringLiteral("tileSend"));
+    m_receive->setObjectName(QStringLiteral("tileReceive"));
+    for (QLabel *l : {m_name, m_family})
         l->setTextFormat(Qt::PlainText);
 
     auto *layout = new QVBoxLayout(this);
@@ -33,11 +36,23 @@ AdapterTile::AdapterTile(const nb::AdapterInfo &adapter, QWidget *parent)
     layout->setSpacing(1);
     layout->addWidget(m_name);
     layout->addWidget(m_family);
-    layout->addWidget(m_rates);
+    layout->addWidget(m_send);
+    layout->addWidget(m_receive);
     layout->addSpacing(2);
     layout->addWidget(m_sparkline);
     setAdapter(adapter);
-    m_rates->setText(tr("S 0  R 0 bit/s"));
+    m_send->setFullText(tr("Send %1").arg(formatRate(0)));
+    m_receive->setFullText(tr("Receive %1").arg(formatRate(0)));
+}
+
+QString AdapterTile::sendText() const
+{
+    return m_send->fullText();
+}
+
+QString AdapterTile::receiveText() const
+{
+    return m_receive->fullText();
 }
 
 QString AdapterTile::familyLabel(const nb::AdapterInfo &a)
@@ -62,6 +77,7 @@ void AdapterTile::setAdapter(const nb::AdapterInfo &adapter)
         tip.append(tr("Driver: %1").arg(adapter.driver));
     for (const nb::AdapterAddress &addr : adapter.addresses)
         tip.append(QStringLiteral("%1/%2").arg(addr.address.toString()).arg(addr.prefixLength));
+    tip.append(tr("Send and Receive count all traffic on the adapter, not only a test's."));
     setToolTip(tip.join(QLatin1Char('\n')));
     QColor dim = palette().color(QPalette::WindowText);
     if (!adapter.isUp())
@@ -74,12 +90,10 @@ void AdapterTile::setAdapter(const nb::AdapterInfo &adapter)
 void AdapterTile::updateRates(const AdapterMonitor &monitor)
 {
     const RatePoint avg = monitor.recentAverage(m_adapter.name);
-    // One unit for both figures keeps the line short enough for a narrow column.
-    const RateUnit unit = rateUnitFor(std::max(avg.sendBps, avg.receiveBps));
-    auto number = [&](double bps) {
-        return bps < unit.divisor * 0.005 ? QStringLiteral("0") : formatSignificantDigits(bps / unit.divisor, 3);
-    };
-    m_rates->setText(tr("S %1  R %2 %3").arg(number(avg.sendBps), number(avg.receiveBps), unit.name));
+    // One line per direction, each in its own unit: "Receive 35.4 Mbit/s", never
+    // "0.0354 Gbit/s" borrowed from the busier direction. Narrow columns elide.
+    m_send->setFullText(tr("Send %1").arg(formatRate(avg.sendBps)));
+    m_receive->setFullText(tr("Receive %1").arg(formatRate(avg.receiveBps)));
     m_sparkline->setData(monitor.history(m_adapter.name), double(m_adapter.linkSpeedBps));
 }
 

@@ -11,6 +11,7 @@ class QLabel;
 
 namespace nb::ui {
 
+class ElidedLabel;
 class Sparkline;
 
 class AdapterTile : public QFrame {
@@ -24,6 +25,9 @@ public:
     void setSelected(bool selected);
     bool isSelected() const { return m_selected; }
     void updateRates(const AdapterMonitor &monitor);
+    // "Send 5.14 Gbit/s" and "Receive 35.4 Mbit/s": each figure in its own unit.
+    QString sendText() const;
+    QString receiveText() const;
 
     // "loopback", "virtio", "e1000e": the label users compare by (driver when "other").
     static QString familyLabel(const nb::AdapterInfo &adapter);
@@ -40,7 +44,8 @@ private:
     bool m_selected = false;
     QLabel *m_name;
     QLabel *m_family;
-    QLabel *m_rates;
+    ElidedLabel *m_send;
+    ElidedLabel *m_receive;
     Sparkline *m_sparkline;
 };
 

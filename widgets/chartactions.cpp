@@ -3,17 +3,21 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractScrollArea>
 #include <QApplication>
 #include <QClipboard>
+#include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPageLayout>
 #include <QPageSize>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #ifdef NICBENCH_HAVE_SVG
 #include <QSvgGenerator>
@@ -28,7 +32,97 @@ namespace {
 
 constexpr int kMaxTooltipLines = 10;
 
+// Hands wheel events on a chart to the scroll area around it (see forwardWheelToScrollArea).
+class WheelForwarder : public QObject {
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() != QEvent::Wheel || !watched->isWidgetType())
+            return false;
+        auto *widget = static_cast<QWidget *>(watched);
+        if (auto *plot = qobject_cast<QCustomPlot *>(widget); plot && plot->interactions().testFlag(QCP::iRangeZoom))
+            return false; // the chart zooms with the wheel
+        QAbstractScrollArea *area = nullptr;
+        for (QWidget *p = widget->parentWidget(); p && !area; p = p->parentWidget())
+            area = qobject_cast<QAbstractScrollArea *>(p);
+        if (!area)
+            return false;
+        const auto *wheel = static_cast<QWheelEvent *>(event);
+        QWidget *target = area->viewport();
+        QWheelEvent copy(target->mapFromGlobal(wheel->globalPosition()), wheel->globalPosition(), wheel->pixelDelta(),
+                         wheel->angleDelta(), wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(),
+                         wheel->source());
+        QCoreApplication::sendEvent(target, &copy);
+        return true;
+    }
+};
+
+// The context-menu key and Shift+F10 open the menu of a focused chart, and a focused chart
+// shows a frame in the highlight colour so keyboard users see where they are.
+class KeyboardMenu : public QObject {
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (!watched->isWidgetType())
+            return false;
+        auto *widget = static_cast<QWidget *>(watched);
+        if (event->type() == QEvent::KeyPress) {
+            const auto *key = static_cast<QKeyEvent *>(event);
+            const bool menuKey =
+                key->key() == Qt::Key_Menu || (key->key() == Qt::Key_F10 && key->modifiers() == Qt::ShiftModifier);
+            if (!menuKey)
+                return false;
+            const QPoint centre = widget->rect().center();
+            QContextMenuEvent menu(QContextMenuEvent::Keyboard, centre, widget->mapToGlobal(centre));
+            QCoreApplication::sendEvent(widget, &menu);
+            return true;
+        }
+        if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
+            widget->update();
+            return false;
+        }
+        if (event->type() == QEvent::Paint && widget->hasFocus()) {
+            // Let the chart paint itself first, then draw the focus frame over it.
+            static_cast<QObject *>(widget)->event(event);
+            QPainter painter(widget);
+            painter.setPen(QPen(widget->palette().color(QPalette::Highlight), 2));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(QRectF(widget->rect()).adjusted(1, 1, -1, -1));
+            return true;
+        }
+        return false;
+    }
+};
+
 } // namespace
+
+void forwardWheelToScrollArea(QWidget *widget)
+{
+    // Found by name: the filters have no meta-object of their own for findChild to tell apart.
+    const QString name = QStringLiteral("nbWheelForwarder");
+    if (!widget || widget->findChild<QObject *>(name, Qt::FindDirectChildrenOnly))
+        return;
+    auto *filter = new WheelForwarder(widget);
+    filter->setObjectName(name);
+    widget->installEventFilter(filter);
+}
+
+void makeMenuReachableByKeyboard(QWidget *widget)
+{
+    const QString name = QStringLiteral("nbKeyboardMenu");
+    if (!widget || widget->findChild<QObject *>(name, Qt::FindDirectChildrenOnly))
+        return;
+    widget->setFocusPolicy(Qt::StrongFocus);
+    auto *filter = new KeyboardMenu(widget);
+    filter->setObjectName(name);
+    widget->installEventFilter(filter);
+}
 
 ChartActions::ChartActions(QCustomPlot *plot, const QString &baseName, CsvFunction csv)
     : QObject(plot)
@@ -40,6 +134,8 @@ ChartActions::ChartActions(QCustomPlot *plot, const QString &baseName, CsvFuncti
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartActions::showMenu);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartActions::showTooltip);
     m_keyFormatter = [](double key) { return tr("%1 s").arg(QString::number(key, 'f', 1)); };
+    forwardWheelToScrollArea(m_plot);
+    makeMenuReachableByKeyboard(m_plot);
 }
 
 QString ChartActions::imageFilters()

@@ -15,8 +15,20 @@ class QCPGraph;
 class QCustomPlot;
 class QMenu;
 class QMouseEvent;
+class QWidget;
 
 namespace nb::ui {
+
+// QCustomPlot takes every wheel event, so a page of charts does not scroll while the mouse
+// is over one. This makes `widget` hand wheel events to the nearest enclosing scroll area
+// (a QAbstractScrollArea ancestor) unless the widget is a QCustomPlot with range zoom on,
+// which needs the wheel itself. Without a scroll area around it, nothing changes.
+// ChartActions calls it for its plot; call it for charts without ChartActions. Idempotent.
+void forwardWheelToScrollArea(QWidget *widget);
+
+// Lets the keyboard reach a chart: it takes focus (click or Tab) and the context-menu key
+// or Shift+F10 opens its right-click menu. ChartActions calls it for its plot.
+void makeMenuReachableByKeyboard(QWidget *widget);
 
 class ChartActions : public QObject {
     Q_OBJECT
@@ -56,8 +68,11 @@ public:
     static QString graphsToCsv(const QCustomPlot *plot);
     static QString imageFilters();
 
-private:
+    // Opens the chart's menu at a position in the plot (what right-click and the
+    // context-menu key do). Blocks until the menu closes.
     void showMenu(const QPoint &pos);
+
+private:
     void showTooltip(QMouseEvent *event);
     void saveWithDialog();
 

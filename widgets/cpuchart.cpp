@@ -24,7 +24,8 @@ CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     m_system.graph = m_plot->addGraph();
     m_system.graph->setName(tr("Local busy"));
     m_process.graph = m_plot->addGraph();
-    m_process.graph->setName(tr("Process (% of 1 core)"));
+    // Short names: the CPU column is narrow and the legend should take two rows at most.
+    m_process.graph->setName(tr("Process"));
     m_remote.graph = m_plot->addGraph();
     m_remote.graph->setName(tr("Server busy"));
     m_plot->legend->setIconSize(28, 10);
@@ -36,16 +37,22 @@ CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
 
     m_placeholder = new QCPItemText(m_plot);
     m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_placeholder->position->setCoords(0.5, 0.55);
+    m_placeholder->position->setCoords(0.5, 0.5);
     m_placeholder->setPositionAlignment(Qt::AlignCenter);
-    setPlaceholderText(tr("CPU use appears here during a test"));
+    m_placeholder->setTextAlignment(Qt::AlignCenter);
+    // Inside the axis rect only: a narrow CPU column must not push it over the axis.
+    m_placeholder->setClipToAxisRect(true);
 
     auto *actions = new ChartActions(m_plot, QStringLiteral("cpu"));
-    actions->setValueFormatter(
-        [](const QCPGraph *, double value) { return QStringLiteral("%1%").arg(formatSignificantDigits(value, 3)); });
+    actions->setValueFormatter([this](const QCPGraph *graph, double value) {
+        QString text = QStringLiteral("%1%").arg(formatSignificantDigits(value, 3));
+        if (graph == m_process.graph && m_cpuCount > 1)
+            text += tr(" (%1% of one core)").arg(formatSignificantDigits(value * m_cpuCount, 3));
+        return text;
+    });
     applyPalette();
     startTest(10);
-    setPlaceholderText(tr("CPU use appears here during a test"));
+    setPlaceholderText(tr("CPU use appears here\nduring a test"));
 }
 
 void CpuChart::startTest(double plannedSeconds)
@@ -56,7 +63,6 @@ void CpuChart::startTest(double plannedSeconds)
     m_remote.graph->removeFromLegend();
     m_planned = plannedSeconds;
     m_lastX = 0;
-    m_peak = 0;
     m_samples = 0;
     setPlaceholderText(tr("Waiting for the first report..."));
     updateAxes();
@@ -69,11 +75,12 @@ void CpuChart::addSample(const nb::CpuSample &sample, double offsetSeconds)
     const double x = offsetSeconds + sample.end;
     if (sample.systemValid) {
         m_system.append(x, sample.systemBusyPct);
-        m_peak = std::max(m_peak, sample.systemBusyPct);
     }
-    if (sample.processValid) {
-        m_process.append(x, sample.processPct);
-        m_peak = std::max(m_peak, sample.processPct);
+    if (sample.processValid && sample.cpuCount > 0) {
+        // One unit on the axis: the process in % of all cores, like the busy lines.
+        m_cpuCount = sample.cpuCount;
+        const double pct = sample.processPct / sample.cpuCount;
+        m_process.append(x, pct);
     }
     ++m_samples;
     m_lastX = std::max(m_lastX, x);
@@ -87,14 +94,12 @@ void CpuChart::setRemote(const QList<nb::CpuSample> &intervals, const nb::CpuSam
         for (const nb::CpuSample &s : intervals) {
             if (s.systemValid && s.seconds() > 0) {
                 m_remote.append(offsetSeconds + s.end, s.systemBusyPct);
-                m_peak = std::max(m_peak, s.systemBusyPct);
             }
         }
     } else if (total.systemValid && total.seconds() > 0) {
         // Only the whole-test figure: a flat line over the test.
         m_remote.append(offsetSeconds, total.systemBusyPct);
         m_remote.append(offsetSeconds + total.seconds(), total.systemBusyPct);
-        m_peak = std::max(m_peak, total.systemBusyPct);
     }
     if (hasRemote())
         m_remote.graph->addToLegend();
@@ -113,10 +118,24 @@ void CpuChart::setPlaceholderText(const QString &text)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+double CpuChart::axisMax() const
+{
+    return m_plot->yAxis->range().upper;
+}
+
+QString CpuChart::axisLabel() const
+{
+    return m_plot->yAxis->label();
+}
+
 void CpuChart::updateAxes()
 {
-    // 100% is the natural top; the process line can pass it (two cores = 200%).
-    m_plot->yAxis->setRange(0, m_peak <= 95 ? 100 : niceCeiling(m_peak * 1.05));
+    // Every line is % of all cores: 100% is the top. A little headroom keeps a line at
+    // 100% off the frame, where it would hide in the axis rect's border.
+    m_plot->yAxis->setRange(0, 105);
+    // Markers mark at most ~30 points per line, or a long test turns them into a smear.
+    for (QCPGraph *g : {m_system.graph, m_remote.graph})
+        g->setScatterSkip(std::max(0, g->dataCount() / 30 - 1));
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_plot->xAxis->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -135,10 +154,15 @@ void CpuChart::applyPalette()
     applyPaletteToPlot(m_plot, pal);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setBrush(Qt::NoBrush);
-    m_system.graph->setPen(QPen(seriesColor(pal, 0), 2.0));
+    // Local and server busy both sit at 100% on a saturated machine: besides colour, the
+    // local line is solid with round markers, the server's dotted with square ones, drawn
+    // on top and a little wider, so the two stay apart where they overlap.
+    m_system.graph->setPen(QPen(sendColor(pal), 2.0));
+    m_system.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     m_process.graph->setPen(QPen(seriesColor(pal, 1), 1.6, Qt::DashLine));
-    QPen remote(seriesColor(pal, 3), 2.0, Qt::DotLine);
-    m_remote.graph->setPen(remote);
+    m_process.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+    m_remote.graph->setPen(QPen(receiveColor(pal), 2.4, Qt::DotLine));
+    m_remote.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 7));
     m_placeholder->setColor(pal.color(QPalette::PlaceholderText));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

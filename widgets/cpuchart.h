@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CPU during a test: this computer's system-wide busy % (all cores) and the NicBench
-// process (% of one core, as iperf3 counts it) live, and the server's busy % once the
-// test ends and the server has reported it. Memory is bounded per series.
+// CPU during a test: this computer's system-wide busy % and the NicBench process live,
+// and the server's busy % once the test ends and the server has reported it. All three
+// are % of all cores of their machine, so the axis never passes 100% (iperf3 counts a
+// process in % of one core: 200% on a busy 2-core machine; the tooltip still says that
+// figure). Memory is bounded per series.
 
 #include "boundedgraph.h"
 
@@ -29,6 +31,8 @@ public:
     void setPlaceholderText(const QString &text);
 
     int sampleCount() const { return m_samples; }
+    double axisMax() const;
+    QString axisLabel() const;
     bool hasRemote() const;
     QCustomPlot *plot() const { return m_plot; }
 
@@ -46,7 +50,7 @@ private:
     BoundedGraph m_remote;
     double m_planned = 10;
     double m_lastX = 0;
-    double m_peak = 0;
+    int m_cpuCount = 0; // of this computer, from the samples
     int m_samples = 0;
 };
 

@@ -196,6 +196,8 @@ void LiveTestChart::styleGraph(Series &series)
     const QPalette pal = palette();
     if (series.streamId == 0) {
         series.graph->setPen(series.sender ? sendPen(pal, 2.2) : receivePen(pal, 2.2));
+        // A dot on each report: a few straight segments then read as a few measurements.
+        series.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4.5));
         return;
     }
     QColor c = seriesColor(pal, series.streamId - 1);
@@ -244,6 +246,11 @@ void LiveTestChart::updateAxes()
     m_plot->yAxis->setRange(0, top);
     const double right = std::max({m_plannedSeconds, m_lastX, 1.0});
     m_plot->xAxis->setRange(0, m_plannedSeconds > 0 ? right : right * 1.1);
+    // Dots only while they are sparse enough to tell apart (about 60 across the chart).
+    for (auto &[key, series] : m_totals) {
+        if (series.graph)
+            series.graph->setScatterSkip(std::max(0, series.graph->dataCount() / 60 - 1));
+    }
 }
 
 void LiveTestChart::scheduleReplot()

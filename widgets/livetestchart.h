@@ -2,7 +2,10 @@
 #pragma once
 // Throughput over time while a test runs: total send (solid) and receive (dashed), and
 // on demand one thin line per stream. Samples are buffered with a bounded memory budget
-// and the plot is redrawn by a timer at most 30 times a second, never per sample.
+// and the plot is redrawn by a timer at most 30 times a second, never per sample. Each
+// report of the totals is marked with a dot; the chart draws exactly the test's reports
+// (no smoothing, no adapter counters, which count other traffic too): a finer live
+// chart comes from a shorter report interval (-i 0.5).
 
 #include "boundedseries.h"
 #include "ratescale.h"

@@ -57,6 +57,20 @@ QString formatSignificantDigits(double value, int digits)
     return QString::number(rounded, 'f', decimals);
 }
 
+QString formatGroupedSignificant(double value, int digits)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("-");
+    const double rounded = roundSignificant(value, digits);
+    if (std::fabs(rounded) < 1000)
+        return formatSignificantDigits(value, digits);
+    // Whole numbers from here on; English grouping, so "24,100" reads the same next to
+    // the "5.14 Gbit/s" written with a decimal point.
+    QLocale english(QLocale::English, QLocale::UnitedStates);
+    english.setNumberOptions(QLocale::DefaultNumberOptions);
+    return english.toString(qint64(std::llround(rounded)));
+}
+
 QString formatRate(double bitsPerSecond)
 {
     if (!std::isfinite(bitsPerSecond) || bitsPerSecond <= 0)

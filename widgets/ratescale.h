@@ -23,6 +23,11 @@ QString formatRate(double bitsPerSecond);
 // A number with the given count of significant digits, trailing zeros kept ("1.00").
 QString formatSignificantDigits(double value, int digits = 3);
 
+// A count or rate written out for reading: the given significant digits, digits grouped
+// in thousands with commas, decimal point ("24,100", "78,800", "950", "31.2", "0.512").
+// The app writes numbers the same way everywhere (as iperf3 does), whatever the locale.
+QString formatGroupedSignificant(double value, int digits = 3);
+
 // The smallest "nice" axis end (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten)
 // that is >= value: fine enough that a 941 Mbit/s curve gets a 1 Gbit/s axis.
 // Returns 1 for values <= 0 so an empty chart still has an axis.

@@ -7,22 +7,59 @@
 
 #include <qcustomplot.h>
 
+#include <QActionGroup>
+#include <QMenu>
+#include <QSettings>
+
+#include <cmath>
+
 namespace nb::ui {
 
 namespace {
 
-// "28k" style tick labels for transactions per second.
+// Skew (p99/p50 of one interval) above which the automatic scale turns logarithmic.
+constexpr double kLogSkew = 10.0;
+
+// Tick labels for transactions per second, written like the figures ("20,000", "1.5 M").
 class CountTicker : public QCPAxisTicker {
 protected:
     QString getTickLabel(double tick, const QLocale &, QChar, int) override
     {
         if (tick >= 1e6)
-            return QStringLiteral("%1M").arg(QString::number(tick / 1e6, 'g', 3));
-        if (tick >= 1e3)
-            return QStringLiteral("%1k").arg(QString::number(tick / 1e3, 'g', 3));
-        return QString::number(tick, 'g', 3);
+            return QStringLiteral("%1 M").arg(QString::number(tick / 1e6, 'g', 3));
+        return formatGroupedSignificant(tick, 3);
     }
 };
+
+// Latency ticks stay in µs; the labels are in the axis's unit (µs or ms).
+class LatencyTicker : public QCPAxisTicker {
+public:
+    LatencyUnit unit;
+
+protected:
+    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
+};
+
+class LatencyLogTicker : public QCPAxisTickerLog {
+public:
+    LatencyUnit unit;
+
+protected:
+    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
+};
+
+const char *scaleName(RrChart::LatencyScale scale)
+{
+    switch (scale) {
+    case RrChart::LatencyScale::Linear:
+        return "linear";
+    case RrChart::LatencyScale::Logarithmic:
+        return "log";
+    case RrChart::LatencyScale::Automatic:
+        break;
+    }
+    return "auto";
+}
 
 } // namespace
 
@@ -43,8 +80,14 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     m_rateRect->axis(QCPAxis::atLeft)->setLabel(tr("Trans./s"));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
-    m_latencyRect->axis(QCPAxis::atLeft)->setLabel(tr("Latency (us)"));
-    m_latencyRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
+    m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyTicker));
+    m_latencyRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
+    // The latencies get more of the height than the single transactions line; both keep
+    // enough pixels that three ticks and the curves stay readable (review M7).
+    m_plot->plotLayout()->setRowStretchFactor(0, 2);
+    m_plot->plotLayout()->setRowStretchFactor(1, 3);
+    m_rateRect->setMinimumSize(0, 45);
+    m_latencyRect->setMinimumSize(0, 70);
     m_latencyRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
     connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
             m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
@@ -68,7 +111,30 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     setup.formatValue = [this](const QCPGraph *g, double value) {
         return g == m_rate.graph ? formatTransactionsPerSecond(value) : formatLatencyUs(value);
     };
-    m_placeholder = setUpLiveChart(this, m_plot, setup).placeholder;
+    const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
+    m_placeholder = parts.placeholder;
+    // Legend row + the two panes' minimums + the time axis: nothing is clipped down to here.
+    setMinimumHeight(230);
+    parts.actions->setMenuExtender([this](QMenu *menu) {
+        QMenu *sub = menu->addMenu(tr("Latency axis"));
+        auto *group = new QActionGroup(sub);
+        const std::pair<LatencyScale, QString> choices[] = {
+            {LatencyScale::Automatic, tr("Automatic (logarithmic when p99 > 10 \u00d7 p50)")},
+            {LatencyScale::Linear, tr("Linear")},
+            {LatencyScale::Logarithmic, tr("Logarithmic")}};
+        for (const auto &[scale, text] : choices) {
+            QAction *a = sub->addAction(text);
+            a->setCheckable(true);
+            a->setChecked(m_scale == scale);
+            a->setActionGroup(group);
+            connect(a, &QAction::triggered, this, [this, scale = scale] { setLatencyScale(scale); });
+        }
+    });
+    const QString saved = QSettings().value(QLatin1String(kScaleKey)).toString();
+    for (LatencyScale scale : {LatencyScale::Linear, LatencyScale::Logarithmic}) {
+        if (saved == QLatin1String(scaleName(scale)))
+            m_scale = scale;
+    }
     applyPalette();
     startTest(10);
     setPlaceholderText(tr("Transactions and latency of a request/response test appear here"));
@@ -82,6 +148,8 @@ void RrChart::startTest(double plannedSeconds)
     m_lastX = 0;
     m_peakRate = 0;
     m_peakLatency = 0;
+    m_minLatency = 0;
+    m_skew = 0;
     m_samples = 0;
     setPlaceholderText(tr("Waiting for the first report..."));
     updateAxes();
@@ -107,6 +175,10 @@ void RrChart::addInterval(const nb::IntervalReport &report)
         m_p90.append(x, rr.latencyUs.p90);
         m_p99.append(x, rr.latencyUs.p99);
         m_peakLatency = std::max(m_peakLatency, rr.latencyUs.p99);
+        if (rr.latencyUs.p50 > 0) {
+            m_minLatency = m_minLatency > 0 ? std::min(m_minLatency, rr.latencyUs.p50) : rr.latencyUs.p50;
+            m_skew = std::max(m_skew, rr.latencyUs.p99 / rr.latencyUs.p50);
+        }
     }
     ++m_samples;
     m_lastX = std::max(m_lastX, x);
@@ -120,10 +192,53 @@ void RrChart::setPlaceholderText(const QString &text)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void RrChart::setLatencyScale(LatencyScale scale)
+{
+    m_scale = scale;
+    QSettings().setValue(QLatin1String(kScaleKey), QLatin1String(scaleName(scale)));
+    updateAxes();
+}
+
+bool RrChart::latencyAxisIsLog() const
+{
+    return m_latencyRect->axis(QCPAxis::atLeft)->scaleType() == QCPAxis::stLogarithmic;
+}
+
+QString RrChart::latencyAxisLabel() const
+{
+    return m_latencyRect->axis(QCPAxis::atLeft)->label();
+}
+
 void RrChart::updateAxes()
 {
     m_rateRect->axis(QCPAxis::atLeft)->setRange(0, throughputAxisMax(m_peakRate > 0 ? m_peakRate : 1000));
-    m_latencyRect->axis(QCPAxis::atLeft)->setRange(0, throughputAxisMax(m_peakLatency > 0 ? m_peakLatency : 100));
+    QCPAxis *latency = m_latencyRect->axis(QCPAxis::atLeft);
+    const double top = throughputAxisMax(m_peakLatency > 0 ? m_peakLatency : 100);
+    const LatencyUnit unit = latencyUnitFor(top);
+    const bool log = m_minLatency > 0 && (m_scale == LatencyScale::Logarithmic ||
+                                          (m_scale == LatencyScale::Automatic && m_skew > kLogSkew));
+    if (log != latencyAxisIsLog()) {
+        latency->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        if (log) {
+            auto *ticker = new LatencyLogTicker;
+            ticker->setLogBase(10);
+            ticker->setSubTickCount(8);
+            latency->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
+        } else {
+            latency->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyTicker));
+            latency->ticker()->setTickCount(4);
+        }
+    }
+    if (log) {
+        static_cast<LatencyLogTicker *>(latency->ticker().data())->unit = unit;
+        // From the power of ten below the fastest p50 to a little above the slowest p99.
+        const double bottom = std::pow(10.0, std::floor(std::log10(m_minLatency)));
+        latency->setRange(bottom, std::max(top, bottom * 10));
+    } else {
+        static_cast<LatencyTicker *>(latency->ticker().data())->unit = unit;
+        latency->setRange(0, top);
+    }
+    latency->setLabel(log ? tr("Latency (%1, log)").arg(unit.name) : tr("Latency (%1)").arg(unit.name));
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);

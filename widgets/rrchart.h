@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A request/response test as it runs: transactions per second on top, latency
-// percentiles (p50 solid, p90 dashed, p99 dotted) below, on one time axis.
+// percentiles (p50 solid, p90 dashed, p99 dotted) below, on one time axis. The latency
+// axis is in µs, or ms once the peak passes 1000 µs, and logarithmic when asked or, by
+// default, when one interval's p99 is more than 10 times its p50 (a linear axis would
+// flatten p50 and p90 to the floor under one p99 spike).
 
 #include "boundedgraph.h"
 
@@ -18,7 +21,22 @@ namespace nb::ui {
 class RrChart : public QWidget {
     Q_OBJECT
 public:
+    // How the latency axis is scaled; Automatic is logarithmic for skewed latencies.
+    enum class LatencyScale { Automatic, Linear, Logarithmic };
+    Q_ENUM(LatencyScale)
+    // QSettings key of the user's choice.
+    static constexpr const char *kScaleKey = "rrChart/latencyScale";
+
     explicit RrChart(QWidget *parent = nullptr);
+
+    LatencyScale latencyScale() const { return m_scale; }
+    // Also remembers the choice (kScaleKey).
+    void setLatencyScale(LatencyScale scale);
+    // Whether the axis is logarithmic now (the automatic choice resolved).
+    bool latencyAxisIsLog() const;
+    QString latencyAxisLabel() const;
+    // Largest p99/p50 of one interval so far; what the automatic choice looks at.
+    double latencySkew() const { return m_skew; }
 
     void startTest(double plannedSeconds);
     void addInterval(const nb::IntervalReport &report);
@@ -47,7 +65,10 @@ private:
     double m_lastX = 0;
     double m_peakRate = 0;
     double m_peakLatency = 0;
+    double m_minLatency = 0; // smallest positive p50, for the log axis's lower end
+    double m_skew = 0;
     int m_samples = 0;
+    LatencyScale m_scale = LatencyScale::Automatic;
 };
 
 } // namespace nb::ui

@@ -42,7 +42,8 @@ void Sparkline::setData(const std::deque<RatePoint> &points, double linkBitsPerS
             peak = std::max({peak, p.sendBps, p.receiveBps});
         }
     }
-    m_scale = utilizationAxisMax(peak, linkBitsPerSecond);
+    // Task Manager's tiles scale to the recent peak, so light traffic shows as a curve.
+    m_scale = utilizationAxisMax(peak, linkBitsPerSecond, UtilizationScale::RecentPeak);
     update();
 }
 

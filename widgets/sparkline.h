@@ -15,7 +15,7 @@ public:
     explicit Sparkline(QWidget *parent = nullptr);
 
     // Points oldest first; the graph spans `seconds` ending at the newest point, scaled
-    // to max(linkBitsPerSecond, peak in view).
+    // to the peak in view (utilizationAxisMax, RecentPeak), as Task Manager's tiles are.
     void setData(const std::deque<RatePoint> &points, double linkBitsPerSecond, double seconds = 60);
     double scaleMax() const { return m_scale; }
 

@@ -5,6 +5,8 @@
 
 #include <core/units.h>
 
+#include <algorithm>
+
 namespace nb::ui {
 
 namespace {
@@ -29,6 +31,14 @@ void StreamResultsModel::setResult(const nb::TestResult &result)
 {
     beginResetModel();
     m_streams = result.streams;
+    QList<int> ids;
+    for (const nb::StreamSummary &s : std::as_const(m_streams))
+        ids.append(s.id);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    m_ordinals.clear();
+    for (qsizetype i = 0; i < ids.size(); ++i)
+        m_ordinals.insert(ids.at(i), int(i) + 1);
     endResetModel();
 }
 
@@ -36,6 +46,7 @@ void StreamResultsModel::clear()
 {
     beginResetModel();
     m_streams.clear();
+    m_ordinals.clear();
     endResetModel();
 }
 
@@ -59,11 +70,15 @@ QVariant StreamResultsModel::data(const QModelIndex &index, int role) const
         return displayText(s, index.column());
     case SortRole:
         return sortValue(s, index.column());
+    case IperfIdRole:
+        return s.id;
     case Qt::TextAlignmentRole:
         if (index.column() == Direction)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
+        if (index.column() == StreamId)
+            return tr("Stream %1 of %2; iperf3 calls it stream %3").arg(ordinal(s)).arg(m_ordinals.size()).arg(s.id);
         if (index.column() == Throughput || index.column() == Received)
             return tr("Sent %1 at %2, received %3 at %4")
                 .arg(nb::formatBytes(double(s.bytesSent)), formatRate(s.sentBitsPerSecond()),
@@ -78,7 +93,7 @@ QVariant StreamResultsModel::displayText(const nb::StreamSummary &s, int column)
 {
     switch (column) {
     case StreamId:
-        return s.id;
+        return ordinal(s);
     case Direction:
         return s.sender ? tr("Upload") : tr("Download");
     case Received:
@@ -100,7 +115,7 @@ QVariant StreamResultsModel::sortValue(const nb::StreamSummary &s, int column) c
 {
     switch (column) {
     case StreamId:
-        return s.id;
+        return ordinal(s);
     case Direction:
         return s.sender ? 0 : 1;
     case Received:

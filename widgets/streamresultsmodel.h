@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One row per stream of a finished test. Display text is formatted for reading; the
-// SortRole gives the raw number so a proxy sorts 9.8 Gbit/s above 980 Mbit/s.
+// SortRole gives the raw number so a proxy sorts 9.8 Gbit/s above 980 Mbit/s. Streams
+// are numbered 1..N in the order of their iperf3 ids (which skip numbers: 1, 3, 4, 5);
+// the iperf3 id is in the Stream cell's tooltip and its IperfIdRole.
 
 #include <test/results.h>
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace nb::ui {
 
@@ -14,6 +17,7 @@ class StreamResultsModel : public QAbstractTableModel {
 public:
     enum Column { StreamId, Direction, Throughput, Received, Retransmits, MeanRtt, MaxCwnd, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int IperfIdRole = Qt::UserRole + 2;
 
     explicit StreamResultsModel(QObject *parent = nullptr);
 
@@ -30,7 +34,10 @@ private:
     QVariant displayText(const nb::StreamSummary &s, int column) const;
     QVariant sortValue(const nb::StreamSummary &s, int column) const;
 
+    int ordinal(const nb::StreamSummary &s) const { return m_ordinals.value(s.id); }
+
     QList<nb::StreamSummary> m_streams;
+    QHash<int, int> m_ordinals; // iperf3 id -> 1..N
 };
 
 } // namespace nb::ui

@@ -8,6 +8,8 @@
 
 #include <qcustomplot.h>
 
+#include <QActionGroup>
+#include <QMenu>
 #include <QVBoxLayout>
 
 namespace nb::ui {
@@ -40,7 +42,6 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumHeight(120);
 
     m_plot->setObjectName(QStringLiteral("utilizationPlot"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new AgeTicker));
@@ -76,6 +77,18 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     m_note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_note->setPadding(QMargins(4, 2, 4, 2));
 
+    // The scale, top right above the graph as in Task Manager; a row of its own so it
+    // never covers the newest data, which is at the right.
+    m_scaleLabel = new QCPTextElement(m_plot);
+    m_scaleLabel->setObjectName(QStringLiteral("scaleLabel"));
+    m_scaleLabel->setTextFlags(Qt::AlignRight | Qt::AlignVCenter);
+    m_scaleLabel->setMargins(QMargins(4, 0, 6, 0));
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_scaleLabel);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->plotLayout()->setRowSpacing(0);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *) { Q_EMIT expandRequested(); });
+
     auto *actions = new ChartActions(m_plot, QStringLiteral("utilization"), [this] { return toCsv(); });
     actions->setValueFormatter([this](const QCPGraph *, double value) {
         const double pct = utilizationPercent(value, m_link);
@@ -84,6 +97,25 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     actions->setKeyFormatter([](double key) {
         const int ago = int(std::lround(-key));
         return ago == 0 ? tr("now") : tr("%1 s ago").arg(ago);
+    });
+    actions->setMenuExtender([this](QMenu *menu) {
+        auto *group = new QActionGroup(menu);
+        const std::pair<UtilizationScale, QString> choices[] = {
+            {UtilizationScale::RecentPeak, tr("Scale to Recent Peak")},
+            {UtilizationScale::LinkSpeed, tr("Scale to Link Speed")}};
+        for (const auto &[scale, text] : choices) {
+            QAction *a = menu->addAction(text);
+            a->setCheckable(true);
+            a->setChecked(m_scale == scale);
+            a->setEnabled(m_link > 0 || scale == UtilizationScale::RecentPeak);
+            a->setActionGroup(group);
+            connect(a, &QAction::triggered, this, [this, scale = scale] {
+                setScale(scale);
+                Q_EMIT scaleChosen(scale);
+            });
+        }
+        menu->addSeparator();
+        menu->addAction(tr("Larger Graph / Back (double-click)"), this, &UtilizationChart::expandRequested);
     });
 
     applyPalette();
@@ -94,8 +126,34 @@ void UtilizationChart::setLinkSpeed(double linkBitsPerSecond)
 {
     m_link = linkBitsPerSecond > 0 ? linkBitsPerSecond : -1;
     m_plot->yAxis2->setVisible(m_link > 0);
-    updateAxes(0, 0);
+    updateAxes(m_peak, m_current);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void UtilizationChart::setScale(UtilizationScale scale)
+{
+    if (scale == m_scale)
+        return;
+    m_scale = scale;
+    updateAxes(m_peak, m_current);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString UtilizationChart::scaleText() const
+{
+    return m_scaleLabel->text();
+}
+
+QSize UtilizationChart::sizeHint() const
+{
+    // Most of the adapter panel: Task Manager's graph is most of its page.
+    return QSize(480, 260);
+}
+
+QSize UtilizationChart::minimumSizeHint() const
+{
+    // About 100 px of curves between the scale label and the time axis.
+    return QSize(240, 150);
 }
 
 void UtilizationChart::setHistory(const std::deque<RatePoint> &points)
@@ -125,13 +183,16 @@ void UtilizationChart::setHistory(const std::deque<RatePoint> &points)
     }
     m_send->setData(keys, send, true);
     m_receive->setData(keys, receive, true);
+    m_peak = peak;
+    m_current = current;
     updateAxes(peak, current);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void UtilizationChart::updateAxes(double peak, double current)
 {
-    m_axisMax = utilizationAxisMax(peak, m_link);
+    m_axisMax = utilizationAxisMax(peak, m_link, m_scale);
+    m_scaleLabel->setText(utilizationScaleText(m_axisMax, m_link, m_scale));
     const RateUnit unit = rateUnitFor(m_axisMax);
     static_cast<RateTicker *>(m_plot->yAxis->ticker().data())->setUnit(unit);
     m_plot->yAxis->setRange(0, m_axisMax);
@@ -154,8 +215,9 @@ void UtilizationChart::updateAxes(double peak, double current)
         note = aboveLinkText(current, m_link);
     else if (m_link > 0 && peak > m_link)
         note = tr("was above link speed: peak %1").arg(formatPercent(utilizationPercent(peak, m_link)));
-    else if (m_link <= 0)
-        note = tr("link speed unknown: scaled to the peak");
+    else if (m_link <= 0) // why there is no % of link; the "Max" label says the scale
+        note = m_scale == UtilizationScale::LinkSpeed ? tr("link speed unknown: scaled to the peak")
+                                                      : tr("link speed unknown");
     m_note->setText(note);
     m_note->setVisible(!note.isEmpty());
     // Past the link speed is news and stands out; an unknown speed is only a remark.
@@ -218,7 +280,8 @@ void UtilizationChart::applyPalette()
     line.setAlpha(150);
     m_linkLine->setPen(QPen(line, 1, Qt::DashDotLine));
     m_linkLabel->setColor(pal.color(QPalette::Text));
-    updateAxes(0, 0);
+    m_scaleLabel->setTextColor(pal.color(QPalette::Text));
+    updateAxes(m_peak, m_current);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

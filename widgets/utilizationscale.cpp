@@ -13,6 +13,7 @@ namespace nb::ui {
 namespace {
 
 constexpr double kMinUnknownAxis = 1e6;
+constexpr double kMinPeakAxis = 1e5;
 
 } // namespace
 
@@ -37,6 +38,33 @@ double utilizationAxisMax(double peakBitsPerSecond, double linkBitsPerSecond)
         return throughputAxisMax(peak);
     }
     return throughputAxisMax(std::max(peak, kMinUnknownAxis));
+}
+
+double utilizationAxisMax(double peakBitsPerSecond, double linkBitsPerSecond, UtilizationScale scale)
+{
+    if (scale == UtilizationScale::LinkSpeed)
+        return utilizationAxisMax(peakBitsPerSecond, linkBitsPerSecond);
+    const double peak = std::isfinite(peakBitsPerSecond) ? std::max(peakBitsPerSecond, 0.0) : 0.0;
+    return throughputAxisMax(std::max(peak, kMinPeakAxis));
+}
+
+QString utilizationScaleText(double axisMaxBitsPerSecond, double linkBitsPerSecond, UtilizationScale scale)
+{
+    const RateUnit unit = rateUnitFor(axisMaxBitsPerSecond);
+    const QString rate = QStringLiteral("%1 %2").arg(axisTickLabel(axisMaxBitsPerSecond, unit), unit.name);
+    if (scale == UtilizationScale::LinkSpeed && linkBitsPerSecond > 0 && axisMaxBitsPerSecond == linkBitsPerSecond)
+        return QCoreApplication::translate("nb::ui", "Link speed %1").arg(rate);
+    return QCoreApplication::translate("nb::ui", "Max %1").arg(rate);
+}
+
+QString utilizationScaleKey(UtilizationScale scale)
+{
+    return scale == UtilizationScale::LinkSpeed ? QStringLiteral("link") : QStringLiteral("peak");
+}
+
+UtilizationScale utilizationScaleFromKey(const QString &key)
+{
+    return key == QLatin1String("link") ? UtilizationScale::LinkSpeed : UtilizationScale::RecentPeak;
 }
 
 QString formatPercent(double percent)

@@ -21,6 +21,24 @@ double utilizationPercent(double bitsPerSecond, double linkBitsPerSecond);
 // (at least 1 Mbit/s, so an idle adapter shows a flat line rather than noise).
 double utilizationAxisMax(double peakBitsPerSecond, double linkBitsPerSecond);
 
+// What the top of the utilization chart means. RecentPeak, as Windows 10 Task Manager
+// does, scales to the busiest moment in view so a 1% load still fills the graph;
+// LinkSpeed keeps the top at the nominal link speed (the Windows 7 view).
+enum class UtilizationScale { RecentPeak, LinkSpeed };
+
+// Upper end of the utilization chart for the chosen scale. LinkSpeed is the function
+// above. RecentPeak: a nice number a little above the peak, at least 100 Kbit/s so an
+// idle adapter's noise stays small; past a known link speed both scales agree.
+double utilizationAxisMax(double peakBitsPerSecond, double linkBitsPerSecond, UtilizationScale scale);
+
+// The label at the chart's top right: "Max 1.2 Gbit/s", or "Link speed 10 Gbit/s" while a
+// link-scaled axis ends at the link speed.
+QString utilizationScaleText(double axisMaxBitsPerSecond, double linkBitsPerSecond, UtilizationScale scale);
+
+// "peak" / "link", as stored in QSettings, and back (anything else: RecentPeak).
+QString utilizationScaleKey(UtilizationScale scale);
+UtilizationScale utilizationScaleFromKey(const QString &key);
+
 // "44%", "2.5%", "265%", "0%": at most 3 significant digits, "n/a" for a negative value.
 QString formatPercent(double percent);
 
