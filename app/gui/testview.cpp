@@ -15,6 +15,7 @@
 #include <rrchart.h>
 #include <rrformat.h>
 #include <streamresultsmodel.h>
+#include <streamtable.h>
 
 #include <QAction>
 #include <QEvent>
@@ -69,9 +70,11 @@ TestView::TestView(BuiltinServer *server, QWidget *parent)
     m_adapterSplitter = new QSplitter(Qt::Vertical);
     m_adapterSplitter->addWidget(m_adapterPanel);
     m_adapterSplitter->addWidget(createTestArea());
+    // The utilization graph gets 2/5 of the height (about 270 px at 720p), as Task Manager
+    // gives its graph most of the page; double-clicking it takes 60%.
     m_adapterSplitter->setStretchFactor(0, 2);
-    m_adapterSplitter->setStretchFactor(1, 5);
-    m_adapterSplitter->setSizes({230, 470});
+    m_adapterSplitter->setStretchFactor(1, 3);
+    m_adapterSplitter->setSizes({270, 385});
     m_adapterSplitter->setChildrenCollapsible(false);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal);
@@ -99,6 +102,11 @@ TestView::TestView(BuiltinServer *server, QWidget *parent)
 
     m_adapterList->setMonitor(m_monitor);
     m_adapterPanel->setMonitor(m_monitor);
+    connect(m_adapterPanel, &nb::ui::AdapterPanel::expandedChanged, this, [this](bool expanded) {
+        const int total = m_adapterSplitter->height();
+        const int panel = expanded ? total * 3 / 5 : total * 2 / 5;
+        m_adapterSplitter->setSizes({panel, total - panel});
+    });
     connect(m_adapterList, &nb::ui::AdapterList::currentAdapterChanged, m_adapterPanel,
             &nb::ui::AdapterPanel::setAdapter);
     connect(m_monitor, &nb::ui::AdapterMonitor::adaptersChanged, this,
@@ -233,16 +241,13 @@ QWidget *TestView::createTestArea()
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_streamModel);
     proxy->setSortRole(nb::ui::StreamResultsModel::SortRole);
-    m_streamTable = new QTableView;
+    // Sizes its own columns: never a horizontal scroll bar (review minor 7).
+    m_streamTable = new nb::ui::StreamTableView;
     m_streamTable->setObjectName(QStringLiteral("streamTable"));
     m_streamTable->setModel(proxy);
     m_streamTable->setSortingEnabled(true);
     m_streamTable->sortByColumn(nb::ui::StreamResultsModel::StreamId, Qt::AscendingOrder);
-    m_streamTable->verticalHeader()->hide();
-    m_streamTable->setAlternatingRowColors(true);
     m_streamTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_streamTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_streamTable->horizontalHeader()->setStretchLastSection(true);
 
     auto *resultsBox = new QSplitter(Qt::Horizontal);
     resultsBox->addWidget(summaryScroll);
