@@ -226,8 +226,8 @@ private Q_SLOTS:
         ComparisonDialog dialog;
         dialog.setAdapters(fakeAdapters());
         QList<nb::MatrixEndpoint> eps = fakeEndpoints();
-        eps.append(nb::MatrixEndpoint{QStringLiteral("198.18.3.1"), QStringLiteral("198.18.3.2"), std::nullopt,
-                                      QString()});
+        eps.append(
+            nb::MatrixEndpoint{QStringLiteral("198.18.3.1"), QStringLiteral("198.18.3.2"), std::nullopt, QString()});
         dialog.setEndpoints(eps);
         EndpointTable *table = dialog.endpointTable();
         QCOMPARE(table->label(0), QStringLiteral("E1000"));

@@ -26,24 +26,28 @@ namespace nb::gui {
 
 namespace {
 
-// What one configuration runs, for the preview: "TCP_RR: 1 connection, 1 in flight,
-// 10 s, to 127.0.0.1:5201".
-QString describeRun(const nb::TestParams &p)
+// What one configuration runs beside its variant's name, for the preview: "1 connection,
+// 1 in flight, 10 s" (request/response), "upload, 4 streams, 10 s" (throughput).
+QString describeTest(const nb::TestParams &p)
 {
-    QString what;
-    if (p.isRequestResponse())
-        what = ComparisonDialog::tr("%1: %n connection(s), %2 in flight, %3 s", nullptr, p.connections())
-                   .arg(nb::testKindName(p.kind).toUpper())
-                   .arg(p.inFlight)
-                   .arg(p.duration);
-    else
-        what = ComparisonDialog::tr("throughput %1: %n stream(s), %2 s", nullptr, p.streams)
-                   .arg(nb::directionName(p.direction))
-                   .arg(p.duration);
-    QString where = ComparisonDialog::tr("to %1:%2").arg(p.host).arg(p.port);
-    if (!p.bindAddress.isEmpty())
-        where = ComparisonDialog::tr("%1 from %2").arg(where, p.bindAddress);
-    return ComparisonDialog::tr("%1, %2").arg(what, where);
+    if (p.isRequestResponse()) {
+        const int n = p.connections();
+        return ComparisonDialog::tr("%1, %2 in flight, %3 s")
+            .arg(n == 1 ? ComparisonDialog::tr("1 connection") : ComparisonDialog::tr("%1 connections").arg(n))
+            .arg(p.inFlight)
+            .arg(p.duration);
+    }
+    return ComparisonDialog::tr("%1, %2, %3 s")
+        .arg(nb::directionName(p.direction))
+        .arg(p.streams == 1 ? ComparisonDialog::tr("1 stream") : ComparisonDialog::tr("%1 streams").arg(p.streams))
+        .arg(p.duration);
+}
+
+// Where it goes: "127.0.0.1:5201", "198.18.1.2:5201 from 198.18.1.1".
+QString describeTarget(const nb::TestParams &p)
+{
+    const QString where = QStringLiteral("%1:%2").arg(p.host).arg(p.port);
+    return p.bindAddress.isEmpty() ? where : ComparisonDialog::tr("%1 from %2").arg(where, p.bindAddress);
 }
 
 } // namespace
@@ -74,8 +78,8 @@ ComparisonDialog::ComparisonDialog(QWidget *parent) : QDialog(parent)
     row->addWidget(buildVariants(), 1);
     row->addWidget(buildRunSettings(), 1);
     left->addLayout(row);
-    top->addLayout(left, 3);
-    top->addWidget(buildPreview(), 2);
+    top->addLayout(left, 5);
+    top->addWidget(buildPreview(), 4);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top, 1);
@@ -91,6 +95,9 @@ ComparisonDialog::ComparisonDialog(QWidget *parent) : QDialog(parent)
     m_endpoints->setEndpoints({nb::MatrixEndpoint{QString(), p.host, std::nullopt, QString()}});
     refresh();
     fitToScreen();
+    // The variants first: the endpoint row is usually right, and a focused table draws a
+    // focus frame in the empty part of the Use cell.
+    m_streams->setFocus();
 }
 
 ComparisonDialog::~ComparisonDialog() = default; // m_query waits for the query
@@ -421,10 +428,13 @@ void ComparisonDialog::fillPreview()
     m_preview->setRowCount(int(m_configurations.size()));
     for (int i = 0; i < m_configurations.size(); ++i) {
         const nb::Configuration &c = m_configurations[i];
-        const QString runs = describeRun(c.params);
-        const QString tip = tr("%1\n%2").arg(c.label, runs);
-        const std::pair<int, QString> cells[] = {
-            {PreviewAdapter, c.adapterName()}, {PreviewVariant, c.variantName()}, {PreviewRuns, runs}};
+        const QString test = describeTest(c.params);
+        const QString target = describeTarget(c.params);
+        const QString tip = tr("%1\n%2\nto %3").arg(c.label, test, target);
+        const std::pair<int, QString> cells[] = {{PreviewAdapter, c.adapterName()},
+                                                 {PreviewVariant, c.variantName()},
+                                                 {PreviewTest, test},
+                                                 {PreviewTarget, target}};
         for (const auto &[column, text] : cells) {
             auto *item = new QTableWidgetItem(text);
             item->setToolTip(tip);
@@ -500,7 +510,8 @@ void ComparisonDialog::onServerAnswer(bool ok, const nb::HostEnvironment &info, 
     m_suggestions = nb::suggestAdapterPairs(m_endpoints->adapters(), info.adapters);
     int added = 0;
     for (const nb::AdapterPair &pair : std::as_const(m_suggestions)) {
-        if (m_endpoints->contains(pair.localAddress, pair.remoteAddress))
+        if (m_endpoints->contains(pair.localAddress, pair.remoteAddress) ||
+            m_endpoints->reaches(pair.local.name, pair.remoteAddress))
             continue;
         // No label: the row gets the local adapter's short name ("E1000", "ens224").
         m_endpoints->addEndpoint(nb::MatrixEndpoint{pair.localAddress, pair.remoteAddress, pair.local, QString()},

@@ -97,7 +97,7 @@ Q_SIGNALS:
     void serverAnswered(bool ok, const QString &text);
 
 private:
-    enum PreviewColumn { PreviewAdapter, PreviewVariant, PreviewRuns, PreviewColumns };
+    enum PreviewColumn { PreviewAdapter, PreviewVariant, PreviewTest, PreviewTarget, PreviewColumns };
     QWidget *buildEndpoints();
     QWidget *buildVariants();
     QWidget *buildRunSettings();

@@ -47,8 +47,9 @@ QWidget *ComparisonDialog::buildEndpoints()
 
     auto *add = new QPushButton(tr("&Add"));
     add->setObjectName(QStringLiteral("addEndpointButton"));
-    connect(add, &QPushButton::clicked, this,
-            [this] { m_endpoints->addEndpoint(nb::MatrixEndpoint{QString(), m_base.host, std::nullopt, QString()}, true); });
+    connect(add, &QPushButton::clicked, this, [this] {
+        m_endpoints->addEndpoint(nb::MatrixEndpoint{QString(), m_base.host, std::nullopt, QString()}, true);
+    });
     auto *remove = new QPushButton(tr("&Remove"));
     remove->setObjectName(QStringLiteral("removeEndpointButton"));
     connect(remove, &QPushButton::clicked, this, [this] { removeEndpointRow(m_endpoints->currentRow()); });
@@ -169,14 +170,15 @@ QWidget *ComparisonDialog::buildPreview()
     auto *box = new QGroupBox(tr("Configurations: adapters x variants"));
     m_preview = new QTableWidget(0, PreviewColumns);
     m_preview->setObjectName(QStringLiteral("previewTable"));
-    m_preview->setHorizontalHeaderLabels({tr("Adapter"), tr("Variant"), tr("Runs")});
+    m_preview->setHorizontalHeaderLabels({tr("Adapter"), tr("Variant"), tr("Test"), tr("Target")});
     m_preview->horizontalHeaderItem(PreviewAdapter)->setToolTip(tr("Double-click to rename the adapter"));
     m_preview->verticalHeader()->hide();
     m_preview->setWordWrap(false);
     m_preview->setTextElideMode(Qt::ElideRight);
     m_preview->horizontalHeader()->setSectionResizeMode(PreviewAdapter, QHeaderView::ResizeToContents);
     m_preview->horizontalHeader()->setSectionResizeMode(PreviewVariant, QHeaderView::ResizeToContents);
-    m_preview->horizontalHeader()->setSectionResizeMode(PreviewRuns, QHeaderView::Stretch);
+    m_preview->horizontalHeader()->setSectionResizeMode(PreviewTest, QHeaderView::Stretch);
+    m_preview->horizontalHeader()->setSectionResizeMode(PreviewTarget, QHeaderView::ResizeToContents);
     connect(m_preview, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
         if (!m_refreshing)
             onPreviewEdited(item->row(), item->column(), item->text());

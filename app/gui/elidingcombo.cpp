@@ -44,7 +44,8 @@ void ElidingCombo::showPopup()
     int widest = 0;
     for (int i = 0; i < count(); ++i)
         widest = std::max(widest, fontMetrics().horizontalAdvance(itemText(i)));
-    view()->setMinimumWidth(widest + 4 * fontMetrics().averageCharWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    view()->setMinimumWidth(widest + 4 * fontMetrics().averageCharWidth() +
+                            style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     QComboBox::showPopup();
 }
 

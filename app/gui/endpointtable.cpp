@@ -5,6 +5,8 @@
 
 #include <QHeaderView>
 #include <QHostAddress>
+#include <QPainter>
+#include <QStyledItemDelegate>
 
 namespace nb::gui {
 
@@ -16,6 +18,33 @@ QString anyAddressText()
 {
     return EndpointTable::tr("any (routing table decides)");
 }
+
+// Draws the Use check box with a frame in the text colour: some palettes (GTK's Adwaita
+// dark under Fusion) draw an unticked item-view check box in almost the base colour.
+class UseDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::paint(painter, option, index);
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        if (!(opt.features & QStyleOptionViewItem::HasCheckIndicator))
+            return;
+        const QWidget *widget = option.widget;
+        const QStyle *style = widget ? widget->style() : nullptr;
+        if (!style)
+            return;
+        const QRect box = style->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &opt, widget);
+        QColor frame = opt.palette.color(QPalette::Text);
+        frame.setAlpha(150);
+        painter->save();
+        painter->setPen(QPen(frame, 1));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(box.adjusted(0, 0, -1, -1));
+        painter->restore();
+    }
+};
 
 } // namespace
 
@@ -30,6 +59,7 @@ EndpointTable::EndpointTable(QWidget *parent) : QTableWidget(0, ColumnCount, par
     horizontalHeader()->setSectionResizeMode(FromColumn, QHeaderView::Stretch);
     horizontalHeader()->setSectionResizeMode(TargetColumn, QHeaderView::Stretch);
     setSelectionBehavior(QAbstractItemView::SelectRows);
+    setItemDelegateForColumn(UseColumn, new UseDelegate(this));
     setWordWrap(false);
     setTextElideMode(Qt::ElideRight);
     connect(this, &QTableWidget::itemChanged, this, &EndpointTable::onItemChanged);
@@ -112,6 +142,16 @@ bool EndpointTable::contains(const QString &bindAddress, const QString &target) 
     for (int row = 0; row < rowCount(); ++row) {
         const nb::MatrixEndpoint e = rawEndpointAt(row);
         if (e.bindAddress == bindAddress && e.target == target)
+            return true;
+    }
+    return false;
+}
+
+bool EndpointTable::reaches(const QString &adapterName, const QString &target) const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        const nb::MatrixEndpoint e = rawEndpointAt(row);
+        if (e.target == target && e.adapter && e.adapter->name == adapterName)
             return true;
     }
     return false;

@@ -39,6 +39,9 @@ public:
     void removeEndpoint(int row);
     // True when a row already goes from `bindAddress` to `target`.
     bool contains(const QString &bindAddress, const QString &target) const;
+    // True when a row reaches `target` through the adapter `adapterName` as far as is
+    // known (its bind address is on it, or the target is loopback and it is lo).
+    bool reaches(const QString &adapterName, const QString &target) const;
 
     // The row's endpoint: bind address, target, the local adapter when known, and the label
     // shown (typed or default).
@@ -63,7 +66,7 @@ private:
     int rowOfCombo(const QComboBox *combo) const;
     void deleteCellWidgets(int row);
     nb::MatrixEndpoint rawEndpointAt(int row) const; // the typed label only
-    void relabel();                                   // the default labels of untyped rows
+    void relabel();                                  // the default labels of untyped rows
     void onItemChanged(QTableWidgetItem *item);
 
     QList<nb::AdapterInfo> m_adapters;
