@@ -267,6 +267,15 @@ private Q_SLOTS:
         QCOMPARE(table->label(0), QStringLiteral("E1000"));
         QVERIFY2(dialog.validationError().isEmpty(), qPrintable(dialog.validationError()));
 
+        // Renaming an adapter in the preview renames its endpoint row, so every variant follows.
+        auto *preview = dialog.findChild<QTableWidget *>(QStringLiteral("previewTable"));
+        QVERIFY(preview);
+        preview->item(1, 0)->setText(QStringLiteral("old NIC")); // E1000's TCP_RR row
+        QTRY_COMPARE_WITH_TIMEOUT(table->label(0), QStringLiteral("old NIC"), 2000);
+        QCOMPARE(dialog.configurations()[0].adapter, QStringLiteral("old NIC"));
+        QCOMPARE(preview->item(0, 0)->text(), QStringLiteral("old NIC"));
+        dialog.setEndpointLabel(0, QString());
+
         // Unticking the baseline adapter moves the baseline to one still ticked.
         dialog.setEndpointEnabled(1, false);
         QVERIFY(!dialog.baselineChoices().contains(QStringLiteral("VMXNET3 new")));
@@ -333,6 +342,13 @@ private Q_SLOTS:
         QVERIFY(combo->currentText().contains(QStringLiteral("to-be-cut")));
         QVERIFY2(combo->displayedText().endsWith(QChar(0x2026)), qPrintable(combo->displayedText()));
         QCOMPARE(combo->toolTip(), combo->currentText());
+
+        // NICBENCH_KEEP_SHOTS=DIR keeps a picture of the dialog with E1000/VMXNET3 rows.
+        if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_SHOTS"); !keep.isEmpty()) {
+            dialog.setStreamsText(QStringLiteral("1, 4"));
+            dialog.setKinds(true, true);
+            dialog.grab().save(keep + QStringLiteral("/comparisondialog-1240x660.png"));
+        }
 
         auto *buttons = dialog.findChild<QDialogButtonBox *>();
         QPushButton *run = buttons->button(QDialogButtonBox::Ok);

@@ -17,6 +17,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMetaObject>
 #include <QPushButton>
 #include <QScreen>
 #include <QSpinBox>
@@ -180,8 +181,15 @@ QWidget *ComparisonDialog::buildPreview()
     m_preview->horizontalHeader()->setSectionResizeMode(PreviewTest, QHeaderView::Stretch);
     m_preview->horizontalHeader()->setSectionResizeMode(PreviewTarget, QHeaderView::ResizeToContents);
     connect(m_preview, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
-        if (!m_refreshing)
-            onPreviewEdited(item->row(), item->column(), item->text());
+        if (m_refreshing)
+            return;
+        // Queued: the rename refills the preview, which deletes the item being edited.
+        QMetaObject::invokeMethod(
+            this,
+            [this, row = item->row(), column = item->column(), text = item->text()] {
+                onPreviewEdited(row, column, text);
+            },
+            Qt::QueuedConnection);
     });
     m_baseline = new ElidingCombo;
     m_baseline->setObjectName(QStringLiteral("dialogBaselineCombo"));
