@@ -38,11 +38,9 @@ bool BuiltinServer::start(QString *error)
     }
     m_port = m_server->port();
     nb::Server *server = m_server.get();
-    m_thread = std::thread([this, server] {
+    m_jobs.start([this, server](JobTracker::Id job) {
         const int code = server->serve();
-        // The object outlives the thread (the destructor joins), so a queued call is safe.
-        QMetaObject::invokeMethod(
-            this, [this, code] { serveFinished(code); }, Qt::QueuedConnection);
+        m_jobs.deliver(job, [this, code] { serveFinished(code); });
     });
     return true;
 }
@@ -52,8 +50,8 @@ void BuiltinServer::stop()
     if (!m_server)
         return;
     m_server->stop();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_jobs.abandon(); // a stop asked for is no failure to report
+    m_jobs.wait();
     m_server.reset();
     m_port = 0;
 }

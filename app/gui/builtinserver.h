@@ -4,11 +4,12 @@
 // It listens on 127.0.0.1:5201 when that is free, else on an ephemeral port, and serves
 // on its own thread until stop() or destruction.
 
+#include "jobtracker.h"
+
 #include <QObject>
 #include <QString>
 
 #include <memory>
-#include <thread>
 
 namespace nb {
 class Server;
@@ -39,8 +40,8 @@ private:
     void serveFinished(int code);
 
     std::unique_ptr<nb::Server> m_server;
-    std::thread m_thread;
     quint16 m_port = 0;
+    JobTracker m_jobs{this}; // serves; last: destroyed (and joined) first
 };
 
 } // namespace nb::gui

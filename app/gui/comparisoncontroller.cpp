@@ -3,43 +3,34 @@
 
 #include <compare/comparisonrunner.h>
 
-#include <QMetaObject>
-#include <QThread>
-
 namespace nb::gui {
 
-// Lives on the worker thread; every report becomes a queued call into the controller.
-// The controller joins the worker before it is destroyed and Qt drops queued calls to a
-// deleted context, so the raw pointer is safe.
+// Lives on the worker thread; every report becomes a delivery of the controller's job.
 class ComparisonController::Listener : public nb::ComparisonListener {
 public:
-    Listener(ComparisonController *owner, quint64 job) : m_owner(owner), m_job(job) {}
+    Listener(ComparisonController *owner, JobTracker::Id job) : m_owner(owner), m_job(job) {}
     void runStarted(const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex, int total) override
     {
-        post([o = m_owner, j = m_job, config, slot, orderIndex, total] {
-            o->onRunStarted(j, config, slot, orderIndex, total);
+        m_owner->m_jobs.deliver(m_job, [o = m_owner, config, slot, orderIndex, total] {
+            o->onRunStarted(config, slot, orderIndex, total);
         });
     }
     void runFinished(const nb::Run &run, int total) override
     {
-        post([o = m_owner, j = m_job, run, total] { o->onRunFinished(j, run, total); });
+        m_owner->m_jobs.deliver(m_job, [o = m_owner, run, total] { o->onRunFinished(run, total); });
     }
     void interval(int orderIndex, const nb::IntervalReport &report) override
     {
-        post([o = m_owner, j = m_job, orderIndex, report] { o->onInterval(j, orderIndex, report); });
+        m_owner->m_jobs.deliver(m_job, [o = m_owner, orderIndex, report] { Q_EMIT o->interval(orderIndex, report); });
     }
     void message(const QString &text) override
     {
-        post([o = m_owner, j = m_job, text] { o->onMessage(j, text); });
-    }
-    template <typename F> void post(F &&f)
-    {
-        QMetaObject::invokeMethod(m_owner, std::forward<F>(f), Qt::QueuedConnection);
+        m_owner->m_jobs.deliver(m_job, [o = m_owner, text] { Q_EMIT o->message(text); });
     }
 
 private:
     ComparisonController *m_owner;
-    quint64 m_job;
+    JobTracker::Id m_job;
 };
 
 ComparisonController::ComparisonController(QObject *parent) : QObject(parent) {}
@@ -47,7 +38,7 @@ ComparisonController::ComparisonController(QObject *parent) : QObject(parent) {}
 ComparisonController::~ComparisonController()
 {
     stop();
-    joinWorker();
+    m_jobs.wait();
 }
 
 bool ComparisonController::start(const nb::Comparison &comparison, QString *error)
@@ -62,8 +53,7 @@ bool ComparisonController::start(const nb::Comparison &comparison, QString *erro
     const QString problem = comparison.validate();
     if (!problem.isEmpty())
         return refuse(problem);
-    joinWorker();
-    const quint64 job = ++m_job;
+    const JobTracker::Id job = m_jobs.prepare();
     m_current = comparison;
     m_current.runs.clear();
     m_current.createdAt = QDateTime::currentDateTimeUtc();
@@ -73,12 +63,10 @@ bool ComparisonController::start(const nb::Comparison &comparison, QString *erro
     m_listener = std::make_shared<Listener>(this, job);
     m_runner = std::make_shared<nb::ComparisonRunner>(comparison, m_listener.get());
     m_running = true;
-    m_thread.reset(QThread::create([this, job, runner = m_runner, listener = m_listener] {
+    m_jobs.run([this, runner = m_runner, listener = m_listener](JobTracker::Id id) {
         const nb::Comparison result = runner->run();
-        listener->post([self = this, job, result] { self->onReturned(job, result); });
-    }));
-    m_thread->setObjectName(QStringLiteral("comparison"));
-    m_thread->start();
+        m_jobs.deliver(id, [this, result] { onReturned(result); });
+    });
     Q_EMIT progress(0, m_total, tr("Starting %n run(s)...", nullptr, m_total));
     return true;
 }
@@ -91,50 +79,24 @@ void ComparisonController::stop()
     }
 }
 
-void ComparisonController::joinWorker()
+void ComparisonController::onRunStarted(const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex,
+                                        int total)
 {
-    if (m_thread) {
-        m_thread->wait();
-        m_thread.reset();
-    }
-}
-
-void ComparisonController::onRunStarted(quint64 job, const nb::Configuration &config, const nb::ScheduledRun &slot,
-                                        int orderIndex, int total)
-{
-    if (job != m_job)
-        return;
     Q_EMIT runStarted(config, slot, orderIndex, total);
     Q_EMIT progress(
         finishedRuns(), total,
         tr("Run %1 of %2: %3, round %4").arg(orderIndex + 1).arg(total).arg(config.label).arg(slot.repeatIndex + 1));
 }
 
-void ComparisonController::onRunFinished(quint64 job, const nb::Run &run, int total)
+void ComparisonController::onRunFinished(const nb::Run &run, int total)
 {
-    if (job != m_job)
-        return;
     m_current.runs.append(run);
     Q_EMIT runFinished(run, total);
 }
 
-void ComparisonController::onInterval(quint64 job, int orderIndex, const nb::IntervalReport &report)
+void ComparisonController::onReturned(const nb::Comparison &result)
 {
-    if (job == m_job)
-        Q_EMIT interval(orderIndex, report);
-}
-
-void ComparisonController::onMessage(quint64 job, const QString &text)
-{
-    if (job == m_job)
-        Q_EMIT message(text);
-}
-
-void ComparisonController::onReturned(quint64 job, const nb::Comparison &result)
-{
-    if (job != m_job)
-        return;
-    joinWorker();
+    m_jobs.wait(); // run() has returned; the thread is finishing its last statement
     m_runner.reset();
     m_listener.reset();
     m_running = false;

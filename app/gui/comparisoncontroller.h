@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Runs one comparison at a time (nb::ComparisonRunner) on a worker thread and hands what
-// it reports to the GUI thread as queued signals carrying value types. Keeps the
-// comparison as it fills up, so the view can redraw after every finished run. Every job
-// has an id: reports of a job that was abandoned are dropped.
+// Runs one comparison at a time (nb::ComparisonRunner) as a JobTracker job and hands what
+// it reports to the GUI thread as queued calls carrying value types. Keeps the
+// comparison as it fills up, so the view can redraw after every finished run. Reports of
+// a job that was abandoned are dropped.
+
+#include "jobtracker.h"
 
 #include <compare/comparison.h>
 
@@ -11,8 +13,6 @@
 #include <QString>
 
 #include <memory>
-
-class QThread;
 
 namespace nb {
 class ComparisonRunner;
@@ -51,22 +51,17 @@ Q_SIGNALS:
 
 private:
     class Listener;
-    void onRunStarted(quint64 job, const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex,
-                      int total);
-    void onRunFinished(quint64 job, const nb::Run &run, int total);
-    void onInterval(quint64 job, int orderIndex, const nb::IntervalReport &report);
-    void onMessage(quint64 job, const QString &text);
-    void onReturned(quint64 job, const nb::Comparison &result);
-    void joinWorker();
+    void onRunStarted(const nb::Configuration &config, const nb::ScheduledRun &slot, int orderIndex, int total);
+    void onRunFinished(const nb::Run &run, int total);
+    void onReturned(const nb::Comparison &result);
 
-    quint64 m_job = 0;
     bool m_running = false;
     bool m_stopRequested = false;
     int m_total = 0;
     nb::Comparison m_current;
     std::shared_ptr<Listener> m_listener;
     std::shared_ptr<nb::ComparisonRunner> m_runner;
-    std::unique_ptr<QThread> m_thread;
+    JobTracker m_jobs{this}; // last: destroyed (and joined) first
 };
 
 } // namespace nb::gui

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// "New Comparison": builds a comparison matrix from endpoints (a local address and a
-// target) x variants (stream counts, throughput and/or request/response) on top of the
-// test panel's parameters, with a live preview of the configurations whose labels can be
-// edited. "Ask server for its adapters" queries a NicBench server (on a worker thread)
-// and offers the adapter pairs that share a subnet as endpoints. Every input has a setter
-// so tests drive the dialog without clicking.
+// "New Comparison": builds a comparison of adapters x variants on top of the test panel's
+// parameters. The adapters are the endpoint rows (EndpointTable: a local address, a
+// target, a short label such as "E1000"); the variants are throughput with each stream
+// count of the Streams list ("P=1", "P=4") and request/response with its own connection
+// count ("TCP_RR", "TCP_RR (4 conn.)"). The preview lists every configuration's adapter,
+// variant and what it runs; the baseline is an adapter, whose configuration of each variant
+// the others are compared with. "Ask Server for Its Adapters" queries a NicBench server (a
+// JobTracker job) and offers the adapter pairs that share a subnet as endpoints. Every
+// input has a setter so tests drive the dialog without clicking.
+
+#include "jobtracker.h"
 
 #include <compare/adapterpairs.h>
 #include <compare/comparison.h>
@@ -15,8 +20,6 @@
 
 #include <QDialog>
 #include <QMap>
-
-#include <thread>
 
 class QCheckBox;
 class QComboBox;
@@ -30,6 +33,8 @@ class QTableWidget;
 
 namespace nb::gui {
 
+class EndpointTable;
+
 class ComparisonDialog : public QDialog {
     Q_OBJECT
 public:
@@ -38,73 +43,87 @@ public:
     ~ComparisonDialog() override;
 
     // Inputs from the window: the test panel's parameters (the target and port of the
-    // default endpoint, everything the variants do not change) and the live adapters.
+    // default endpoint, the Streams field's start, everything the variants do not change)
+    // and the live adapters.
     void setBaseParams(const nb::TestParams &params);
     void setAdapters(const QList<nb::AdapterInfo> &adapters);
 
-    // Endpoint rows. Each row: enabled, label (empty: the default), bind address (empty:
-    // any), target host.
+    // Endpoint rows (replaced, with their widgets). An empty label gets the default.
     void setEndpoints(const QList<nb::MatrixEndpoint> &endpoints);
-    QList<nb::MatrixEndpoint> endpoints() const; // the enabled rows
+    QList<nb::MatrixEndpoint> endpoints() const; // the ticked rows, labels as shown
     int endpointRowCount() const;
     void setEndpointEnabled(int row, bool enabled);
+    void setEndpointLabel(int row, const QString &label); // empty: the default
+    void removeEndpointRow(int row);
+    EndpointTable *endpointTable() const { return m_endpoints; }
 
-    void setStreamsText(const QString &text); // "1, 4, 16"
+    void setStreamsText(const QString &text); // "1, 4, 16": the throughput variants
+    QString streamsText() const;
     void setKinds(bool throughput, bool requestResponse);
+    void setRrConnections(int connections); // the request/response variant's connections
+    int rrConnections() const;
     void setDuration(double seconds);
     void setPort(quint16 port);
     void setRepeats(int repeats);
     void setOrder(nb::OrderPolicy order);
     void setPauseSeconds(double seconds);
     void setTitle(const QString &title);
+    // The baseline adapter (an endpoint's label); false when no ticked endpoint has it.
+    bool setBaselineAdapter(const QString &adapter);
+    QString baselineAdapter() const;
+    QStringList baselineChoices() const;
+    // The baseline adapter named by configuration `index` (kept for scripts and tests).
     void setBaselineIndex(int index);
-    // Renames a configuration of the preview (kept while the matrix keeps that entry).
+    // Renames a configuration of the preview (kept while the matrix keeps that entry); its
+    // adapter and variant stay, so charts still group it.
     void setConfigurationLabel(int index, const QString &label);
 
     // The configurations of the preview, in order.
     QList<nb::Configuration> configurations() const;
-    // The comparison to run; meaningful when validationError() is empty.
+    // The comparison to run; meaningful when validationError() is empty. Its baselineIndex
+    // is the first configuration of the baseline adapter.
     nb::Comparison comparison() const;
     // One line for the user, empty when the comparison can run.
     QString validationError() const { return m_error; }
 
-    // Queries the server of the current (else first enabled) endpoint for its adapters.
+    // Queries the server of the current (else first ticked) endpoint for its adapters.
     void askServer();
     bool isAskingServer() const { return m_asking; }
-    // What the last answer offered (also added as endpoint rows).
+    // What the last answer offered (also added as endpoint rows, not ticked).
     QList<nb::AdapterPair> suggestions() const { return m_suggestions; }
-    QString serverStatus() const;
+    QString serverStatus() const { return m_serverStatus; }
 
 Q_SIGNALS:
     void serverAnswered(bool ok, const QString &text);
 
 private:
+    enum PreviewColumn { PreviewAdapter, PreviewVariant, PreviewTest, PreviewTarget, PreviewColumns };
     QWidget *buildEndpoints();
     QWidget *buildVariants();
     QWidget *buildRunSettings();
     QWidget *buildPreview();
-    void insertEndpointRow(const nb::MatrixEndpoint &endpoint, bool enabled);
-    QComboBox *bindCombo(const QString &current);
-    nb::MatrixEndpoint endpointAt(int row) const;
+    void fitToScreen();
     bool variants(QList<nb::MatrixVariant> *out, QString *error) const;
     nb::TestParams base() const;
     void refresh();
-    void onServerAnswer(quint64 job, bool ok, const nb::HostEnvironment &info, const QString &error);
-    void joinQuery();
+    void fillPreview();
+    void fillBaselineChoices();
+    void onPreviewEdited(int row, int column, const QString &text);
+    void onServerAnswer(bool ok, const nb::HostEnvironment &info, const QString &error);
 
     nb::TestParams m_base;
-    QList<nb::AdapterInfo> m_adapters;
     QList<nb::Configuration> m_configurations; // the preview, labels edited
     QMap<QString, QString> m_labelEdits;       // default label -> the user's label
     QString m_error;
     bool m_refreshing = false;
 
-    QTableWidget *m_endpoints = nullptr;
+    EndpointTable *m_endpoints = nullptr;
     QPushButton *m_askButton = nullptr;
     QLabel *m_serverLabel = nullptr;
     QLineEdit *m_streams = nullptr;
     QCheckBox *m_throughput = nullptr;
     QCheckBox *m_rr = nullptr;
+    QSpinBox *m_rrConnections = nullptr;
     QLabel *m_baseLabel = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_port = nullptr;
@@ -118,11 +137,10 @@ private:
     QLabel *m_validation = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 
-    quint64 m_queryJob = 0;
     bool m_asking = false;
     QString m_serverStatus;
     QList<nb::AdapterPair> m_suggestions;
-    std::thread m_query;
+    JobTracker m_query{this}; // the server query; last: destroyed (and joined) first
 };
 
 } // namespace nb::gui

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Runs one test at a time on a worker thread and hands its reports to the GUI thread in
-// batches. Every job has an id, so reports of a job that was abandoned are dropped.
+// Runs one test at a time on a worker thread (a JobTracker job) and hands its reports to
+// the GUI thread in batches. Reports of a job that was abandoned are dropped.
+
+#include "jobtracker.h"
 
 #include <test/results.h>
 
 #include <QObject>
 
 #include <memory>
-#include <thread>
 
 namespace nb {
 class ThroughputClient;
@@ -37,17 +38,12 @@ Q_SIGNALS:
 
 private:
     class Listener;
-    void onStarted(quint64 job, const nb::TestResult &header);
-    void onIntervals(quint64 job, const QList<nb::IntervalReport> &batch);
-    void onMessage(quint64 job, const QString &text);
-    void onRunReturned(quint64 job, const nb::TestResult &result);
-    void joinWorker();
+    void onRunReturned(const nb::TestResult &result);
 
-    quint64 m_job = 0;
     bool m_running = false;
     std::shared_ptr<Listener> m_listener;
     std::shared_ptr<nb::ThroughputClient> m_client;
-    std::thread m_worker;
+    JobTracker m_jobs{this}; // last: destroyed (and joined) first
 };
 
 } // namespace nb::gui
