@@ -8,7 +8,7 @@
 // asks a real server on loopback.
 
 #include <comparisondialog.h>
-#include <elidingcombo.h>
+#include <elidingcombobox.h>
 #include <endpointtable.h>
 #include <mainwindow.h>
 
@@ -338,7 +338,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QCOMPARE(dialog.size(), QSize(1280 - 40, 720 - 60));
 
-        auto *combo = static_cast<nb::gui::ElidingCombo *>(dialog.endpointTable()->fromCombo(1));
+        auto *combo = static_cast<nb::ui::ElidingComboBox *>(dialog.endpointTable()->fromCombo(1));
         QVERIFY(combo->currentText().contains(QStringLiteral("to-be-cut")));
         QVERIFY2(combo->displayedText().endsWith(QChar(0x2026)), qPrintable(combo->displayedText()));
         QCOMPARE(combo->toolTip(), combo->currentText());

@@ -1,12 +1,37 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "elidingcombobox.h"
 
+#include <QAbstractItemView>
 #include <QStyleOptionComboBox>
 #include <QStylePainter>
+
+#include <algorithm>
 
 namespace nb::ui {
 
 ElidingComboBox::ElidingComboBox(QWidget *parent) : QComboBox(parent) {}
+
+void ElidingComboBox::setToolTipFollowsText()
+{
+    setToolTip(currentText());
+    connect(this, &QComboBox::currentTextChanged, this, [this](const QString &text) { setToolTip(text); });
+}
+
+void ElidingComboBox::setCompact(int characters)
+{
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(characters);
+}
+
+void ElidingComboBox::showPopup()
+{
+    int widest = 0;
+    for (int i = 0; i < count(); ++i)
+        widest = std::max(widest, fontMetrics().horizontalAdvance(itemText(i)));
+    view()->setMinimumWidth(widest + 4 * fontMetrics().averageCharWidth() +
+                            style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    QComboBox::showPopup();
+}
 
 QRect ElidingComboBox::textRect() const
 {

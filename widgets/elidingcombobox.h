@@ -14,9 +14,16 @@ public:
 
     // The text drawn for the current item at the combo's present width.
     QString displayedText() const;
+    // The tooltip shows the current text whole (for combos with no tooltip of their own).
+    void setToolTipFollowsText();
+    // Asks for a few characters only, so a long item never widens its dialog past a
+    // 1280x720 screen.
+    void setCompact(int characters = 10);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    // The popup shows every item whole, however narrow the combo is.
+    void showPopup() override;
 
 private:
     QRect textRect() const;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "endpointtable.h"
 
-#include "elidingcombo.h"
+#include <elidingcombobox.h>
 
 #include <QHeaderView>
 #include <QHostAddress>
@@ -11,6 +11,15 @@
 namespace nb::gui {
 
 namespace {
+
+// Elided with the whole text in the tooltip, and narrow enough for a 1280x720 dialog.
+nb::ui::ElidingComboBox *newCompactCombo()
+{
+    auto *combo = new nb::ui::ElidingComboBox;
+    combo->setCompact();
+    combo->setToolTipFollowsText();
+    return combo;
+}
 
 constexpr int kTypedLabelRole = Qt::UserRole + 1; // true once the user typed the label
 
@@ -159,7 +168,7 @@ bool EndpointTable::reaches(const QString &adapterName, const QString &target) c
 
 QComboBox *EndpointTable::makeFromCombo(const QString &current)
 {
-    auto *combo = new ElidingCombo;
+    auto *combo = newCompactCombo();
     combo->setObjectName(QStringLiteral("fromCombo"));
     fillFromCombo(combo, current);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, combo] {
