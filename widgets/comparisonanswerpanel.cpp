@@ -41,8 +41,8 @@ int keyEntry(const nb::VariantAnswer &a)
         if (!compared(k))
             continue;
         const double mean = a.entries[k].primary->summary.mean;
-        if (best < 0 || (higher ? mean > a.entries[best].primary->summary.mean
-                                : mean < a.entries[best].primary->summary.mean))
+        if (best < 0 ||
+            (higher ? mean > a.entries[best].primary->summary.mean : mean < a.entries[best].primary->summary.mean))
             best = k;
     }
     return best;
@@ -171,8 +171,7 @@ void ComparisonAnswerPanel::rebuild()
         const nb::VariantAnswer &a = m_answers[v];
         const int row = 1 + v;
         QLabel *variant = addLabel(a.variant, row, 0, true);
-        variant->setToolTip(a.primary == nb::Metric::Throughput ? tr("Throughput test")
-                                                                : tr("Request/response test"));
+        variant->setToolTip(a.primary == nb::Metric::Throughput ? tr("Throughput test") : tr("Request/response test"));
 
         // The answer: who wins (symbol and words), then the difference with its interval.
         const int key = keyEntry(a);
@@ -216,8 +215,8 @@ void ComparisonAnswerPanel::rebuild()
 
         for (int c = 0; c < m_columns.size(); ++c) {
             QLabel *cell = addLabel(cellText(v, m_columns[c].name), row, 2 + c);
-            cell->setToolTip(tr("%1, %2: %3 and its CPU cost (%4)")
-                                 .arg(m_columns[c].name, a.variant, what, nb::costName(a.cost)));
+            cell->setToolTip(
+                tr("%1, %2: %3 and its CPU cost (%4)").arg(m_columns[c].name, a.variant, what, nb::costName(a.cost)));
         }
     }
     m_grid->setColumnStretch(2 + int(m_columns.size()), 1);

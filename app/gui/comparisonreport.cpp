@@ -158,9 +158,13 @@ QStringList environmentLines(const nb::HostEnvironment &h)
 
 QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::ComparisonStatistics &statistics)
 {
+    // Series names as in the legends; with a single adapter the variants are what is
+    // compared, so the configurations' labels.
+    const bool oneAdapter = overlay.adapterLabels.size() == 1 && overlay.sourceCount() == 1;
     QStringList names;
     for (int i = 0; i < overlay.merged.configurations.size(); ++i)
-        names << overlay.seriesLabels.value(overlay.seriesOf.value(i));
+        names << (oneAdapter ? overlay.merged.configurations[i].label
+                             : overlay.seriesLabels.value(overlay.seriesOf.value(i)));
     return nb::answerLines(nb::answerComparison(overlay.merged, statistics, names));
 }
 

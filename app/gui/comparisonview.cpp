@@ -395,13 +395,19 @@ void ComparisonView::refresh()
         for (int i = 0; i < merged.configurations.size(); ++i)
             names << m_overlay.seriesLabels.value(m_overlay.seriesOf.value(i));
         m_answers = nb::answerComparison(merged, m_stats, names);
+        // One adapter in several variants (P=1 against P=4): the variants are what is
+        // compared, so the sentences name configurations ("lo, P=4 is faster than lo, P=1").
+        const bool oneAdapter = m_overlay.adapterLabels.size() == 1 && m_sources.size() == 1;
+        QStringList labels;
+        for (const nb::Configuration &conf : std::as_const(merged.configurations))
+            labels << conf.label;
+        m_verdicts = nb::answerLines(oneAdapter ? nb::answerComparison(merged, m_stats, labels) : m_answers);
         QList<nb::ui::ComparisonAnswerPanel::Column> columns;
         for (int s = 0; s < m_overlay.seriesCount(); ++s)
             columns.append({m_overlay.seriesLabels.at(s), m_overlay.seriesAdapter.value(s)});
         m_answerPanel->setAnswers(m_answers, columns);
         m_charts->setData(m_overlay, m_stats);
         m_tableModel->setComparison(merged);
-        m_verdicts = nb::answerLines(m_answers);
     }
     refreshBaselineCombo();
     fitTableColumns();
@@ -467,6 +473,15 @@ void ComparisonView::fitTableColumns()
     for (int w : std::as_const(widths))
         total += w;
     const int available = m_table->viewport()->width();
+    // Too narrow (a large desktop font at 1280 px): the median and the standard deviation
+    // step aside first; the exports and a wider window keep them.
+    for (int column :
+         {int(nb::ui::ComparisonTableModel::MedianColumn), int(nb::ui::ComparisonTableModel::StddevColumn)}) {
+        const bool hide = available > 0 && column < columns && total > available;
+        m_table->setColumnHidden(column, hide);
+        if (hide)
+            total -= widths[column];
+    }
     const int chars = m_table->fontMetrics().averageCharWidth();
     const std::pair<int, int> givers[] = {{nb::ui::ComparisonTableModel::ConfigurationColumn, 14 * chars},
                                           {nb::ui::ComparisonTableModel::MetricColumn, 12 * chars}};
@@ -479,7 +494,7 @@ void ComparisonView::fitTableColumns()
         total -= give;
     }
     for (int column = 0; column < columns; ++column) {
-        if (column != verdict)
+        if (column != verdict && !m_table->isColumnHidden(column))
             header->resizeSection(column, widths[column]);
     }
 }

@@ -176,9 +176,9 @@ void ComparisonView::saveWithDialog()
         return;
     QString name = m_sources.at(source).name;
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Snapshot As"),
-                                                QDir(lastFolder(Folder::Snapshots)).filePath(name + QStringLiteral(".nicbench")),
-                                                tr(kSnapshotFilter));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Snapshot As"), QDir(lastFolder(Folder::Snapshots)).filePath(name + QStringLiteral(".nicbench")),
+        tr(kSnapshotFilter));
     if (path.isEmpty())
         return;
     rememberFolder(Folder::Snapshots, path);

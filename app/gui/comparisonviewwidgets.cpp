@@ -161,7 +161,8 @@ QWidget *ComparisonView::createEmptyPage()
     openButton->setObjectName(QStringLiteral("emptyOpenSnapshotButton"));
     connect(newButton, &QPushButton::clicked, m_newAction, &QAction::trigger);
     connect(openButton, &QPushButton::clicked, m_openAction, &QAction::trigger);
-    connect(m_newAction, &QAction::changed, newButton, [this, newButton] { newButton->setEnabled(m_newAction->isEnabled()); });
+    connect(m_newAction, &QAction::changed, newButton,
+            [this, newButton] { newButton->setEnabled(m_newAction->isEnabled()); });
     auto *buttons = new QHBoxLayout;
     buttons->addStretch(1);
     buttons->addWidget(newButton);
@@ -232,6 +233,7 @@ QWidget *ComparisonView::createMainArea()
     // Long configuration labels keep both ends ("veth e1000…-like, P=4"): the suffix tells
     // rows apart. The tooltip has the whole label.
     m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setWordWrap(false); // one line per row: elided, not wrapped into a cut-off second line
     // Every column as wide as its text (fitTableColumns, whenever the data changes), the
     // verdict takes what is left; when that is not enough the configuration gives up width.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
