@@ -6,6 +6,7 @@
 #include <compare/comparisontable.h>
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPalette>
@@ -68,7 +69,7 @@ ComparisonAnswerPanel::ComparisonAnswerPanel(QWidget *parent) : QFrame(parent)
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
     m_grid = new QGridLayout(this);
     m_grid->setContentsMargins(8, 4, 8, 4);
-    m_grid->setHorizontalSpacing(18);
+    m_grid->setHorizontalSpacing(14);
     m_grid->setVerticalSpacing(2);
 }
 
@@ -99,13 +100,16 @@ QString ComparisonAnswerPanel::cellText(int variant, const QString &column) cons
             continue;
         const QString primary = valueText(a.primary, e.primary);
         const QString cost = valueText(a.cost, e.cost);
+        // With more than two columns (an overlay) the differences stay in the tooltip, the
+        // charts and the table: the values alone fit at 1280 px.
+        const bool deltas = m_columns.size() <= 2;
         QString line1 = primary.isEmpty() ? tr("no data") : primary;
-        if (!e.isBaseline && !deltaText(e.primary).isEmpty())
+        if (deltas && !e.isBaseline && !deltaText(e.primary).isEmpty())
             line1 += QStringLiteral("  ") + deltaText(e.primary);
         if (cost.isEmpty())
             return line1;
         QString line2 = tr("CPU %1").arg(cost);
-        if (!e.isBaseline && !deltaText(e.cost).isEmpty())
+        if (deltas && !e.isBaseline && !deltaText(e.cost).isEmpty())
             line2 += QStringLiteral("  ") + deltaText(e.cost);
         return line1 + QLatin1Char('\n') + line2;
     }
@@ -159,9 +163,10 @@ void ComparisonAnswerPanel::rebuild()
         const QColor colour = seriesColor(pal, m_columns[c].colorIndex);
         auto *head = new QLabel(this);
         head->setTextFormat(Qt::RichText);
+        const bool sayBaseline = baseline && m_columns.size() <= 3;
         head->setText(QStringLiteral("<span style=\"color:%1\">\u25a0</span> <b>%2</b>%3")
                           .arg(colour.name(), m_columns[c].name.toHtmlEscaped(),
-                               baseline ? QStringLiteral(" \u00b7 ") + tr("baseline").toHtmlEscaped() : QString()));
+                               sayBaseline ? QStringLiteral(" \u00b7 ") + tr("baseline").toHtmlEscaped() : QString()));
         head->setToolTip(baseline ? tr("%1: the others are compared with it").arg(m_columns[c].name)
                                   : m_columns[c].name);
         m_grid->addWidget(head, 0, 2 + c);
@@ -193,7 +198,13 @@ void ComparisonAnswerPanel::rebuild()
             } else {
                 first = tr("\u2248 No clear winner");
             }
-            second = tr("%1: %2 %3 vs %4").arg(k.adapter, deltaText(k.primary), what, k.baseline);
+            // The winner is named on the first line already.
+            const bool compact = m_columns.size() > 2; // long overlay names: the shortest form
+            if (key == a.winner && a.decided)          // the winner is named on the first line
+                second = compact ? tr("%1 vs %2").arg(deltaText(k.primary), k.baseline)
+                                 : tr("%1 %2 vs %3").arg(deltaText(k.primary), what, k.baseline);
+            else
+                second = tr("%1: %2 vs %3").arg(k.adapter, deltaText(k.primary), k.baseline);
             if (!a.decided && verdict == nb::stats::Verdict::NoSignificantDifference)
                 second += tr(" (not significant)");
         }
@@ -201,6 +212,13 @@ void ComparisonAnswerPanel::rebuild()
         answer->setTextFormat(Qt::PlainText);
         answer->setObjectName(QStringLiteral("answer_%1").arg(v));
         answer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // Wraps rather than being cut when many adapter columns leave it little room.
+        answer->setWordWrap(true);
+        {
+            const QFontMetrics fm(answer->font());
+            const int natural = std::max(fm.horizontalAdvance(first), fm.horizontalAdvance(second)) + 2;
+            answer->setMinimumWidth(std::min(natural, fm.averageCharWidth() * 34));
+        }
         answer->setToolTip(a.sentences.isEmpty() ? first : a.sentences.join(QLatin1Char('\n')));
         if (good) {
             QPalette p = answer->palette();
@@ -215,8 +233,15 @@ void ComparisonAnswerPanel::rebuild()
 
         for (int c = 0; c < m_columns.size(); ++c) {
             QLabel *cell = addLabel(cellText(v, m_columns[c].name), row, 2 + c);
-            cell->setToolTip(
-                tr("%1, %2: %3 and its CPU cost (%4)").arg(m_columns[c].name, a.variant, what, nb::costName(a.cost)));
+            QString tip = tr("%1, %2: %3 and %4").arg(m_columns[c].name, a.variant, what, nb::costName(a.cost));
+            for (const nb::AnswerEntry &e : a.entries) {
+                if (e.adapter != m_columns[c].name || e.isBaseline || e.baseline.isEmpty())
+                    continue;
+                tip += QLatin1Char('\n') + tr("%1 vs %2: %3 %4, %5 %6")
+                                               .arg(e.adapter, e.baseline, deltaText(e.primary), what,
+                                                    deltaText(e.cost), nb::costName(a.cost));
+            }
+            cell->setToolTip(tip);
         }
     }
     m_grid->setColumnStretch(2 + int(m_columns.size()), 1);
