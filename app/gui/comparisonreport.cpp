@@ -266,10 +266,24 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     const int chartsWidth = int(W * 0.64);
     const int rightX = chartsWidth + colGap;
     const int rightWidth = W - rightX;
-    const int tableNeeds = (std::max(int(rows.size()), 4) + 2) * rowHeight;
     const int chartColumns = charted.size() <= 1 ? 1 : 2;
     const int chartRows = (int(charted.size()) + chartColumns - 1) / chartColumns;
-    const int bandHeight = std::clamp(bottom - y - 10 - tableNeeds, 260, chartRows > 1 ? 420 : 280);
+    // Each chart at least ~190 px high, so its labels and legend keep their room.
+    const int minBand = chartRows > 1 ? 390 : 260;
+    const int maxBand = chartRows > 1 ? 420 : 280;
+    if ((int(rows.size()) + 2) * rowHeight > bottom - y - 10 - minBand) {
+        // Not every row fits (an overlay doubles them): the table keeps the throughput and
+        // transactions/s rows; their CPU cost is in the answer and the charts above.
+        QList<const nb::ComparisonTableRow *> primary;
+        for (const nb::ComparisonTableRow *row : std::as_const(rows)) {
+            if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond)
+                primary.append(row);
+        }
+        if (!primary.isEmpty())
+            rows = primary;
+    }
+    const int tableNeeds = (std::max(int(rows.size()), 4) + 2) * rowHeight;
+    const int bandHeight = std::clamp(bottom - y - 10 - tableNeeds, minBand, maxBand);
     const int bandTop = y;
     if (!charted.isEmpty()) {
         const int gap = 10;
@@ -394,7 +408,7 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
                 const bool label = col == kConfigColumn || col == kComparedColumn;
                 const Qt::TextElideMode elide = label ? Qt::ElideMiddle : Qt::ElideRight;
                 p.drawText(QRect(x + cellPad, yy, w - 2 * cellPad, rowHeight),
-                           Qt::AlignVCenter | (col >= 2 && col < kComparedColumn ? Qt::AlignRight : Qt::AlignLeft),
+                           Qt::AlignVCenter | (col >= 2 && col <= 5 ? Qt::AlignRight : Qt::AlignLeft),
                            fm.elidedText(cells[col], elide, w - 2 * cellPad + 1));
                 x += w;
             }
