@@ -186,7 +186,7 @@ void ComparisonAnswerPanel::rebuild()
         bool good = false;
         if (key < 0) {
             first = tr("? Not compared");
-            second = tr("needs two runs of the baseline and of another adapter");
+            second = a.entries.size() < 2 ? tr("one adapter in this test") : tr("needs two runs of each");
         } else {
             const nb::AnswerEntry &k = a.entries[key];
             const nb::stats::Verdict verdict = k.primary->vsBaseline.verdict;

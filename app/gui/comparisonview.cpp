@@ -405,7 +405,15 @@ void ComparisonView::refresh()
         QList<nb::ui::ComparisonAnswerPanel::Column> columns;
         for (int s = 0; s < m_overlay.seriesCount(); ++s)
             columns.append({m_overlay.seriesLabels.at(s), m_overlay.seriesAdapter.value(s)});
-        m_answerPanel->setAnswers(m_answers, columns);
+        QList<nb::VariantAnswer> shown = m_answers;
+        if (oneAdapter) {
+            // "lo: +28.2% vs lo, P=1": the variant compared with, not just the adapter again.
+            for (nb::VariantAnswer &a : shown)
+                for (nb::AnswerEntry &e : a.entries)
+                    if (const int b = m_stats.configurations.value(e.configIndex).baselineConfig; b >= 0)
+                        e.baseline = merged.configurations.value(b).label;
+        }
+        m_answerPanel->setAnswers(shown, columns);
         m_charts->setData(m_overlay, m_stats);
         m_tableModel->setComparison(merged);
     }
