@@ -215,9 +215,12 @@ void ComparisonAnswerPanel::rebuild()
         // Wraps rather than being cut when many adapter columns leave it little room.
         answer->setWordWrap(true);
         {
-            const QFontMetrics fm(answer->font());
+            QFont measured = answer->font();
+            measured.setBold(good); // set below for a decided answer
+            const QFontMetrics fm(measured);
             const int natural = std::max(fm.horizontalAdvance(first), fm.horizontalAdvance(second)) + 2;
-            answer->setMinimumWidth(std::min(natural, fm.averageCharWidth() * 34));
+            // Whole lines with one or two adapters; with more (an overlay) it may wrap.
+            answer->setMinimumWidth(m_columns.size() <= 2 ? natural : std::min(natural, fm.averageCharWidth() * 34));
         }
         answer->setToolTip(a.sentences.isEmpty() ? first : a.sentences.join(QLatin1Char('\n')));
         if (good) {
