@@ -7,12 +7,15 @@
 #include "integrationhelpers.h"
 
 #include <compare/snapshot.h>
+#include <comparisonanswerpanel.h>
 #include <comparisoncharts.h>
 #include <comparisoncontroller.h>
 #include <comparisondialog.h>
 #include <comparisonflags.h>
+#include <comparisonreport.h>
 #include <comparisontablemodel.h>
 #include <comparisonview.h>
+#include <comparisonviewcharts.h>
 #include <mainwindow.h>
 #include <messagebanner.h>
 #include <test/server.h>
@@ -28,6 +31,7 @@
 #include <QLabel>
 #include <QMap>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -37,6 +41,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QXmlStreamReader>
 
 #include <memory>
@@ -91,6 +96,101 @@ QByteArray readAll(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Runs spread by -2%, +0.5%, +2.5% around a configuration's level.
+constexpr double kSpread[] = {0.98, 1.005, 1.025};
+
+nb::TestResult fakeStream(double gbps, double cpuPct)
+{
+    nb::TestResult r;
+    r.params.duration = 5;
+    nb::StreamSummary s;
+    s.id = 5;
+    s.seconds = s.receiverSeconds = 5;
+    s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 5);
+    r.streams.append(s);
+    r.localCpuKnown = true;
+    r.localCpu.end = 5;
+    r.localCpu.cpuCount = 4;
+    r.localCpu.systemValid = true;
+    r.localCpu.systemBusyPct = cpuPct;
+    return r;
+}
+
+nb::TestResult fakeRr(double latencyUs, double cpuPct)
+{
+    nb::TestResult r;
+    r.params.kind = nb::TestKind::Rr;
+    r.params.duration = 5;
+    r.hasRr = true;
+    r.rr.seconds = 5;
+    for (int i = 0; i < 200; ++i)
+        r.rr.histogram.record(std::int64_t(latencyUs * (0.9 + 0.001 * i) * 1000));
+    r.rr.latencyUs = r.rr.histogram.summary();
+    r.rr.transactions = std::uint64_t(5 * 1e6 / latencyUs);
+    r.localCpuKnown = true;
+    r.localCpu.end = 5;
+    r.localCpu.cpuCount = 4;
+    r.localCpu.systemValid = true;
+    r.localCpu.systemBusyPct = cpuPct;
+    return r;
+}
+
+struct FakeAdapter {
+    QString name;
+    double gbps;      // P=4 throughput
+    double cpuPct;    // P=4 CPU
+    double latencyUs; // TCP_RR
+    double rrCpuPct;  // TCP_RR CPU
+};
+
+// Adapters x (P=4, TCP_RR), three interleaved runs each, results made up in code.
+nb::Comparison fakeComparison(const QList<FakeAdapter> &adapters, const QString &title = QStringLiteral("Adapters"))
+{
+    nb::Comparison c;
+    c.title = title;
+    c.repeats = 3;
+    for (const FakeAdapter &a : adapters) {
+        for (const QString &variant : {QStringLiteral("P=4"), QStringLiteral("TCP_RR")}) {
+            nb::Configuration conf;
+            conf.adapter = a.name;
+            conf.variant = variant;
+            conf.label = nb::Configuration::joinLabel(a.name, variant);
+            conf.params.duration = 5;
+            conf.params.streams = variant == QStringLiteral("P=4") ? 4 : 1;
+            if (variant == QStringLiteral("TCP_RR"))
+                conf.params.kind = nb::TestKind::Rr;
+            c.configurations.append(conf);
+        }
+    }
+    const QList<nb::ScheduledRun> schedule = c.schedule();
+    for (int i = 0; i < schedule.size(); ++i) {
+        nb::Run run;
+        run.configIndex = schedule[i].configIndex;
+        run.repeatIndex = schedule[i].repeatIndex;
+        run.orderIndex = i;
+        const FakeAdapter &a = adapters[run.configIndex / 2];
+        const double f = kSpread[run.repeatIndex];
+        run.result = run.configIndex % 2 == 0 ? fakeStream(a.gbps * f, a.cpuPct * (2 - f))
+                                              : fakeRr(a.latencyUs / f, a.rrCpuPct * (2 - f));
+        c.runs.append(run);
+    }
+    return c;
+}
+
+const QList<FakeAdapter> kTwoAdapters{{QStringLiteral("E1000"), 1.0, 40, 80, 30},
+                                      {QStringLiteral("VMXNET3"), 9.0, 30, 40, 20}};
+
+// The entry of `adapter` in the answer for `variant`.
+const nb::AnswerEntry *entryOf(const QList<nb::VariantAnswer> &answers, const QString &variant, const QString &adapter)
+{
+    for (const nb::VariantAnswer &a : answers)
+        if (a.variant == variant)
+            for (const nb::AnswerEntry &e : a.entries)
+                if (e.adapter == adapter)
+                    return &e;
+    return nullptr;
 }
 
 } // namespace
@@ -193,6 +293,9 @@ private Q_SLOTS:
         QVERIFY2(w.banner()->text().contains(QStringLiteral("comparison")), qPrintable(w.banner()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(view->progressText().startsWith(QStringLiteral("Run ")), 15000);
         QVERIFY2(view->progressText().contains(QStringLiteral(" of 4: ")), qPrintable(view->progressText()));
+        // Minor 19: how long is left, from the runs to go and the time each takes.
+        QVERIFY2(view->progressText().contains(QRegularExpression(QStringLiteral(" - about \\d+ (s|min) left$"))),
+                 qPrintable(view->progressText()));
 
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QCOMPARE(barsAfterRun, (QList<int>{1, 2, 2, 2})); // redrawn after every run
@@ -283,8 +386,9 @@ private Q_SLOTS:
         QCOMPARE(view->overlay().merged.configurations.size(), 3);
         auto *bars = view->barChart(nb::Metric::Throughput);
         QCOMPARE(bars->barCount(), 2); // RR has no throughput
-        QVERIFY(bars->categoryLabels().contains(QStringLiteral("P1")));
-        QVERIFY(bars->categoryLabels().contains(QStringLiteral("P4")));
+        // Hand-made labels without a variant: each is an adapter (a series) of one group.
+        QCOMPARE(view->overlay().adapterLabels,
+                 (QStringList{QStringLiteral("P1"), QStringLiteral("P4"), QStringLiteral("RR")}));
         QVERIFY(view->barChart(nb::Metric::TransactionsPerSecond)->hasData());
         QVERIFY(view->barChart(nb::Metric::LatencyP99)->hasData());
         QVERIFY(view->isLatencyVisible());
@@ -300,11 +404,13 @@ private Q_SLOTS:
         QCOMPARE(header->sectionResizeMode(nb::ui::ComparisonTableModel::VerdictColumn), QHeaderView::Stretch);
         QTRY_VERIFY(table->isVisible() && header->length() > 0);
         QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
-        // ... the metric names may give up some width, as a last resort (the tooltip has them).
+        // ... the configuration labels and metric names may give up some width, as a last
+        // resort (elided; the tooltip has them).
         QVERIFY(header->sectionSize(nb::ui::ComparisonTableModel::MetricColumn) >= 100);
-        for (int column = nb::ui::ComparisonTableModel::MetricColumn + 1;
-             column < nb::ui::ComparisonTableModel::ColumnCount; ++column)
-            QVERIFY2(header->sectionSize(column) >= itemView->sizeHintForColumn(column),
+        for (int column = nb::ui::ComparisonTableModel::RunsColumn; column < nb::ui::ComparisonTableModel::ColumnCount;
+             ++column)
+            QVERIFY2(table->isColumnHidden(column) ||
+                         header->sectionSize(column) >= itemView->sizeHintForColumn(column),
                      qPrintable(QStringLiteral("column %1: %2 < %3")
                                     .arg(column)
                                     .arg(header->sectionSize(column))
@@ -317,7 +423,7 @@ private Q_SLOTS:
         auto *area = view->findChild<QScrollArea *>(QStringLiteral("barChartArea"));
         QVERIFY(area && area->widget());
         QMap<int, int> rightEdge; // top -> rightmost edge of the charts in that row
-        for (auto *chart : area->widget()->findChildren<nb::ui::ComparisonBarChart *>()) {
+        for (auto *chart : area->widget()->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
             if (chart->isVisible())
                 rightEdge[chart->geometry().top()] =
                     std::max(rightEdge.value(chart->geometry().top()), chart->geometry().right());
@@ -333,15 +439,16 @@ private Q_SLOTS:
         QVERIFY(view->addSnapshot(copy));
         QCOMPARE(view->sourceCount(), 2);
         QCOMPARE(view->overlay().sourceCount(), 2);
-        QCOMPARE(bars->barCount(), 4); // two bars in each of the P1 and P4 groups
+        QCOMPARE(bars->barCount(), 4); // P1 and P4 of each source
         const nb::ComparisonOverlay &o = view->overlay();
-        const int p1 = int(o.groupLabels.indexOf(QStringLiteral("P1")));
-        const int p4 = int(o.groupLabels.indexOf(QStringLiteral("P4")));
-        QVERIFY(p1 >= 0 && p4 >= 0);
-        for (int source = 0; source < 2; ++source) {
-            QVERIFY(o.configurationFor(p1, source) >= 0);
-            QVERIFY(o.configurationFor(p4, source) >= 0);
-        }
+        QCOMPARE(o.groupLabels.size(), 1);
+        QCOMPARE(o.seriesCount(), 6); // three adapters x two sources
+        for (int series = 0; series < o.seriesCount(); ++series)
+            QVERIFY(o.configurationFor(0, series) >= 0);
+        // Like with like: P4 of the copy is compared with P4 of the first snapshot.
+        const int p4Copy = int(o.merged.configurations.size()) - 2;
+        QCOMPARE(o.merged.configurations[p4Copy].adapterName(), QStringLiteral("P4"));
+        QCOMPARE(view->statistics().configurations[p4Copy].baselineConfig, 1);
         view->removeSource(1);
         QCOMPARE(view->sourceCount(), 1);
         QCOMPARE(bars->barCount(), 2);
@@ -369,6 +476,231 @@ private Q_SLOTS:
         QCOMPARE(view->latencyChart()->mode(), nb::ui::LatencyDistributionChart::Mode::Cdf);
         QVERIFY(view->latencyChart()->seriesCount() >= 1);
         QVERIFY(view->tableView()->isSortingEnabled());
+    }
+
+    // Issue 14: per test variant, each adapter against the baseline adapter's run of the same
+    // variant; the answer panel says who wins with the CPU cost beside the throughput.
+    void answersPerVariantAgainstBaselineAdapter()
+    {
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        view->showSources({nb::ComparisonSource{QStringLiteral("adapters"), fakeComparison(kTwoAdapters)}});
+        if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_EXPORTS"); !keep.isEmpty()) {
+            QDir().mkpath(keep);
+            QVERIFY(view->saveSnapshot(keep + QStringLiteral("/adapters.nicbench")));
+        }
+        const QList<nb::VariantAnswer> &answers = view->answers();
+        QCOMPARE(answers.size(), 2);
+        QCOMPARE(answers[0].variant, QStringLiteral("P=4"));
+        QCOMPARE(answers[0].primary, nb::Metric::Throughput);
+        QCOMPARE(answers[0].cost, nb::Metric::LocalCpuPerGbps);
+        QCOMPARE(answers[1].variant, QStringLiteral("TCP_RR"));
+        QCOMPARE(answers[1].primary, nb::Metric::TransactionsPerSecond);
+        QCOMPARE(answers[1].cost, nb::Metric::LocalCpuPerKtps);
+        for (const QString &variant : {QStringLiteral("P=4"), QStringLiteral("TCP_RR")}) {
+            const nb::AnswerEntry *vmx = entryOf(answers, variant, QStringLiteral("VMXNET3"));
+            QVERIFY(vmx && vmx->primary && vmx->primary->hasBaseline && vmx->cost && vmx->cost->hasBaseline);
+            QCOMPARE(vmx->baseline, QStringLiteral("E1000"));
+            QCOMPARE(vmx->primary->vsBaseline.verdict, nb::stats::Verdict::Faster);
+            QVERIFY(vmx->primary->vsBaseline.difference.relative > 0);
+            QVERIFY(entryOf(answers, variant, QStringLiteral("E1000"))->isBaseline);
+        }
+        const QStringList lines = view->verdicts();
+        QVERIFY2(
+            lines.filter(QRegularExpression(QStringLiteral("^P=4: VMXNET3 is faster than E1000: \\+\\d"))).size() == 1,
+            qPrintable(lines.join(QLatin1Char('\n'))));
+        QVERIFY2(
+            lines.filter(QRegularExpression(QStringLiteral("^TCP_RR: VMXNET3 is faster than E1000: \\+\\d"))).size() ==
+                1,
+            qPrintable(lines.join(QLatin1Char('\n'))));
+
+        // The panel: one row per variant, the winner in words, values and CPU cost per adapter.
+        nb::ui::ComparisonAnswerPanel *panel = view->answerPanel();
+        QTRY_VERIFY(panel->isVisible());
+        QCOMPARE(panel->variantCount(), 2);
+        for (int v = 0; v < 2; ++v) {
+            QVERIFY2(panel->answerText(v).startsWith(QStringLiteral("\u25b2 VMXNET3 is faster")),
+                     qPrintable(panel->answerText(v)));
+            QVERIFY2(panel->answerText(v).contains(QStringLiteral(" vs E1000")), qPrintable(panel->answerText(v)));
+        }
+        QVERIFY2(panel->cellText(0, QStringLiteral("VMXNET3")).contains(QStringLiteral("Gbit/s")) &&
+                     panel->cellText(0, QStringLiteral("VMXNET3")).contains(QStringLiteral("% per Gbit/s")),
+                 qPrintable(panel->cellText(0, QStringLiteral("VMXNET3"))));
+        QVERIFY2(panel->cellText(1, QStringLiteral("E1000")).contains(QStringLiteral("% per 1000/s")),
+                 qPrintable(panel->cellText(1, QStringLiteral("E1000"))));
+        // The panel and the first row of charts fit on screen at 1280x720.
+        auto *first = view->barChart(nb::Metric::Throughput);
+        auto *cost = view->barChart(nb::Metric::LocalCpuPerGbps);
+        QTRY_VERIFY(first->isVisible() && cost->isVisible());
+        QCOMPARE(first->mapTo(view, QPoint(0, 0)).y(), cost->mapTo(view, QPoint(0, 0)).y());
+        QVERIFY2(
+            cost->mapTo(&w, QPoint(0, cost->height())).y() <= w.height(),
+            qPrintable(QStringLiteral("%1 > %2").arg(cost->mapTo(&w, QPoint(0, cost->height())).y()).arg(w.height())));
+        QVERIFY(first->height() >= nb::gui::ComparisonChartGrid::kMinimumChartHeight);
+
+        // The baseline is an adapter: VMXNET3 as the baseline flips every sign.
+        QComboBox *combo = view->baselineCombo();
+        QCOMPARE(combo->count(), 2);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("E1000"));
+        view->setBaselineAdapter(QStringLiteral("VMXNET3"));
+        QCOMPARE(view->baselineAdapter(), QStringLiteral("VMXNET3"));
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("VMXNET3"));
+        for (const QString &variant : {QStringLiteral("P=4"), QStringLiteral("TCP_RR")}) {
+            const nb::AnswerEntry *e1000 = entryOf(view->answers(), variant, QStringLiteral("E1000"));
+            QVERIFY(e1000 && e1000->primary && e1000->primary->hasBaseline);
+            QCOMPARE(e1000->baseline, QStringLiteral("VMXNET3"));
+            QCOMPARE(e1000->primary->vsBaseline.verdict, nb::stats::Verdict::Slower);
+            QVERIFY(e1000->primary->vsBaseline.difference.relative < 0);
+            QVERIFY(entryOf(view->answers(), variant, QStringLiteral("VMXNET3"))->isBaseline);
+        }
+        QVERIFY2(view->verdicts().constFirst().startsWith(QStringLiteral("P=4: E1000 is slower than VMXNET3: -")),
+                 qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+        QVERIFY2(panel->answerText(0).startsWith(QStringLiteral("\u25b2 VMXNET3 is faster")),
+                 qPrintable(panel->answerText(0)));
+        // setBaseline(merged index) picks that configuration's adapter.
+        view->setBaseline(1); // E1000, TCP_RR
+        QCOMPARE(view->baselineAdapter(), QStringLiteral("E1000"));
+        QCOMPARE(view->overlay().merged.configurations[view->statistics().baselineIndex].adapter,
+                 QStringLiteral("E1000"));
+        QVERIFY(entryOf(view->answers(), QStringLiteral("TCP_RR"), QStringLiteral("E1000"))->isBaseline);
+    }
+
+    // Before/after: VMXNET3 (after) is compared with VMXNET3 (before), not with E1000.
+    void overlayComparesSameAdapter()
+    {
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        const QList<FakeAdapter> before{{QStringLiteral("E1000"), 1.0, 40, 80, 30},
+                                        {QStringLiteral("VMXNET3"), 5.0, 30, 50, 20}};
+        view->showSources({nb::ComparisonSource{QStringLiteral("before"), fakeComparison(before)},
+                           nb::ComparisonSource{QStringLiteral("after"), fakeComparison(kTwoAdapters)}});
+        QCOMPARE(view->overlay().sourceCount(), 2);
+        if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_EXPORTS"); !keep.isEmpty()) {
+            QDir().mkpath(keep);
+            QVERIFY(view->saveSnapshot(keep + QStringLiteral("/before.nicbench"), 0));
+            QVERIFY(view->saveSnapshot(keep + QStringLiteral("/after.nicbench"), 1));
+        }
+        const nb::AnswerEntry *after =
+            entryOf(view->answers(), QStringLiteral("P=4"), QStringLiteral("VMXNET3 (after)"));
+        QVERIFY(after && after->primary && after->primary->hasBaseline);
+        QCOMPARE(after->baseline, QStringLiteral("VMXNET3 (before)"));
+        QCOMPARE(after->primary->vsBaseline.verdict, nb::stats::Verdict::Faster);
+        QVERIFY(entryOf(view->answers(), QStringLiteral("P=4"), QStringLiteral("VMXNET3 (before)"))->isBaseline);
+        QVERIFY2(
+            view->verdicts().filter(QStringLiteral("P=4: VMXNET3 (after) is faster than VMXNET3 (before)")).size() == 1,
+            qPrintable(view->verdicts().join(QLatin1Char('\n'))));
+        for (const QString &line : view->verdicts())
+            QVERIFY2(!line.contains(QStringLiteral("VMXNET3 (after) is faster than E1000")), qPrintable(line));
+        // With several sources the baseline is a source.
+        QComboBox *combo = view->baselineCombo();
+        QCOMPARE(combo->count(), 2);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("before"));
+        view->setBaselineSource(1);
+        QCOMPARE(view->baselineSource(), 1);
+        const nb::AnswerEntry *beforeEntry =
+            entryOf(view->answers(), QStringLiteral("P=4"), QStringLiteral("VMXNET3 (before)"));
+        QVERIFY(beforeEntry && beforeEntry->primary && beforeEntry->primary->hasBaseline);
+        QCOMPARE(beforeEntry->baseline, QStringLiteral("VMXNET3 (after)"));
+        QCOMPARE(beforeEntry->primary->vsBaseline.verdict, nb::stats::Verdict::Slower);
+        // setBaseline(merged index) picks that configuration's source.
+        view->setBaseline(0);
+        QCOMPARE(view->baselineSource(), 0);
+    }
+
+    // M6: long labels elide in the middle; the verdict column stays readable at 1280x720.
+    void tableVerdictReadableAt720p()
+    {
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        QList<FakeAdapter> adapters = kTwoAdapters;
+        adapters[0].name = QStringLiteral("veth e1000-like -> e1000-like on the far side of the lab");
+        adapters[1].name = QStringLiteral("veth vmxnet3-like -> vmxnet3-like on the far side of the lab");
+        view->showSources({nb::ComparisonSource{QStringLiteral("long"), fakeComparison(adapters)}});
+        QTableView *table = view->tableView();
+        QHeaderView *header = table->horizontalHeader();
+        QTRY_VERIFY(table->isVisible() && header->length() > 0);
+        const int verdict = nb::ui::ComparisonTableModel::VerdictColumn;
+        const QAbstractItemView *itemView = table;
+        QTRY_VERIFY(header->sectionViewportPosition(verdict) + header->sectionSize(verdict) <=
+                    table->viewport()->width());
+        QVERIFY2(
+            header->sectionSize(verdict) >= header->sectionSizeHint(verdict),
+            qPrintable(
+                QStringLiteral("%1 < %2").arg(header->sectionSize(verdict)).arg(header->sectionSizeHint(verdict))));
+        QVERIFY2(
+            header->sectionSize(verdict) >= itemView->sizeHintForColumn(verdict),
+            qPrintable(
+                QStringLiteral("%1 < %2").arg(header->sectionSize(verdict)).arg(itemView->sizeHintForColumn(verdict))));
+        // The configuration gave up width, and says its whole label in the tooltip.
+        const int config = nb::ui::ComparisonTableModel::ConfigurationColumn;
+        QVERIFY(header->sectionSize(config) < itemView->sizeHintForColumn(config));
+        QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
+        const QModelIndex cell = table->model()->index(1, config);
+        QVERIFY2(cell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("compared with ")),
+                 qPrintable(cell.data(Qt::ToolTipRole).toString()));
+        // The baseline combo elides too, with the whole name in its tooltip.
+        QVERIFY(view->baselineCombo()->toolTip().contains(adapters[0].name));
+        QVERIFY(view->baselineCombo()->width() < 600);
+    }
+
+    // The report: the answer first, then the CPU per Gbit/s chart among the charts.
+    void reportShowsAnswerAndCostCharts()
+    {
+        MainWindow w;
+        ComparisonView *view = w.comparisonView();
+        view->showSources({nb::ComparisonSource{QStringLiteral("adapters"), fakeComparison(kTwoAdapters)}});
+        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+                 (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps,
+                                    nb::Metric::TransactionsPerSecond, nb::Metric::LocalCpuPerKtps}));
+        const QString pdf = m_dir.filePath(QStringLiteral("answer.pdf"));
+        QVERIFY(view->exportPdfReport(pdf));
+        if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_EXPORTS"); !keep.isEmpty()) {
+            QDir().mkpath(keep);
+            QFile::remove(keep + QStringLiteral("/answer.pdf"));
+            QFile::copy(pdf, keep + QStringLiteral("/answer.pdf"));
+        }
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty())
+            QSKIP("pdftotext (poppler-utils) is not installed");
+        QProcess p;
+        p.start(pdftotext, {pdf, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        const qsizetype answer = text.indexOf(QStringLiteral("P=4: VMXNET3 is faster than E1000"));
+        QVERIFY2(answer >= 0, qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("TCP_RR: VMXNET3 is faster than E1000")), qPrintable(text));
+        QVERIFY2(answer < text.indexOf(QStringLiteral("Compared with")), qPrintable(text)); // before the table
+        // "CPU per Gbit/s": in the answer's P=4 line, the table's two rows and the chart's title.
+        const int inAnswer = int(view->verdicts().filter(QStringLiteral("CPU per Gbit/s")).size());
+        QVERIFY2(text.count(QStringLiteral("CPU per Gbit/s")) >= inAnswer + 2 + 1, qPrintable(text));
+        QVERIFY2(text.count(QStringLiteral("CPU per 1000")) >= 1 + 1, qPrintable(text));
+    }
+
+    // Minor 18: the empty tab offers the two ways in and nothing to export.
+    void emptyTabOffersWaysIn()
+    {
+        // A view of its own: in the window the button opens the (modal) dialog.
+        nb::gui::ComparisonController controller;
+        ComparisonView own(&controller);
+        own.resize(1280, 680);
+        own.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&own));
+        ComparisonView *view = &own;
+        auto *newButton = view->findChild<QPushButton *>(QStringLiteral("emptyNewComparisonButton"));
+        auto *openButton = view->findChild<QPushButton *>(QStringLiteral("emptyOpenSnapshotButton"));
+        QVERIFY(newButton && openButton);
+        QVERIFY(!newButton->isHidden() && !openButton->isHidden());
+        QVERIFY(!view->exportButton()->isEnabled());
+        QSignalSpy requested(view, &ComparisonView::newComparisonRequested);
+        newButton->click();
+        QCOMPARE(requested.count(), 1);
+        view->showSources({nb::ComparisonSource{QStringLiteral("adapters"), fakeComparison(kTwoAdapters)}});
+        QVERIFY(view->exportButton()->isEnabled());
+        QVERIFY(newButton->isHidden() || !newButton->isVisibleTo(view));
     }
 
     // Stop ends after the current run and keeps what was measured.

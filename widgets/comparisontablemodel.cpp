@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisontablemodel.h"
 
+#include "comparisonanswerpanel.h"
 #include "ratescale.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
 
 #include <cmath>
 
@@ -18,15 +21,15 @@ QString formatCell(const ComparisonTableRow &row, double value)
     return ComparisonTable::formatValue(row.metric, value, row.unit);
 }
 
-// Okabe-Ito green and vermillion: told apart by most colour-blind readers, and the cell
-// says the verdict in words anyway.
+// Okabe-Ito green and vermillion in shades with contrast on the current palette (light or
+// dark); the cell says the verdict in words anyway.
 QColor verdictColor(stats::Verdict v)
 {
     switch (v) {
     case stats::Verdict::Faster:
-        return QColor(0x00, 0x9E, 0x73);
+        return verdictTextColor(true, QGuiApplication::palette());
     case stats::Verdict::Slower:
-        return QColor(0xD5, 0x5E, 0x00);
+        return verdictTextColor(false, QGuiApplication::palette());
     default:
         return QColor();
     }
@@ -199,13 +202,20 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (column == MetricColumn) // the column may be too narrow for the whole name
             return QStringLiteral("%1 (%2)").arg(metricName(row.metric), row.unit);
+        if (column == ConfigurationColumn) // elided in the middle when the table is narrow
+            return row.comparedWith.isEmpty() ? row.label : tr("%1\ncompared with %2").arg(row.label, row.comparedWith);
+        if (column == DeltaColumn && !row.comparedWith.isEmpty())
+            return tr("Compared with %1").arg(row.comparedWith);
         if (column == VerdictColumn && row.stats->hasBaseline && b.welch.valid &&
             b.verdict != stats::Verdict::NotEnoughRuns) {
             const QString test = tr("Welch's t = %1, df = %2, p = %3")
                                      .arg(formatSignificantDigits(b.welch.t, 3), formatSignificantDigits(b.welch.df, 3),
                                           formatSignificantDigits(b.welch.pValue, 2));
-            return b.verdict == stats::Verdict::NoSignificantDifference ? tr("No significant difference: %1").arg(test)
-                                                                        : test;
+            const QString against =
+                row.comparedWith.isEmpty() ? test : tr("Compared with %1; %2").arg(row.comparedWith, test);
+            return b.verdict == stats::Verdict::NoSignificantDifference
+                       ? tr("No significant difference: %1").arg(against)
+                       : against;
         }
         if (column == RunsColumn && row.failedRuns > 0)
             return tr("%1 of %2 runs failed and are left out").arg(row.failedRuns).arg(row.runs);

@@ -2,6 +2,7 @@
 #include "comparisonreport.h"
 
 #include <chartstyle.h>
+#include <compare/comparisonanswer.h>
 #include <compare/comparisontable.h>
 #include <comparisoncharts.h>
 #include <core/units.h>
@@ -22,22 +23,6 @@
 namespace nb::gui {
 
 namespace {
-
-QString lowerName(nb::Metric m)
-{
-    switch (m) {
-    case nb::Metric::TransactionsPerSecond:
-        return QObject::tr("transactions/s");
-    case nb::Metric::LatencyP50:
-        return QObject::tr("latency p50");
-    case nb::Metric::LatencyP99:
-        return QObject::tr("latency p99");
-    case nb::Metric::LocalCpuPerGbps:
-        return QObject::tr("CPU per Gbit/s");
-    default:
-        return nb::metricName(m).toLower();
-    }
-}
 
 // Metric names for the report's table, short enough for its columns.
 QString reportMetricName(nb::Metric m)
@@ -129,56 +114,16 @@ QPalette lightPalette()
 
 QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
 {
+    // How fast and at what CPU cost, for stream and request/response tests; latency and
+    // CPU only fill in when fewer than four of those have data.
     const QList<nb::Metric> present = statistics.presentMetrics();
     QList<nb::Metric> out;
-    for (nb::Metric m : {nb::Metric::Throughput, nb::Metric::TransactionsPerSecond, nb::Metric::LatencyP99,
-                         nb::Metric::LocalCpuPerGbps, nb::Metric::LocalCpu, nb::Metric::RemoteCpu,
-                         nb::Metric::LatencyP50, nb::Metric::LocalServiceDemand, nb::Metric::RemoteServiceDemand}) {
-        if (present.contains(m))
+    for (nb::Metric m : {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
+                         nb::Metric::LocalCpuPerKtps, nb::Metric::LatencyP99, nb::Metric::LocalCpu}) {
+        if (present.contains(m) && out.size() < 4)
             out.append(m);
     }
     return out;
-}
-
-QStringList verdictLines(const nb::Comparison &comparison, const nb::ComparisonStatistics &statistics)
-{
-    QStringList lines;
-    const QString baseline = comparison.configurations.value(statistics.baselineIndex).label;
-    const QList<nb::Metric> present = statistics.presentMetrics();
-    for (nb::Metric m : {nb::Metric::Throughput, nb::Metric::TransactionsPerSecond, nb::Metric::LatencyP99,
-                         nb::Metric::LocalCpuPerGbps}) {
-        if (!present.contains(m))
-            continue;
-        const bool higher = nb::metricBetter(m) == nb::stats::Better::Higher;
-        for (int i = 0; i < comparison.configurations.size(); ++i) {
-            const nb::MetricStatistics *s = statistics.find(i, m);
-            if (!s || !s->hasBaseline)
-                continue;
-            const QString label = comparison.configurations.at(i).label;
-            const QString delta = nb::ComparisonTable::formatDelta(s->vsBaseline.difference);
-            const QString in = m == nb::Metric::Throughput ? QString() : QObject::tr(" in %1").arg(lowerName(m));
-            switch (s->vsBaseline.verdict) {
-            case nb::stats::Verdict::Faster:
-                lines << (higher
-                              ? QObject::tr("%1 is faster than %2%3: %4").arg(label, baseline, in, delta)
-                              : QObject::tr("%1 has lower %2 than %3: %4").arg(label, lowerName(m), baseline, delta));
-                break;
-            case nb::stats::Verdict::Slower:
-                lines << (higher
-                              ? QObject::tr("%1 is slower than %2%3: %4").arg(label, baseline, in, delta)
-                              : QObject::tr("%1 has higher %2 than %3: %4").arg(label, lowerName(m), baseline, delta));
-                break;
-            case nb::stats::Verdict::NoSignificantDifference:
-                lines << QObject::tr("%1 and %2: no significant difference in %3 (%4)")
-                             .arg(label, baseline, lowerName(m), delta);
-                break;
-            case nb::stats::Verdict::NotEnoughRuns:
-                lines << QObject::tr("%1 vs %2, %3: not enough runs for a verdict").arg(label, baseline, lowerName(m));
-                break;
-            }
-        }
-    }
-    return lines;
 }
 
 QStringList environmentLines(const nb::HostEnvironment &h)
@@ -209,6 +154,18 @@ QStringList environmentLines(const nb::HostEnvironment &h)
     if (lines.isEmpty())
         lines << QObject::tr("Nothing known");
     return lines;
+}
+
+QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::ComparisonStatistics &statistics)
+{
+    // Series names as in the legends; with a single adapter the variants are what is
+    // compared, so the configurations' labels.
+    const bool oneAdapter = overlay.adapterLabels.size() == 1 && overlay.sourceCount() == 1;
+    QStringList names;
+    for (int i = 0; i < overlay.merged.configurations.size(); ++i)
+        names << (oneAdapter ? overlay.merged.configurations[i].label
+                             : overlay.seriesLabels.value(overlay.seriesOf.value(i)));
+    return nb::answerLines(nb::answerComparison(overlay.merged, statistics, names));
 }
 
 bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
@@ -258,64 +215,80 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     QStringList facts;
     facts << QLocale().toString(when.toLocalTime(), QLocale::LongFormat);
     facts << QObject::tr("%n configuration(s)", nullptr, int(c.configurations.size()));
-    if (overlay.sourceCount() > 1)
+    if (overlay.sourceCount() > 1) {
         facts << QObject::tr("%1 sources overlaid: %2")
                      .arg(overlay.sourceCount())
                      .arg(overlay.sourceNames.join(QStringLiteral(", ")));
+        facts << QObject::tr("baseline: %1").arg(overlay.sourceNames.value(overlay.baselineSource));
+    } else {
+        facts << QObject::tr("baseline: %1").arg(c.baselineAdapter());
+    }
     facts << QObject::tr("%n repeat(s), %1 order", nullptr, c.repeats).arg(nb::orderPolicyName(c.order));
-    facts << QObject::tr("baseline: %1").arg(c.configurations.value(statistics.baselineIndex).label);
     y += drawLine(p, 0, y, W, facts.join(QStringLiteral(" \u00b7 "))) + 2;
     p.setFont(font(7.5));
     y += drawLine(p, 0, y, W,
                   QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
-                              "Verdicts: Welch's t-test at alpha 0.05 against the baseline."));
+                              "Verdicts: Welch's t-test at alpha 0.05, each adapter against the baseline in the "
+                              "same test variant."));
     y += 6;
 
-    // Environment of both sides, two columns.
-    const int colGap = 16;
-    const int half = (W - colGap) / 2;
-    const int envTop = y;
-    int envBottom = y;
-    const std::pair<QString, const nb::HostEnvironment *> sides[] = {
-        {QObject::tr("This side (client)"), &c.environment.local}, {QObject::tr("Server side"), &c.environment.remote}};
-    for (int i = 0; i < 2; ++i) {
-        const int x = i * (half + colGap);
-        int yy = envTop;
-        p.setFont(font(9, true));
-        yy += drawLine(p, x, yy, half, sides[i].first);
-        p.setFont(font(7.5));
-        QStringList lines =
-            sides[i].second->known ? environmentLines(*sides[i].second) : QStringList{QObject::tr("Unknown")};
-        if (lines.size() > 5) {
-            const int more = int(lines.size()) - 4;
-            lines = lines.mid(0, 4);
-            lines << QObject::tr("... and %n more adapter(s)", nullptr, more);
-        }
-        for (const QString &l : std::as_const(lines))
-            yy += drawLine(p, x, yy, half, l);
-        envBottom = std::max(envBottom, yy);
+    // The answer first: per variant, who is faster and at what CPU cost.
+    {
+        p.setFont(font(10, true));
+        y += drawLine(p, 0, y, W, QObject::tr("Answer"));
+        p.setFont(font(8.5));
+        const QStringList answer = reportAnswerLines(overlay, statistics);
+        const int lineHeight = QFontMetrics(p.font()).height();
+        const QRect box(0, y, W, 6 * (lineHeight + 2));
+        y += drawList(p, box,
+                      answer.isEmpty()
+                          ? QStringList{QObject::tr("Verdicts need two adapters (or two sources) with two runs each.")}
+                          : answer,
+                      QStringLiteral("\u2022 "));
+        y += 8;
     }
-    y = envBottom + 8;
 
-    // The main bar charts, up to three side by side, drawn in light colours whatever the
-    // desktop's theme.
-    QList<nb::Metric> metrics = headlineMetrics(statistics);
-    const QList<nb::Metric> charted = metrics.mid(0, 3);
-    const QList<nb::Metric> tableMetrics = metrics.mid(0, 4);
+    // The table's rows: the charted metrics.
+    const QList<nb::Metric> charted = headlineMetrics(statistics);
     const nb::ComparisonTable table(c);
     QList<const nb::ComparisonTableRow *> rows;
     for (const nb::ComparisonTableRow &row : table.rows()) {
-        if (tableMetrics.contains(row.metric))
+        if (charted.contains(row.metric))
             rows.append(&row);
     }
     p.setFont(font(8));
     const int rowHeight = QFontMetrics(p.font()).height() + 3;
-    // The charts take what the table leaves, within reason: one page whatever the data.
-    const int tableNeeds = std::max(int(rows.size()) + 2, 8) * rowHeight;
-    const int chartHeight = std::clamp(bottom - y - 10 - tableNeeds, 200, 360);
+
+    // Middle band: the charts, 2x2 (or side by side when there are two), on the left; both
+    // machines' environment and the warnings on the right. The charts take what the table
+    // leaves, within reason: one page whatever the data.
+    const int colGap = 16;
+    const int chartsWidth = int(W * 0.64);
+    const int rightX = chartsWidth + colGap;
+    const int rightWidth = W - rightX;
+    const int chartColumns = charted.size() <= 1 ? 1 : 2;
+    const int chartRows = (int(charted.size()) + chartColumns - 1) / chartColumns;
+    // Each chart at least ~190 px high, so its labels and legend keep their room.
+    const int minBand = chartRows > 1 ? 390 : 260;
+    const int maxBand = chartRows > 1 ? 420 : 280;
+    if ((int(rows.size()) + 2) * rowHeight > bottom - y - 10 - minBand) {
+        // Not every row fits (an overlay doubles them): the table keeps the throughput and
+        // transactions/s rows; their CPU cost is in the answer and the charts above.
+        QList<const nb::ComparisonTableRow *> primary;
+        for (const nb::ComparisonTableRow *row : std::as_const(rows)) {
+            if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond)
+                primary.append(row);
+        }
+        if (!primary.isEmpty())
+            rows = primary;
+    }
+    const int tableNeeds = (std::max(int(rows.size()), 4) + 2) * rowHeight;
+    const int bandHeight = std::clamp(bottom - y - 10 - tableNeeds, minBand, maxBand);
+    const int bandTop = y;
     if (!charted.isEmpty()) {
         const int gap = 10;
-        const int chartWidth = (W - gap * (int(charted.size()) - 1)) / int(charted.size());
+        const int chartWidth = (chartsWidth - gap * (chartColumns - 1)) / chartColumns;
+        const int chartHeight = (bandHeight - gap * (chartRows - 1)) / chartRows;
         const QPalette light = lightPalette();
         for (int i = 0; i < charted.size(); ++i) {
             auto chart = std::make_unique<nb::ui::ComparisonBarChart>();
@@ -325,25 +298,52 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
             chart->setData(overlay, statistics);
             nb::ui::applyPaletteToPlot(chart.get(), light);
             p.save();
-            p.translate(i * (chartWidth + gap), y);
+            p.translate((i % chartColumns) * (chartWidth + gap), bandTop + (i / chartColumns) * (chartHeight + gap));
             p.setClipRect(QRect(0, 0, chartWidth, chartHeight));
             chart->toPainter(&p, chartWidth, chartHeight);
             p.restore();
         }
-        y += chartHeight + 10;
     }
+    {
+        int yy = bandTop;
+        const std::pair<QString, const nb::HostEnvironment *> sides[] = {
+            {QObject::tr("This side (client)"), &c.environment.local},
+            {QObject::tr("Server side"), &c.environment.remote}};
+        for (const auto &[title, host] : sides) {
+            p.setFont(font(9, true));
+            yy += drawLine(p, rightX, yy, rightWidth, title);
+            p.setFont(font(7.5));
+            QStringList lines = host->known ? environmentLines(*host) : QStringList{QObject::tr("Unknown")};
+            if (lines.size() > 5) {
+                const int more = int(lines.size()) - 4;
+                lines = lines.mid(0, 4);
+                lines << QObject::tr("... and %n more adapter(s)", nullptr, more);
+            }
+            yy += drawList(p, QRect(rightX, yy, rightWidth, bandTop + bandHeight - yy), lines, QString()) + 6;
+        }
+        if (!c.warnings.isEmpty() && yy + 40 < bandTop + bandHeight) {
+            p.setFont(font(9, true));
+            yy += drawLine(p, rightX, yy, rightWidth, QObject::tr("Warnings"));
+            p.setFont(font(7));
+            drawList(p, QRect(rightX, yy, rightWidth, bandTop + bandHeight - yy), c.warnings,
+                     QStringLiteral("\u2022 "));
+        }
+    }
+    y = bandTop + bandHeight + 10;
 
-    // Bottom: the table (left) and the verdicts and warnings (right). The table's columns
-    // are measured with the fonts they are drawn in, so no cell is cut short; the verdicts
-    // take the rest of the width (at least a quarter of the page).
+    // Bottom: the table over the whole width. Columns are measured with the fonts they are
+    // drawn in, so no number is cut short; a long configuration label is elided in the
+    // middle, which keeps the suffix ("..., P=4") that tells rows apart.
     struct TableRow {
         QStringList cells;
         bool bold = false;
     };
-    const QStringList header{QObject::tr("Metric"), QObject::tr("Configuration"), QObject::tr("Runs"),
-                             QObject::tr("Mean"),   QObject::tr("95% CI"),        QObject::tr("vs baseline"),
-                             QObject::tr("Verdict")};
+    const QStringList header{QObject::tr("Metric"),  QObject::tr("Configuration"), QObject::tr("Runs"),
+                             QObject::tr("Mean"),    QObject::tr("95% CI"),        QObject::tr("vs baseline"),
+                             QObject::tr("Verdict"), QObject::tr("Compared with")};
     const int columns = int(header.size());
+    constexpr int kConfigColumn = 1;
+    constexpr int kComparedColumn = 7;
     QList<TableRow> tableRows;
     for (const nb::ComparisonTableRow *r : std::as_const(rows)) {
         const nb::ComparisonTableRow &row = *r;
@@ -362,7 +362,7 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         } else {
             cells << QObject::tr("no data") << QString() << QString();
         }
-        cells << verdictCell(row);
+        cells << verdictCell(row) << row.comparedWith;
         tableRows.append({cells, row.isBaseline});
     }
     const int cellPad = 4; // each side of a cell
@@ -384,25 +384,20 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     int natural = 0;
     for (int w : std::as_const(widths))
         natural += w;
-    const int tableWidth = std::clamp(natural, int(W * 0.55), W - colGap - int(W * 0.25));
-    if (natural < tableWidth) {
-        // Room to spare: spread it over the columns.
-        const int extra = tableWidth - natural;
-        for (int col = 0; col < columns; ++col)
-            widths[col] += extra / columns + (col < extra % columns ? 1 : 0);
-    } else if (natural > tableWidth) {
-        // Last resort, for very long labels: the metric and configuration columns give up
-        // width (and elide), the numbers never do.
-        int over = natural - tableWidth;
-        for (int col : {1, 0}) {
-            const int give = std::min(over, std::max(0, widths[col] - 60));
+    if (natural < W) {
+        // Room to spare: the labels get it.
+        widths[kConfigColumn] += (W - natural) / 2;
+        widths[kComparedColumn] += W - natural - (W - natural) / 2;
+    } else {
+        // Very long labels: the two label columns give up width (elided in the middle), the
+        // numbers never do.
+        int over = natural - W;
+        for (int col : {kComparedColumn, kConfigColumn, 0}) {
+            const int give = std::min(over, std::max(0, widths[col] - 90));
             widths[col] -= give;
             over -= give;
         }
     }
-    const int rightX = tableWidth + colGap;
-    const int rightWidth = W - rightX;
-    const int bottomTop = y;
     {
         p.setFont(font(8, true));
         const auto drawRow = [&](const QStringList &cells, int yy) {
@@ -410,20 +405,22 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
             const QFontMetrics fm(p.font());
             for (int col = 0; col < cells.size(); ++col) {
                 const int w = widths[col];
+                const bool label = col == kConfigColumn || col == kComparedColumn;
+                const Qt::TextElideMode elide = label ? Qt::ElideMiddle : Qt::ElideRight;
                 p.drawText(QRect(x + cellPad, yy, w - 2 * cellPad, rowHeight),
-                           Qt::AlignVCenter | (col >= 2 ? Qt::AlignRight : Qt::AlignLeft),
-                           fm.elidedText(cells[col], Qt::ElideRight, w - 2 * cellPad + 1));
+                           Qt::AlignVCenter | (col >= 2 && col <= 5 ? Qt::AlignRight : Qt::AlignLeft),
+                           fm.elidedText(cells[col], elide, w - 2 * cellPad + 1));
                 x += w;
             }
         };
         drawRow(header, y);
         y += rowHeight;
         p.setPen(QPen(Qt::gray, 0.5));
-        p.drawLine(QLineF(0, y, tableWidth, y));
+        p.drawLine(QLineF(0, y, W, y));
         p.setPen(Qt::black);
         p.setFont(font(8));
         const int maxRows = std::max(0, (bottom - y) / rowHeight - 1);
-        const int shown = int(tableRows.size()) <= maxRows ? int(tableRows.size()) : maxRows - 1;
+        const int shown = int(tableRows.size()) <= maxRows ? int(tableRows.size()) : std::max(0, maxRows - 1);
         for (int i = 0; i < shown; ++i) {
             p.setFont(font(8, tableRows[i].bold));
             drawRow(tableRows[i].cells, y);
@@ -431,30 +428,9 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         }
         p.setFont(font(8));
         if (shown < tableRows.size()) {
-            drawLine(p, 2, y, tableWidth,
+            drawLine(p, 2, y, W,
                      QObject::tr("... %n more row(s) in the table export (CSV, Markdown)", nullptr,
                                  int(tableRows.size()) - shown));
-        }
-    }
-    {
-        int yy = bottomTop;
-        p.setFont(font(9, true));
-        yy += drawLine(p, rightX, yy, rightWidth, QObject::tr("Verdicts"));
-        p.setFont(font(8));
-        const QStringList verdicts = verdictLines(c, statistics);
-        const int warningsReserve = c.warnings.isEmpty() ? 0 : 4 * QFontMetrics(p.font()).height() + 20;
-        const QRect vbox(rightX, yy, rightWidth, std::max(20, bottom - yy - warningsReserve));
-        yy += drawList(p, vbox,
-                       verdicts.isEmpty()
-                           ? QStringList{QObject::tr("Verdicts need two configurations with two runs each.")}
-                           : verdicts,
-                       QStringLiteral("\u2022 "));
-        if (!c.warnings.isEmpty()) {
-            yy += 8;
-            p.setFont(font(9, true));
-            yy += drawLine(p, rightX, yy, rightWidth, QObject::tr("Warnings"));
-            p.setFont(font(7));
-            drawList(p, QRect(rightX, yy, rightWidth, bottom - yy), c.warnings, QStringLiteral("\u2022 "));
         }
     }
     p.setFont(font(6.5));

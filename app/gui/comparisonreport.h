@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The one-page PDF report of a comparison (A4 landscape): title, date, both machines'
-// environment, the main bar charts, the table of the main metrics, the verdicts and the
-// warnings. Whatever the data, it never spills onto a second page: long lists are cut
-// with a note saying how much was left out. Also the words the Compare view and the
-// report share: verdict lines and environment summaries.
+// The one-page PDF report of a comparison (A4 landscape): title and what was run, the
+// answer (nb::answerLines: per variant who is faster, by how much, at what CPU cost), the
+// charts of throughput, CPU per Gbit/s, transactions/s and CPU per 1000 transactions/s
+// (those with data, 2x2), both machines' environment and the warnings, and the table of
+// the charted metrics. Whatever the data, it never spills onto a second page: long lists
+// are cut with a note saying how much was left out. Also the environment summaries the
+// Compare view shows.
 
 #include <compare/comparisonoverlay.h>
 #include <compare/comparisonstatistics.h>
@@ -14,12 +16,13 @@
 
 namespace nb::gui {
 
-// "VMXNET3 is faster than E1000: +62% ± 5%", one per non-baseline configuration for the
-// headline metrics (throughput, transactions/s, latency p99, CPU per Gbit/s).
-QStringList verdictLines(const nb::Comparison &comparison, const nb::ComparisonStatistics &statistics);
+// The answer's sentences with the overlay's series names ("E1000 (after)").
+QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::ComparisonStatistics &statistics);
 // "Debian 12, kernel 6.1, Intel Xeon ..., 4 CPUs" and one line per adapter.
 QStringList environmentLines(const nb::HostEnvironment &host);
-// The metrics the report and the view chart first, in that order, among those present.
+// The metrics the report charts (up to four, in this order, among those present):
+// throughput, CPU per Gbit/s, transactions/s, CPU per 1000 transactions/s, then latency
+// p99 and CPU while there is room.
 QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics);
 
 // Writes the report atomically (QSaveFile). False with *error on failure.

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Compare tab: the comparison just run and/or opened snapshots (several overlay in
-// the same charts), a bar chart per metric that has data, throughput over time, latency
-// distributions, the comparison table, verdicts, both machines' environment and the
-// warnings; progress while a comparison runs, charts redrawn after every finished run.
+// the same charts). First the answer (per test variant the winner, its difference and the
+// CPU cost of every adapter) with the baseline selector, then the charts
+// (ComparisonChartGrid), and below them the comparison table and both machines'
+// environment and warnings; progress with an estimate of the time left while a
+// comparison runs, everything redrawn after every finished run.
 // Every action that asks for a file has a non-interactive twin (openSnapshots,
 // saveSnapshot, export...) that tests and the command line call; errors go to the
 // view's banner, never to a modal box.
 
+#include <compare/comparisonanswer.h>
 #include <compare/comparisonoverlay.h>
 #include <compare/comparisonstatistics.h>
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QWidget>
 
@@ -18,7 +22,6 @@
 
 class QAction;
 class QComboBox;
-class QGridLayout;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -28,9 +31,12 @@ class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
+class QTimer;
 class QToolBar;
+class QToolButton;
 
 namespace nb::ui {
+class ComparisonAnswerPanel;
 class ComparisonBarChart;
 class ComparisonTableModel;
 class ComparisonTimelineChart;
@@ -40,6 +46,7 @@ class MessageBanner;
 
 namespace nb::gui {
 
+class ComparisonChartGrid;
 class ComparisonController;
 
 // A snapshot's name in legends and lists: its file name without ".nicbench[.gz]"/".json",
@@ -72,24 +79,39 @@ public:
 
     bool saveSnapshot(const QString &path, int source = -1);
     bool rerunConfigurations(int source = -1);
-    // Writes every visible chart as <dir>/<name>.png, .svg and .pdf; returns the files.
+    // Writes every shown chart as <dir>/<name>.png, .svg and .pdf at one fixed size;
+    // returns the files.
     QStringList exportCharts(const QString &directory);
     bool exportTableCsv(const QString &path);
     bool exportTableMarkdown(const QString &path);
     bool exportPdfReport(const QString &path);
 
+    // The baseline: with one source an adapter (its configuration of each variant is what
+    // the others are compared with), with several a source (each configuration is compared
+    // with the same adapter and variant there). setBaseline picks the adapter, or with
+    // several sources the source, of one merged configuration.
     void setBaseline(int mergedIndex);
+    void setBaselineAdapter(const QString &adapter);
+    void setBaselineSource(int source);
+    QString baselineAdapter() const;
+    int baselineSource() const;
     const nb::ComparisonOverlay &overlay() const { return m_overlay; }
     const nb::ComparisonStatistics &statistics() const { return m_stats; }
+    const QList<nb::VariantAnswer> &answers() const { return m_answers; }
 
     // For tests and screenshots.
     nb::ui::ComparisonBarChart *barChart(nb::Metric metric) const;
     QList<nb::ui::ComparisonBarChart *> visibleBarCharts() const;
-    nb::ui::ComparisonTimelineChart *timelineChart() const { return m_timeline; }
-    nb::ui::LatencyDistributionChart *latencyChart() const { return m_latency; }
+    nb::ui::ComparisonTimelineChart *timelineChart() const;
+    nb::ui::LatencyDistributionChart *latencyChart() const;
+    ComparisonChartGrid *chartGrid() const { return m_charts; }
+    nb::ui::ComparisonAnswerPanel *answerPanel() const { return m_answerPanel; }
+    QComboBox *baselineCombo() const { return m_baseline; }
     nb::ui::ComparisonTableModel *tableModel() const { return m_tableModel; }
     QTableView *tableView() const { return m_table; }
     nb::ui::MessageBanner *banner() const { return m_banner; }
+    QToolButton *exportButton() const { return m_exportButton; }
+    // The answer in sentences (nb::answerLines): "P=4: VMXNET3 is faster than E1000: ...".
     QStringList verdicts() const { return m_verdicts; }
     QString progressText() const;
     bool isLatencyVisible() const;
@@ -115,8 +137,11 @@ private:
     void createActions();
     QWidget *createSidePanel();
     QWidget *createMainArea();
+    QWidget *createEmptyPage();
     void refresh();
-    void layoutBarCharts();
+    void refreshBaselineCombo();
+    void updateProgressText();
+    QString timeLeftText() const;
     void fitTableColumns();
     void updateActions();
     void updateDetails();
@@ -134,11 +159,17 @@ private:
     std::function<QString()> m_startGuard;
     bool m_testRunning = false;
     QList<nb::ComparisonSource> m_sources;
-    int m_liveSource = -1;   // the source the controller is filling, -1 when none
-    QString m_baselineLabel; // kept across refreshes
+    int m_liveSource = -1;     // the source the controller is filling, -1 when none
+    QString m_baselineAdapter; // kept across refreshes; empty: the source's own baseline
+    int m_baselineSource = 0;
     nb::ComparisonOverlay m_overlay;
     nb::ComparisonStatistics m_stats;
+    QList<nb::VariantAnswer> m_answers;
     QStringList m_verdicts;
+    QString m_progressBase;      // the controller's "Run 8 of 12: E1000, P=4, round 2"
+    QElapsedTimer m_runningTime; // since the comparison started
+    QElapsedTimer m_runTime;     // since the current run started
+    QTimer *m_etaTimer = nullptr;
 
     nb::ui::MessageBanner *m_banner = nullptr;
     QToolBar *m_toolbar = nullptr;
@@ -148,17 +179,13 @@ private:
     QComboBox *m_baseline = nullptr;
     QLabel *m_verdictLabel = nullptr;
     QTextBrowser *m_details = nullptr;
-    QLabel *m_placeholder = nullptr;
+    QWidget *m_emptyPage = nullptr;
+    QWidget *m_content = nullptr; // the answer, charts and tables: hidden while empty
     QLabel *m_chartCaption = nullptr;
-    QWidget *m_chartGrid = nullptr;
-    QWidget *m_chartArea = nullptr;
-    QGridLayout *m_chartLayout = nullptr;
-    QList<nb::ui::ComparisonBarChart *> m_barCharts;
+    nb::ui::ComparisonAnswerPanel *m_answerPanel = nullptr;
+    ComparisonChartGrid *m_charts = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
-    nb::ui::ComparisonTimelineChart *m_timeline = nullptr;
-    nb::ui::LatencyDistributionChart *m_latency = nullptr;
-    QWidget *m_latencyPage = nullptr;
-    QComboBox *m_latencyMode = nullptr;
+    QToolButton *m_exportButton = nullptr;
     nb::ui::ComparisonTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QTableView *m_table = nullptr;
