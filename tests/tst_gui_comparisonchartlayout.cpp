@@ -122,7 +122,8 @@ void TestGuiComparisonChartLayout::labelsNeverIntersect_data()
         for (Metric m : {Metric::Throughput, Metric::LocalCpuPerGbps, Metric::TransactionsPerSecond, Metric::LocalCpu})
             for (const QSize &s : sizes)
                 QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
-                              s.isEmpty() ? "export" : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
+                              s.isEmpty() ? "export"
+                                          : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
                     << overlay << int(m) << s;
 }
 
@@ -152,11 +153,8 @@ void TestGuiComparisonChartLayout::labelsNeverIntersect()
     // Everything inside the chart.
     const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
     for (const QRectF &r : rects)
-        QVERIFY2(bounds.adjusted(-1, -1, 1, 1).contains(r), qPrintable(QStringLiteral("%1,%2 %3x%4")
-                                                                           .arg(r.x())
-                                                                           .arg(r.y())
-                                                                           .arg(r.width())
-                                                                           .arg(r.height())));
+        QVERIFY2(bounds.adjusted(-1, -1, 1, 1).contains(r),
+                 qPrintable(QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())));
     // The full variant names are still there for the tooltip and CSV.
     if (!isRequestResponseMetric(Metric(metric)))
         QVERIFY(chart.categoryLabels().contains(QStringLiteral("P=16 -w 64k -l 128k")));
@@ -166,7 +164,8 @@ void TestGuiComparisonChartLayout::labelsNeverIntersect()
     latency.setData(o);
     ComparisonTimelineChart timeline;
     timeline.setData(o);
-    for (ComparisonChart *other : {static_cast<ComparisonChart *>(&latency), static_cast<ComparisonChart *>(&timeline)}) {
+    for (ComparisonChart *other :
+         {static_cast<ComparisonChart *>(&latency), static_cast<ComparisonChart *>(&timeline)}) {
         QVERIFY(showAt(other, size.isEmpty() ? QSize(500, 300) : size));
         if (size.isEmpty())
             QVERIFY(other->exportTo(m_dir.filePath(QStringLiteral("other.png")), nullptr));
@@ -250,7 +249,8 @@ void TestGuiComparisonChartLayout::exportsAtFixedSize()
         QVERIFY2(timeline.exportTo(svg, &error), qPrintable(error));
         QFile s(svg);
         QVERIFY(s.open(QIODevice::ReadOnly));
-        QVERIFY(s.readAll().contains(QByteArray("width=\"") + QByteArray::number(ComparisonChart::kExportSize.width())));
+        QVERIFY(
+            s.readAll().contains(QByteArray("width=\"") + QByteArray::number(ComparisonChart::kExportSize.width())));
     }
 }
 
@@ -349,7 +349,7 @@ void TestGuiComparisonChartLayout::screenshots()
                     latency.setData(*o);
                     shoot(&latency, QStringLiteral("latency-%1-%2src")
                                         .arg(mode == LatencyDistributionChart::Mode::Box ? QStringLiteral("box")
-                                                                                          : QStringLiteral("cdf"),
+                                                                                         : QStringLiteral("cdf"),
                                              src));
                 }
             }

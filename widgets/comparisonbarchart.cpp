@@ -275,23 +275,15 @@ void ComparisonBarChart::rebuild()
     legend->setVisible(!empty && legend->itemCount() > 0);
     // The layout reserves a hidden legend's margins: none then, so its row takes no height.
     legend->setMargins(legend->visible() ? QMargins(4, 4, 4, 2) : QMargins());
-    setPlaceholder(!empty               ? QString()
-                   : m_hasOverlay       ? tr("No %1 in these runs").arg(metricName(m_metric).toLower())
-                                        : tr("No comparison loaded"));
+    setPlaceholder(!empty         ? QString()
+                   : m_hasOverlay ? tr("No %1 in these runs").arg(metricName(m_metric).toLower())
+                                  : tr("No comparison loaded"));
     xAxis->grid()->setVisible(false);
     replot(rpQueuedReplot);
 }
 
 void ComparisonBarChart::fitLayout()
 {
-    const int width = viewport().width();
-    // Legend names elided to what a row can hold; the full name is in the tooltip and CSV.
-    const QFontMetricsF legendFm(legend->font());
-    const double nameRoom = std::max(60.0, width - legend->iconSize().width() - 40.0);
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
-            item->plottable()->setName(
-                legendFm.elidedText(item->plottable()->property("fullName").toString(), Qt::ElideMiddle, nameRoom));
     ComparisonChart::fitLayout();
     updateLayout();
     const QRect rect = axisRect()->rect();
@@ -307,15 +299,18 @@ void ComparisonBarChart::fitLayout()
 
     // Annotations: the first of these that fits every bar's slot wins, so neighbouring
     // labels never overlap: delta and marker; the delta on two lines; a smaller font; the
-    // marker alone; the compact marker; nothing.
-    enum class Text { Full, Split, Marker, Compact };
+    // difference without its interval over the compact marker; the marker alone; the
+    // compact marker; nothing. The tooltip always has the whole text.
+    enum class Text { Full, Split, DeltaOnly, Marker, Compact };
     int lines = 1;
     const auto apply = [&](const QFont &f, Text mode) {
         const QFontMetricsF fm(f);
         double widest = 0;
         lines = 1;
         for (Bar &b : m_bars) {
-            QString t = mode == Text::Compact ? b.shortMarker : b.marker;
+            QString t = mode == Text::Compact || mode == Text::DeltaOnly ? b.shortMarker : b.marker;
+            if (!b.delta.isEmpty() && mode == Text::DeltaOnly)
+                t = b.delta.section(kPlusMinus, 0, 0) + QLatin1Char('\n') + t;
             if (!b.delta.isEmpty() && (mode == Text::Full || mode == Text::Split)) {
                 QString delta = b.delta;
                 if (mode == Text::Split)
@@ -342,11 +337,16 @@ void ComparisonBarChart::fitLayout()
             if (normal.pointSizeF() > 0)
                 smaller.setPointSizeF(std::max(kMinLabelPointSize, normal.pointSizeF() * room / split));
             used = smaller;
-            if (apply(smaller, Text::Split) > room && apply(smaller, Text::Marker) > room &&
-                apply(smaller, Text::Compact) > room) {
-                for (Bar &b : m_bars)
-                    b.label->setVisible(false);
+            if (apply(smaller, Text::Split) > room && apply(smaller, Text::DeltaOnly) > room &&
+                apply(smaller, Text::Marker) > room && apply(smaller, Text::Compact) > room) {
+                // Even the compact markers are too wide for some slots: hide those ("base"
+                // before "n.s."), keep the others; the tooltip still says it all.
+                const QFontMetricsF fm(smaller);
                 lines = 0;
+                for (Bar &b : m_bars) {
+                    b.label->setVisible(fm.horizontalAdvance(b.shortMarker) + 4 <= room);
+                    lines = std::max(lines, b.label->visible() ? 1 : 0);
+                }
             }
         }
     }
@@ -436,20 +436,20 @@ QString ComparisonBarChart::toCsv() const
             verdict = QStringLiteral("baseline");
         else if (b.hasBaseline)
             verdict = stats::verdictKey(b.vsBaseline.verdict);
-        const QStringList fields{csv::field(conf.variantName()),
-                                 csv::field(conf.adapterName()),
-                                 csv::field(m_overlay.sourceNames.value(m_overlay.sourceOf.value(b.config))),
-                                 csv::field(b.hasBaseline ? m_overlay.merged.configurations.value(base).label
-                                                          : QString()),
-                                 csv::field(unit),
-                                 QString::number(s.n),
-                                 csv::number(s.mean),
-                                 s.spreadKnown ? csv::number(s.ciLow) : QString(),
-                                 s.spreadKnown ? csv::number(s.ciHigh) : QString(),
-                                 rel ? csv::number(d.relative) : QString(),
-                                 relCi ? csv::number(d.low) : QString(),
-                                 relCi ? csv::number(d.high) : QString(),
-                                 verdict};
+        const QStringList fields{
+            csv::field(conf.variantName()),
+            csv::field(conf.adapterName()),
+            csv::field(m_overlay.sourceNames.value(m_overlay.sourceOf.value(b.config))),
+            csv::field(b.hasBaseline ? m_overlay.merged.configurations.value(base).label : QString()),
+            csv::field(unit),
+            QString::number(s.n),
+            csv::number(s.mean),
+            s.spreadKnown ? csv::number(s.ciLow) : QString(),
+            s.spreadKnown ? csv::number(s.ciHigh) : QString(),
+            rel ? csv::number(d.relative) : QString(),
+            relCi ? csv::number(d.low) : QString(),
+            relCi ? csv::number(d.high) : QString(),
+            verdict};
         out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

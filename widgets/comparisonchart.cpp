@@ -8,6 +8,8 @@
 #include <QFontMetricsF>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 namespace nb::ui {
 
 ComparisonChart::ComparisonChart(const QString &objectName, const QString &exportName, QWidget *parent)
@@ -41,6 +43,22 @@ ComparisonChart::ComparisonChart(const QString &objectName, const QString &expor
 
 void ComparisonChart::fitLayout()
 {
+    // Legend names elided to what a row can hold; the full name stays in the plottable's
+    // "fullName" property (tooltips, CSV and tests read it).
+    // With more than two entries, two columns: each name gets half the row, so a legend
+    // of four long names takes two rows of the chart's height, not four.
+    const QFontMetricsF fm(legend->font());
+    const int columns = legend->itemCount() > 2 ? 2 : 1;
+    const double room = std::max(60.0, (viewport().width() - 40.0) / columns - legend->iconSize().width() - 12.0);
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        if (!item)
+            continue;
+        QCPAbstractPlottable *p = item->plottable();
+        if (!p->property("fullName").isValid())
+            p->setProperty("fullName", p->name());
+        p->setName(fm.elidedText(p->property("fullName").toString(), Qt::ElideMiddle, room));
+    }
     fitLegendToWidth(this, viewport().width());
 }
 
@@ -132,8 +150,8 @@ QList<QRectF> ComparisonChart::labelRects() const
         const QFontMetricsF fm(xAxis->tickLabelFont());
         const QVector<double> ticks = xAxis->tickVector();
         const QVector<QString> labels = xAxis->tickVectorLabels();
-        const double top = axisRect()->rect().bottom() + xAxis->offset() + xAxis->tickLengthOut() +
-                           xAxis->tickLabelPadding();
+        const double top =
+            axisRect()->rect().bottom() + xAxis->offset() + xAxis->tickLengthOut() + xAxis->tickLabelPadding();
         for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
             if (labels[i].isEmpty() || !xAxis->range().contains(ticks[i]))
                 continue;

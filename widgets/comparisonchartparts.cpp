@@ -81,7 +81,12 @@ QVector<double> LatencyLogTicker::createTickVector(double, const QCPRange &range
 
 QString LatencyLogTicker::getTickLabel(double tick, const QLocale &, QChar, int)
 {
-    return formatMicroseconds(tick);
+    // "20 µs", "1.5 ms": no trailing zeros on an axis.
+    if (tick >= 1e6)
+        return formatTick(tick / 1e6) + QStringLiteral(" s");
+    if (tick >= 1e3)
+        return formatTick(tick / 1e3) + QStringLiteral(" ms");
+    return formatTick(tick) + QStringLiteral(" \u00b5s");
 }
 
 QString verdictMarker(const stats::BaselineComparison &b, Metric metric, bool compact)
@@ -120,8 +125,9 @@ QBrush sourceBrush(const QPalette &palette, const QColor &colour, int source)
     // A lighter shade of the adapter's colour, with stripes in its full colour: tells the
     // sources apart in grey print too.
     const QColor base = palette.color(QPalette::Base);
-    QColor light = QColor::fromRgbF(fill.redF() * 0.45 + base.redF() * 0.55, fill.greenF() * 0.45 + base.greenF() * 0.55,
-                                    fill.blueF() * 0.45 + base.blueF() * 0.55);
+    QColor light =
+        QColor::fromRgbF(fill.redF() * 0.45 + base.redF() * 0.55, fill.greenF() * 0.45 + base.greenF() * 0.55,
+                         fill.blueF() * 0.45 + base.blueF() * 0.55);
     static constexpr Qt::BrushStyle patterns[] = {Qt::BDiagPattern, Qt::CrossPattern, Qt::FDiagPattern,
                                                   Qt::DiagCrossPattern, Qt::HorPattern};
     const Qt::BrushStyle pattern = patterns[std::size_t(source - 1) % std::size(patterns)];

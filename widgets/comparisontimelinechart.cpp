@@ -22,8 +22,9 @@ namespace {
 
 struct Points {
     bool transactions = false;
-    double start = 0; // where the first interval begins
+    double start = 0;      // where the first interval begins
     QList<QPointF> points; // (interval end, value)
+    QList<double> starts;  // per point: where its interval begins
 };
 
 // Per-interval value of a run: received bit/s summed over the directions it carried, or
@@ -37,6 +38,7 @@ Points intervalPoints(const TestResult &result)
         if (result.hasRr) {
             if (report.hasRr && report.rr.end > report.rr.start) {
                 out.points.append({report.rr.end, report.rr.transactionsPerSecond()});
+                out.starts.append(report.rr.start);
                 out.start = std::min(out.start, report.rr.start);
             }
             continue;
@@ -57,6 +59,7 @@ Points intervalPoints(const TestResult &result)
         }
         if (!omitted && end >= 0) {
             out.points.append({end, bps});
+            out.starts.append(start);
             out.start = std::min(out.start, start);
         }
     }
@@ -65,9 +68,9 @@ Points intervalPoints(const TestResult &result)
 
 QCPScatterStyle variantShape(int variant, const QColor &colour)
 {
-    static constexpr QCPScatterStyle::ScatterShape shapes[] = {
-        QCPScatterStyle::ssNone, QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross};
+    static constexpr QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssNone,    QCPScatterStyle::ssCircle,
+                                                               QCPScatterStyle::ssSquare,  QCPScatterStyle::ssTriangle,
+                                                               QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross};
     const auto shape = shapes[std::size_t(std::max(variant, 0)) % std::size(shapes)];
     return QCPScatterStyle(shape, colour, 5);
 }
@@ -186,8 +189,8 @@ void ComparisonTimelineChart::rebuild()
         }
     }
 
-    const QString other = m_hasRate && m_hasTps ? tr(" (right-click: %1)").arg(tps ? tr("throughput") : tr("transactions/s"))
-                                                : QString();
+    const QString other =
+        m_hasRate && m_hasTps ? tr(" (right-click: %1)").arg(tps ? tr("throughput") : tr("transactions/s")) : QString();
     m_title->setText((tps ? tr("Transactions/s per interval") : tr("Throughput per interval")) + other);
     QFont titleFont = font();
     titleFont.setBold(true);
@@ -238,13 +241,18 @@ void ComparisonTimelineChart::rebuild()
         graph->setScatterStyle(shape);
         graph->setName(tr("%1, run %2").arg(name).arg(run.repeatIndex + 1));
         graph->removeFromLegend();
+        // A step per interval, from its start to its end: the value is the interval's
+        // average, and the curve covers the time it was measured over.
+        graph->setLineStyle(QCPGraph::lsStepLeft);
         QVector<double> keys, values;
-        for (const QPointF &pt : p.data.points) {
-            keys.append(pt.x());
-            values.append(pt.y());
+        for (int k = 0; k < p.data.points.size(); ++k) {
+            keys.append(p.data.starts[k]);
+            values.append(p.data.points[k].y());
         }
+        keys.append(p.data.points.constLast().x());
+        values.append(p.data.points.constLast().y());
         graph->setData(keys, values, true);
-        m_curves.append({p.run, config, graph});
+        m_curves.append({p.run, config, graph, p.data.points});
     }
     legend->setVisible(!m_curves.isEmpty());
     setPlaceholder(m_curves.isEmpty() ? tr("No per-interval results") : QString());
@@ -262,8 +270,8 @@ QString ComparisonTimelineChart::toCsv() const
                                    .arg(csv::field(conf.variantName()), csv::field(conf.adapterName()),
                                         csv::field(m_overlay.sourceNames.value(m_overlay.sourceOf.value(c.config))))
                                    .arg(run.repeatIndex + 1);
-        for (auto it = c.graph->data()->constBegin(); it != c.graph->data()->constEnd(); ++it)
-            out += prefix + QString::number(it->key, 'f', 3) + QLatin1Char(',') + csv::number(it->value) +
+        for (const QPointF &pt : c.points)
+            out += prefix + QString::number(pt.x(), 'f', 3) + QLatin1Char(',') + csv::number(pt.y()) +
                    QLatin1Char(',') + unit + QLatin1Char('\n');
     }
     return out;

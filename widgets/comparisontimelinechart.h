@@ -5,13 +5,14 @@
 // chart shows throughput and offers transactions/s in its right-click menu (the title says
 // which is shown and that the other exists). Colour per adapter (the bars' colours), line
 // style per source, a point shape per variant when several variants share the chart; the
-// x axis starts where the data starts.
+// x axis starts where the data starts; each interval is a step over the time it covers.
 
 #include "comparisonchart.h"
 
 #include <compare/comparisonoverlay.h>
 
 #include <QList>
+#include <QPointF>
 
 namespace nb::ui {
 
@@ -41,6 +42,7 @@ private:
         int run = 0; // index into m_overlay.merged.runs
         int config = 0;
         QCPGraph *graph = nullptr;
+        QList<QPointF> points; // (interval end, value), as in the CSV
     };
 
     nb::ComparisonOverlay m_overlay;
