@@ -268,7 +268,12 @@ QString ChartActions::csv() const
 void ChartActions::showMenu(const QPoint &pos)
 {
     QMenu menu(m_plot);
-    menu.addAction(tr("Copy image"), this, [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
+    menu.addAction(tr("Copy image"), this, [this] {
+        const QPixmap image =
+            m_exportSize.isEmpty() ? m_plot->toPixmap() : m_plot->toPixmap(m_exportSize.width(), m_exportSize.height());
+        QApplication::clipboard()->setPixmap(image);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     menu.addAction(tr("Save image..."), this, &ChartActions::saveWithDialog);
     menu.addAction(tr("Copy data as CSV"), this, [this] { QApplication::clipboard()->setText(csv()); });
     if (m_extender) {
@@ -283,7 +288,7 @@ void ChartActions::saveWithDialog()
     const QString path =
         QFileDialog::getSaveFileName(m_plot, tr("Save chart"), m_baseName + QStringLiteral(".png"), imageFilters());
     QString error;
-    if (!path.isEmpty() && !saveImage(m_plot, path, &error))
+    if (!path.isEmpty() && !saveImage(m_plot, path, &error, m_exportSize))
         QMessageBox::warning(m_plot, tr("Save chart"), error);
 }
 

@@ -50,6 +50,9 @@ public:
     // File name (without suffix) the save dialog proposes.
     void setBaseName(const QString &baseName) { m_baseName = baseName; }
     QString baseName() const { return m_baseName; }
+    // Size the chart is laid out at for "Save image..." and "Copy image" (empty: its size
+    // on screen), so saved charts look the same whatever the window size.
+    void setExportSize(const QSize &size) { m_exportSize = size; }
     // Time label for a key ("12.5 s", "45 s ago").
     void setKeyFormatter(std::function<QString(double)> formatter) { m_keyFormatter = std::move(formatter); }
 
@@ -83,6 +86,7 @@ private:
     MenuExtender m_extender;
     std::function<QString(double)> m_keyFormatter;
     TooltipProvider m_tooltipProvider;
+    QSize m_exportSize;
 };
 
 } // namespace nb::ui

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Comparisons of known results for the comparison chart tests: adapters x variants, three
+// runs each with a fixed spread, throughput runs with intervals and CPU, request/response
+// runs with a latency histogram drawn from a fixed pseudo-random sequence.
+
+#include <compare/comparison.h>
+#include <compare/comparisonoverlay.h>
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cmath>
+
+namespace chartdata {
+
+using namespace nb;
+
+// Deterministic spread between runs: -2%, +0.5%, +2.5% of the configuration's level.
+inline constexpr double kRunFactor[] = {0.98, 1.005, 1.025};
+
+inline TestResult streamResult(double gbps, double cpuPct, int seed, double firstSecond = 0)
+{
+    TestResult r;
+    r.params.duration = 6;
+    r.params.streams = 1;
+    const double seconds = 6;
+    StreamSummary s;
+    s.id = 5;
+    s.seconds = seconds;
+    s.receiverSeconds = seconds;
+    s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * seconds);
+    r.streams.append(s);
+    for (int i = 0; i < int(seconds); ++i) {
+        IntervalReport ir;
+        StreamInterval si;
+        si.id = 5;
+        si.start = firstSecond + i;
+        si.end = firstSecond + i + 1;
+        const double level = (i == 0 ? 0.8 : 1.0) * (1 + 0.03 * std::sin(i * 1.7 + seed));
+        si.bytes = std::uint64_t(gbps * level * 1e9 / 8);
+        ir.streams.append(si);
+        r.intervals.append(ir);
+    }
+    r.localCpuKnown = true;
+    r.localCpu.end = seconds;
+    r.localCpu.cpuCount = 4;
+    r.localCpu.systemValid = true;
+    r.localCpu.systemBusyPct = cpuPct * (1 + 0.04 * std::sin(seed * 2.3));
+    return r;
+}
+
+// Latencies around `typicalUs` with a long tail.
+inline TestResult rrResult(double typicalUs, int seed)
+{
+    TestResult r;
+    r.params.kind = TestKind::Rr;
+    r.params.duration = 4;
+    r.hasRr = true;
+    r.rr.seconds = 4;
+    quint32 state = 2463534242u + quint32(seed) * 7919u;
+    const auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        return (state & 0xffffff) / double(0x1000000);
+    };
+    for (int i = 0; i < 4000; ++i) {
+        const double u = next();
+        const double us = u < 0.98 ? typicalUs * (0.8 + 0.5 * next()) : typicalUs * (1.5 + 4.5 * next());
+        r.rr.histogram.record(std::int64_t(us * 1000));
+    }
+    r.rr.transactions = std::uint64_t(r.rr.seconds * 1e6 / (typicalUs * 1.02));
+    r.rr.latencyUs = r.rr.histogram.summary();
+    for (int i = 0; i < 4; ++i) {
+        IntervalReport ir;
+        ir.hasRr = true;
+        ir.rr.start = i;
+        ir.rr.end = i + 1;
+        ir.rr.transactions = std::uint64_t(r.rr.transactions / 4 * (1 + 0.02 * ((i + seed) % 3)));
+        r.intervals.append(ir);
+    }
+    r.localCpuKnown = true;
+    r.localCpu.end = 4;
+    r.localCpu.cpuCount = 4;
+    r.localCpu.systemValid = true;
+    r.localCpu.systemBusyPct = (10 + typicalUs / 10) * (1 + 0.05 * std::sin(seed));
+    return r;
+}
+
+struct Cell {
+    QString adapter;
+    QString variant; // "TCP_RR" (or any name starting with "RR"/containing "_RR") is request/response
+    double level;    // Gbit/s for throughput, typical µs for RR
+};
+
+inline bool isRr(const QString &variant)
+{
+    return variant.contains(QStringLiteral("RR"));
+}
+
+// One configuration per cell, three runs each, baseline: the first adapter. spreadScale
+// widens the spread between runs (a p99 CI below zero).
+inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, double spreadScale = 1.0,
+                                 double firstSecond = 0)
+{
+    Comparison c;
+    c.title = QStringLiteral("Adapters");
+    c.repeats = 3;
+    c.baselineIndex = 0;
+    for (int i = 0; i < cells.size(); ++i) {
+        Configuration conf;
+        conf.adapter = cells[i].adapter;
+        conf.variant = cells[i].variant;
+        conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
+        conf.params.host = QStringLiteral("198.18.1.%1").arg(10 + i);
+        conf.params.kind = isRr(conf.variant) ? TestKind::Rr : TestKind::Stream;
+        c.configurations.append(conf);
+    }
+    const QList<ScheduledRun> schedule = c.schedule();
+    for (int i = 0; i < schedule.size(); ++i) {
+        Run run;
+        run.configIndex = schedule[i].configIndex;
+        run.repeatIndex = schedule[i].repeatIndex;
+        run.orderIndex = i;
+        const Cell &cell = cells[run.configIndex];
+        const double factor = 1 + (kRunFactor[run.repeatIndex] - 1) * spreadScale;
+        const double level = cell.level * scale * factor;
+        run.result = isRr(cell.variant) ? rrResult(level, i)
+                                        : streamResult(level, 45.0 / (cell.level * scale) * 3, i, firstSecond);
+        c.runs.append(run);
+    }
+    return c;
+}
+
+// E1000 / E1000E / VMXNET3, one throughput variant (no variant name).
+inline Comparison adapters(double scale = 1.0)
+{
+    return makeComparison({{QStringLiteral("E1000"), QString(), 2.9},
+                           {QStringLiteral("E1000E"), QString(), 3.4},
+                           {QStringLiteral("VMXNET3"), QString(), 4.7}},
+                          scale);
+}
+
+// The comparison: E1000 and VMXNET3 x (P=4, TCP_RR).
+inline Comparison mixed(double scale = 1.0)
+{
+    return makeComparison({{QStringLiteral("E1000"), QStringLiteral("P=4"), 2.9},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("P=4"), 4.7},
+                           {QStringLiteral("E1000"), QStringLiteral("TCP_RR"), 62},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("TCP_RR"), 31}},
+                          scale);
+}
+
+// Long names, 2 adapters x 3 variants (P=1, P=16 throughput and TCP_RR).
+inline Comparison longNames(double scale = 1.0)
+{
+    const QString a = QStringLiteral("veth e1000-like -> e1000-like"), b = QStringLiteral("VMXNET3 ens224");
+    return makeComparison({{a, QStringLiteral("P=1"), 0.94},
+                           {b, QStringLiteral("P=1"), 4.1},
+                           {a, QStringLiteral("P=16 -w 64k -l 128k"), 0.99},
+                           {b, QStringLiteral("P=16 -w 64k -l 128k"), 9.4},
+                           {a, QStringLiteral("TCP_RR"), 62},
+                           {b, QStringLiteral("TCP_RR"), 31}},
+                          scale);
+}
+
+inline ComparisonOverlay single(const Comparison &c)
+{
+    return overlayComparisons({{QStringLiteral("adapters.nicbench"), c}});
+}
+
+inline ComparisonOverlay beforeAfter(const Comparison &before, const Comparison &after)
+{
+    return overlayComparisons({{QStringLiteral("before"), before}, {QStringLiteral("after"), after}});
+}
+
+} // namespace chartdata

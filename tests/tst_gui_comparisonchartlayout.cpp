@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How the comparison charts lay out: no two labels (x tick labels, legend items, bar
+// annotations) intersect at the sizes a 1280x720 window gives them and at the export size,
+// with long adapter and variant names and in a before/after overlay; exports come out at
+// one fixed size whatever the chart's size on screen, atomically; the mouse wheel over a
+// chart scrolls the page around it.
+//
+// With NICBENCH_CHART_SHOTS=<dir> set, screenshots() writes PNGs of the charts in light
+// and dark palettes at two sizes and at the export size, for people to look at.
+#include "comparisonchartdata.h"
+
+#include <chartactions.h>
+#include <comparisoncharts.h>
+
+#include <compare/comparisonstatistics.h>
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+using namespace nb;
+using namespace nb::ui;
+using namespace chartdata;
+
+Q_DECLARE_METATYPE(nb::Metric)
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor base(0x1e, 0x1e, 0x1e), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    return p;
+}
+
+// "a and b" for the first two rectangles that overlap by more than half a pixel.
+QString firstOverlap(const QList<QRectF> &rects)
+{
+    for (int i = 0; i < rects.size(); ++i)
+        for (int j = i + 1; j < rects.size(); ++j) {
+            const QRectF a = rects[i].adjusted(0.5, 0.5, -0.5, -0.5);
+            if (a.intersects(rects[j].adjusted(0.5, 0.5, -0.5, -0.5))) {
+                const auto text = [](const QRectF &r) {
+                    return QStringLiteral("(%1,%2 %3x%4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+                };
+                return QStringLiteral("%1 #%2 and %3 #%4").arg(text(rects[i])).arg(i).arg(text(rects[j])).arg(j);
+            }
+        }
+    return QString();
+}
+
+// Shown at `size` and laid out: a hidden widget gets its resize event only when shown.
+bool showAt(QCustomPlot *plot, const QSize &size)
+{
+    plot->resize(size);
+    plot->show();
+    if (!QTest::qWaitForWindowExposed(plot))
+        return false;
+    plot->replot();
+    return plot->viewport().size() == size;
+}
+
+// What QApplication does with a wheel event from the window system: offer it to the widget
+// under the mouse, then to its parents until one accepts it. (Events sent by a test are
+// not spontaneous, so Qt itself would not propagate them.)
+void wheelAt(QWidget *target, QPointF pos)
+{
+    for (QWidget *w = target; w; w = w->parentWidget()) {
+        QWheelEvent wheel(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(w, &wheel);
+        if (wheel.isAccepted() || w->isWindow())
+            return;
+        pos += w->pos();
+    }
+}
+
+} // namespace
+
+class TestGuiComparisonChartLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void labelsNeverIntersect_data();
+    void labelsNeverIntersect();
+    void labelRectsSeeOverlaps();
+    void exportsAtFixedSize();
+    void exportFailureLeavesNoFile();
+    void wheelScrollsThePage();
+    void screenshots();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestGuiComparisonChartLayout::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+}
+
+void TestGuiComparisonChartLayout::labelsNeverIntersect_data()
+{
+    QTest::addColumn<bool>("overlay");
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<QSize>("size"); // empty: the export size
+    const QList<QSize> sizes{QSize(400, 260), QSize(600, 320), QSize()};
+    for (bool overlay : {false, true})
+        for (Metric m : {Metric::Throughput, Metric::LocalCpuPerGbps, Metric::TransactionsPerSecond, Metric::LocalCpu})
+            for (const QSize &s : sizes)
+                QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
+                              s.isEmpty() ? "export"
+                                          : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
+                    << overlay << int(m) << s;
+}
+
+void TestGuiComparisonChartLayout::labelsNeverIntersect()
+{
+    QFETCH(bool, overlay);
+    QFETCH(int, metric);
+    QFETCH(QSize, size);
+    const ComparisonOverlay o = overlay ? beforeAfter(longNames(), longNames(1.2)) : single(longNames());
+    const ComparisonStatistics stats = computeStatistics(o.merged);
+    ComparisonBarChart chart;
+    chart.setMetric(Metric(metric));
+    chart.setData(o, stats);
+    QVERIFY(showAt(&chart, size.isEmpty() ? QSize(500, 300) : size));
+    if (size.isEmpty()) {
+        QString error;
+        QVERIFY2(chart.exportTo(m_dir.filePath(QStringLiteral("layout.png")), &error), qPrintable(error));
+    }
+    const QList<QRectF> rects = chart.labelRects();
+    // Every label is counted: ticks, legend items (4 series with an overlay), annotations.
+    const int ticks = int(chart.categoryLabels().size());
+    const int legendItems = overlay ? 4 : 2;
+    QVERIFY(chart.barCount() > 0);
+    QVERIFY2(rects.size() >= ticks + legendItems, qPrintable(QString::number(rects.size())));
+    const QString overlap = firstOverlap(rects);
+    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+    // Everything inside the chart.
+    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
+    for (const QRectF &r : rects)
+        QVERIFY2(bounds.adjusted(-1, -1, 1, 1).contains(r),
+                 qPrintable(QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())));
+    // The full variant names are still there for the tooltip and CSV.
+    if (!isRequestResponseMetric(Metric(metric)))
+        QVERIFY(chart.categoryLabels().contains(QStringLiteral("P=16 -w 64k -l 128k")));
+
+    // The other charts too.
+    LatencyDistributionChart latency;
+    latency.setData(o);
+    ComparisonTimelineChart timeline;
+    timeline.setData(o);
+    for (ComparisonChart *other :
+         {static_cast<ComparisonChart *>(&latency), static_cast<ComparisonChart *>(&timeline)}) {
+        QVERIFY(showAt(other, size.isEmpty() ? QSize(500, 300) : size));
+        if (size.isEmpty())
+            QVERIFY(other->exportTo(m_dir.filePath(QStringLiteral("other.png")), nullptr));
+        const QString o2 = firstOverlap(other->labelRects());
+        QVERIFY2(o2.isEmpty(), qPrintable(other->objectName() + QLatin1Char(' ') + o2));
+    }
+}
+
+void TestGuiComparisonChartLayout::labelRectsSeeOverlaps()
+{
+    // The hook reports where QCustomPlot really draws the tick labels: every inked pixel
+    // below the axis lies in a reported rectangle, and every rectangle holds ink. So an
+    // overlap on screen is an overlap of the rectangles.
+    const ComparisonOverlay o = single(longNames());
+    ComparisonBarChart chart;
+    chart.setData(o, computeStatistics(o.merged));
+    QVERIFY(showAt(&chart, QSize(600, 320)));
+    const QImage image = chart.toPixmap(600, 320, 1.0).toImage();
+    const int ticks = int(chart.categoryLabels().size());
+    QCOMPARE(ticks, 2); // P=1 and the long P=16 variant
+    const QList<QRectF> rects = chart.labelRects().mid(0, ticks);
+    const QRect axis = chart.axisRect()->rect();
+    const QRgb background = image.pixel(image.width() - 2, image.height() - 2);
+    QList<int> ink(ticks, 0);
+    for (int y = axis.bottom() + 2; y < image.height(); ++y) {
+        for (int x = axis.left(); x <= axis.right(); ++x) {
+            if (image.pixel(x, y) == background)
+                continue;
+            bool inside = false;
+            for (int i = 0; i < ticks; ++i) {
+                if (rects[i].adjusted(-2, -2, 2, 2).contains(QPointF(x + 0.5, y + 0.5))) {
+                    inside = true;
+                    ++ink[i];
+                }
+            }
+            QVERIFY2(inside, qPrintable(QStringLiteral("ink at %1,%2").arg(x).arg(y)));
+        }
+    }
+    for (int i = 0; i < ticks; ++i)
+        QVERIFY2(ink[i] > 20, qPrintable(QString::number(ink[i])));
+    // The long variant is wrapped or elided to its group.
+    for (const QRectF &r : rects)
+        QVERIFY(r.width() < axis.width() / 2.0);
+}
+
+void TestGuiComparisonChartLayout::exportsAtFixedSize()
+{
+    const ComparisonOverlay o = single(mixed());
+    ComparisonBarChart small, large;
+    for (ComparisonBarChart *c : {&small, &large})
+        c->setData(o, computeStatistics(o.merged));
+    small.resize(300, 210);
+    large.resize(900, 500);
+    large.show(); // a visible chart exports at the same size as a hidden one
+    QVERIFY(QTest::qWaitForWindowExposed(&large));
+    const QSize expected = ComparisonChart::kExportSize * 2; // PNGs at 2x
+    for (ComparisonBarChart *c : {&small, &large}) {
+        const QString path = m_dir.filePath(QStringLiteral("bars-%1.png").arg(c->width()));
+        QString error;
+        QVERIFY2(ComparisonChart::exportImage(c, path, &error), qPrintable(error));
+        QCOMPARE(QImage(path).size(), expected);
+    }
+    // The widget keeps its own size and lays out again for the screen.
+    QCOMPARE(large.size(), QSize(900, 500));
+    large.replot();
+    QCOMPARE(large.viewport().size(), QSize(900, 500));
+
+    // PDF and SVG too, for any chart.
+    LatencyDistributionChart latency;
+    latency.setData(o);
+    QString error;
+    const QString pdf = m_dir.filePath(QStringLiteral("latency.pdf"));
+    QVERIFY2(latency.exportTo(pdf, &error), qPrintable(error));
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().startsWith("%PDF"));
+    if (ChartActions::imageFilters().contains(QStringLiteral("*.svg"))) {
+        const QString svg = m_dir.filePath(QStringLiteral("timeline.svg"));
+        ComparisonTimelineChart timeline;
+        timeline.setData(o);
+        QVERIFY2(timeline.exportTo(svg, &error), qPrintable(error));
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        QVERIFY(
+            s.readAll().contains(QByteArray("width=\"") + QByteArray::number(ComparisonChart::kExportSize.width())));
+    }
+}
+
+void TestGuiComparisonChartLayout::exportFailureLeavesNoFile()
+{
+    const ComparisonOverlay o = single(mixed());
+    ComparisonBarChart chart;
+    chart.setData(o, computeStatistics(o.merged));
+    const QString dir = m_dir.filePath(QStringLiteral("missing/dir"));
+    for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf")}) {
+        const QString path = dir + QStringLiteral("/chart.") + suffix;
+        QString error;
+        QVERIFY(!ComparisonChart::exportImage(&chart, path, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFile::exists(path));
+    }
+}
+
+void TestGuiComparisonChartLayout::wheelScrollsThePage()
+{
+    const ComparisonOverlay o = single(mixed());
+    const auto scrolled = [&](QCustomPlot *chart) {
+        QScrollArea area;
+        area.resize(500, 300);
+        auto *page = new QWidget;
+        auto *layout = new QVBoxLayout(page);
+        chart->setMinimumHeight(260);
+        layout->addWidget(chart);
+        auto *tall = new QWidget;
+        tall->setMinimumHeight(1500);
+        layout->addWidget(tall);
+        area.setWidget(page);
+        area.setWidgetResizable(true);
+        area.show();
+        if (!QTest::qWaitForWindowExposed(&area))
+            return -1;
+        QScrollBar *bar = area.verticalScrollBar();
+        const int before = bar->value();
+        wheelAt(chart, QPointF(chart->width() / 2.0, chart->height() / 2.0));
+        const int moved = bar->value() - before;
+        layout->removeWidget(chart);
+        chart->setParent(nullptr);
+        return moved;
+    };
+    ComparisonBarChart chart;
+    chart.setData(o, computeStatistics(o.merged));
+    QVERIFY(scrolled(&chart) > 0);
+    LatencyDistributionChart latency;
+    latency.setData(o);
+    QVERIFY(scrolled(&latency) > 0);
+    // A plain QCustomPlot keeps the wheel: the control that the test can fail.
+    QCustomPlot plain;
+    QCOMPARE(scrolled(&plain), 0);
+}
+
+void TestGuiComparisonChartLayout::screenshots()
+{
+    const QString dir = qEnvironmentVariable("NICBENCH_CHART_SHOTS");
+    if (dir.isEmpty())
+        QSKIP("set NICBENCH_CHART_SHOTS=<dir> to write screenshots of the comparison charts");
+    QVERIFY(QDir().mkpath(dir));
+    const ComparisonOverlay one = single(longNames());
+    const ComparisonOverlay two = beforeAfter(mixed(), mixed(1.2));
+    for (bool dark : {false, true}) {
+        const QPalette pal = dark ? darkPalette() : QPalette();
+        const QString theme = dark ? QStringLiteral("dark") : QStringLiteral("light");
+        for (const QSize &size : {QSize(400, 260), QSize(600, 320)}) {
+            const QString suffix = QStringLiteral("-%1-%2x%3.png").arg(theme).arg(size.width()).arg(size.height());
+            const auto shoot = [&](ComparisonChart *w, const QString &name) {
+                w->setPalette(pal);
+                w->resize(size);
+                w->show();
+                QCoreApplication::processEvents();
+                w->replot();
+                QVERIFY(w->grab().save(dir + QLatin1Char('/') + name + suffix));
+                if (size.width() == 600)
+                    QVERIFY(w->exportTo(dir + QLatin1Char('/') + name + QStringLiteral("-%1-export.png").arg(theme),
+                                        nullptr));
+                w->hide();
+            };
+            for (const ComparisonOverlay *o : {&one, &two}) {
+                const QString src = QString::number(o->sourceCount());
+                for (Metric m : {Metric::Throughput, Metric::LocalCpuPerGbps, Metric::TransactionsPerSecond,
+                                 Metric::LatencyP99, Metric::LocalCpu}) {
+                    ComparisonBarChart chart;
+                    chart.setMetric(m);
+                    chart.setData(*o, computeStatistics(o->merged));
+                    shoot(&chart, QStringLiteral("bars-%1-%2src").arg(metricKey(m), src));
+                }
+                ComparisonTimelineChart timeline;
+                timeline.setData(*o);
+                shoot(&timeline, QStringLiteral("timeline-%1src").arg(src));
+                for (auto mode : {LatencyDistributionChart::Mode::Box, LatencyDistributionChart::Mode::Cdf}) {
+                    LatencyDistributionChart latency;
+                    latency.setMode(mode);
+                    latency.setData(*o);
+                    shoot(&latency, QStringLiteral("latency-%1-%2src")
+                                        .arg(mode == LatencyDistributionChart::Mode::Box ? QStringLiteral("box")
+                                                                                         : QStringLiteral("cdf"),
+                                             src));
+                }
+            }
+        }
+    }
+}
+
+QTEST_MAIN(TestGuiComparisonChartLayout)
+#include "tst_gui_comparisonchartlayout.moc"
