@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisonexport.h"
 
-#include <chartactions.h>
 #include <compare/comparison.h>
 #include <compare/comparisontable.h>
+#include <comparisonchart.h>
 
 #include <QDir>
-#include <QFileInfo>
 #include <QObject>
 #include <QSaveFile>
-#include <QSettings>
-#include <QSize>
 
 namespace nb::gui {
 
 bool exportChartImage(QCustomPlot *chart, const QString &path, QString *error)
 {
     // One size for every chart, whatever it measures on screen (a hidden tab has no size of
-    // its own, a narrow column would overprint labels). Switch to
-    // nb::ui::ComparisonChart::exportImage(chart, path, error) once it lands.
-    return nb::ui::ChartActions::saveImage(chart, path, error, QSize(1100, 560));
+    // its own, a narrow column would overprint labels).
+    return nb::ui::ComparisonChart::exportImage(chart, path, error);
 }
 
 QStringList exportChartFiles(const QList<NamedChart> &charts, const QString &directory, QString *error)
@@ -58,29 +54,6 @@ QString comparisonMarkdown(const nb::Comparison &c, const nb::ComparisonTable &t
         text += QStringLiteral("- ") + answerLines.join(QStringLiteral("\n- ")) + QStringLiteral("\n\n");
     text += table.toMarkdown();
     return text;
-}
-
-namespace {
-
-QString folderKey(Folder folder)
-{
-    return folder == Folder::Snapshots ? QStringLiteral("folders/snapshots") : QStringLiteral("folders/exports");
-}
-
-} // namespace
-
-QString lastFolder(Folder folder)
-{
-    const QString dir = QSettings().value(folderKey(folder)).toString();
-    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QDir::homePath();
-}
-
-void rememberFolder(Folder folder, const QString &path)
-{
-    if (path.isEmpty())
-        return;
-    const QFileInfo info(path);
-    QSettings().setValue(folderKey(folder), info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 } // namespace nb::gui

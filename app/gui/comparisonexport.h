@@ -35,11 +35,4 @@ bool writeTextFile(const QString &path, const QString &text, QString *error);
 QString comparisonMarkdown(const nb::Comparison &comparison, const nb::ComparisonTable &table,
                            const QStringList &answerLines);
 
-// The folder a file dialog starts in, remembered across runs. (The app-wide
-// lastDirectory/setLastDirectory in appsettings.h replaces these two once it lands.)
-enum class Folder { Snapshots, Exports };
-QString lastFolder(Folder folder);
-// Remembers the folder of `path` (a file, or a folder itself when it is one).
-void rememberFolder(Folder folder, const QString &path);
-
 } // namespace nb::gui

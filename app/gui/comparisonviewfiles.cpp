@@ -3,6 +3,7 @@
 // report), with and without a file dialog. Dialogs start in the folder used last.
 #include "comparisonview.h"
 
+#include "appsettings.h"
 #include "comparisonexport.h"
 #include "comparisonreport.h"
 #include "comparisonviewcharts.h"
@@ -152,20 +153,23 @@ bool ComparisonView::exportPdfReport(const QString &path)
 
 void ComparisonView::openWithDialog(bool add)
 {
-    const QString folder = lastFolder(Folder::Snapshots);
+    const QString folder = AppSettings::lastDirectory(AppSettings::Folder::Snapshot);
     if (add) {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Add Snapshot to Overlay"), folder, tr(kSnapshotFilter));
         if (!path.isEmpty()) {
-            rememberFolder(Folder::Snapshots, path);
-            addSnapshot(path);
+            AppSettings::setLastDirectory(AppSettings::Folder::Snapshot, path);
+            if (addSnapshot(path))
+                AppSettings::addRecentSnapshot(path);
         }
         return;
     }
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Snapshot"), folder, tr(kSnapshotFilter));
     if (!paths.isEmpty()) {
-        rememberFolder(Folder::Snapshots, paths.constFirst());
-        openSnapshots(paths);
+        AppSettings::setLastDirectory(AppSettings::Folder::Snapshot, paths.constFirst());
+        if (openSnapshots(paths))
+            for (const QString &path : paths)
+                AppSettings::addRecentSnapshot(path);
     }
 }
 
@@ -177,11 +181,12 @@ void ComparisonView::saveWithDialog()
     QString name = m_sources.at(source).name;
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
     QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Snapshot As"), QDir(lastFolder(Folder::Snapshots)).filePath(name + QStringLiteral(".nicbench")),
+        this, tr("Save Snapshot As"),
+        QDir(AppSettings::lastDirectory(AppSettings::Folder::Snapshot)).filePath(name + QStringLiteral(".nicbench")),
         tr(kSnapshotFilter));
     if (path.isEmpty())
         return;
-    rememberFolder(Folder::Snapshots, path);
+    AppSettings::setLastDirectory(AppSettings::Folder::Snapshot, path);
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".nicbench");
     if (saveSnapshot(path, source) && source != m_liveSource) {
@@ -192,10 +197,11 @@ void ComparisonView::saveWithDialog()
 
 void ComparisonView::exportChartsWithDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Charts Into"), lastFolder(Folder::Exports));
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Charts Into"),
+                                                          AppSettings::lastDirectory(AppSettings::Folder::Export));
     if (dir.isEmpty())
         return;
-    rememberFolder(Folder::Exports, dir);
+    AppSettings::setLastDirectory(AppSettings::Folder::Export, dir);
     exportCharts(dir);
 }
 
@@ -204,12 +210,12 @@ void ComparisonView::exportTableWithDialog(bool markdown)
     const QString filter = markdown ? tr("Markdown (*.md)") : tr("CSV (*.csv)");
     const QString path = QFileDialog::getSaveFileName(
         this, markdown ? tr("Export Table as Markdown") : tr("Export Table as CSV"),
-        QDir(lastFolder(Folder::Exports))
+        QDir(AppSettings::lastDirectory(AppSettings::Folder::Export))
             .filePath(markdown ? QStringLiteral("comparison.md") : QStringLiteral("comparison.csv")),
         filter);
     if (path.isEmpty())
         return;
-    rememberFolder(Folder::Exports, path);
+    AppSettings::setLastDirectory(AppSettings::Folder::Export, path);
     if (markdown ? exportTableMarkdown(path) : exportTableCsv(path))
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
                               tr("Table written to %1").arg(QDir::toNativeSeparators(path)));
@@ -218,11 +224,12 @@ void ComparisonView::exportTableWithDialog(bool markdown)
 void ComparisonView::exportReportWithDialog()
 {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("PDF Report"), QDir(lastFolder(Folder::Exports)).filePath(QStringLiteral("comparison-report.pdf")),
+        this, tr("PDF Report"),
+        QDir(AppSettings::lastDirectory(AppSettings::Folder::Report)).filePath(QStringLiteral("comparison-report.pdf")),
         tr("PDF (*.pdf)"));
     if (path.isEmpty())
         return;
-    rememberFolder(Folder::Exports, path);
+    AppSettings::setLastDirectory(AppSettings::Folder::Report, path);
     exportPdfReport(path);
 }
 
