@@ -169,7 +169,7 @@ QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::Co
 }
 
 bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
-                           const nb::ComparisonStatistics &statistics, QString *error)
+                           const nb::ComparisonStatistics &statistics, QString *error, QList<ReportChartLabels> *charts)
 {
     const auto fail = [error](const QString &why) {
         if (error)
@@ -302,6 +302,8 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
             p.setClipRect(QRect(0, 0, chartWidth, chartHeight));
             chart->toPainter(&p, chartWidth, chartHeight);
             p.restore();
+            if (charts)
+                charts->append({charted[i], QSize(chartWidth, chartHeight), chart->labelRects()});
         }
     }
     {

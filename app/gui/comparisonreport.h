@@ -11,6 +11,9 @@
 #include <compare/comparisonoverlay.h>
 #include <compare/comparisonstatistics.h>
 
+#include <QList>
+#include <QRectF>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -25,8 +28,18 @@ QStringList environmentLines(const nb::HostEnvironment &host);
 // p99 and CPU while there is room.
 QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics);
 
-// Writes the report atomically (QSaveFile). False with *error on failure.
+// Where each chart's labels landed on the page (ComparisonChart::labelRects() as laid out
+// at the chart's size on the page), for the test that checks nothing overlaps.
+struct ReportChartLabels {
+    nb::Metric metric = nb::Metric::Throughput;
+    QSize size;
+    QList<QRectF> labels;
+};
+
+// Writes the report atomically (QSaveFile). False with *error on failure. `charts`, when
+// given, receives the charts' label rectangles.
 bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
-                           const nb::ComparisonStatistics &statistics, QString *error);
+                           const nb::ComparisonStatistics &statistics, QString *error,
+                           QList<ReportChartLabels> *charts = nullptr);
 
 } // namespace nb::gui
