@@ -7,13 +7,13 @@
 // bar annotations) intersect in any chart on screen, in any chart's export, or on the PDF
 // report page.
 
+#include <compare/comparisonanswer.h>
 #include <comparisonchart.h>
 #include <comparisoncharts.h>
 #include <comparisondialog.h>
 #include <comparisonreport.h>
 #include <comparisonview.h>
 #include <comparisonviewcharts.h>
-#include <compare/comparisonanswer.h>
 #include <endpointtable.h>
 #include <mainwindow.h>
 
@@ -204,8 +204,8 @@ private Q_SLOTS:
         // The PDF report page: every chart at the size it has there.
         QList<nb::gui::ReportChartLabels> reportCharts;
         QString error;
-        QVERIFY2(nb::gui::writeComparisonReport(m_dir.filePath(QStringLiteral("report.pdf")), overlay, stats,
-                                                &error, &reportCharts),
+        QVERIFY2(nb::gui::writeComparisonReport(m_dir.filePath(QStringLiteral("report.pdf")), overlay, stats, &error,
+                                                &reportCharts),
                  qPrintable(error));
         QVERIFY(reportCharts.size() >= 3);
         QCOMPARE(reportCharts.first().metric, nb::Metric::Throughput);
