@@ -39,12 +39,7 @@ ComparisonBarChart::ComparisonBarChart(QWidget *parent)
     : ComparisonChart(QStringLiteral("comparisonBarChart"), QStringLiteral("comparison-throughput_bps"), parent)
 {
     // A bold title row above the legend: the metric's name, so the y axis needs only the unit.
-    m_title = new QCPTextElement(this);
-    m_title->setMargins(QMargins(4, 3, 4, 2));
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, m_title);
-    plotLayout()->setRowStretchFactor(0, 0.001);
-    plotLayout()->setRowSpacing(0);
+    m_title = addTitleRow();
     axisRect()->setMinimumMargins(QMargins(15, 8, 15, 15));
     xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     xAxis->setTickLength(0, 0);

@@ -142,6 +142,17 @@ QRectF ComparisonChart::itemTextRect(const QCPItemText *item)
     return box;
 }
 
+QCPTextElement *ComparisonChart::addTitleRow()
+{
+    auto *title = new QCPTextElement(this);
+    title->setMargins(QMargins(4, 3, 4, 2));
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, title);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowSpacing(0);
+    return title;
+}
+
 QList<QRectF> ComparisonChart::labelRects() const
 {
     QList<QRectF> out;

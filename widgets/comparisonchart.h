@@ -57,6 +57,8 @@ protected:
     void changeEvent(QEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
 
+    // A bold title row above everything else (the metric's name), so axes need only units.
+    QCPTextElement *addTitleRow();
     // The centred grey text of an empty chart; shown with text, hidden with an empty one.
     // Also hides the axes and grid while shown.
     void setPlaceholder(const QString &text);

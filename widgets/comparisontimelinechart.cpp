@@ -80,12 +80,7 @@ QCPScatterStyle variantShape(int variant, const QColor &colour)
 ComparisonTimelineChart::ComparisonTimelineChart(QWidget *parent)
     : ComparisonChart(QStringLiteral("comparisonTimeline"), QStringLiteral("comparison-timeline"), parent)
 {
-    m_title = new QCPTextElement(this);
-    m_title->setMargins(QMargins(4, 3, 4, 2));
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, m_title);
-    plotLayout()->setRowStretchFactor(0, 0.001);
-    plotLayout()->setRowSpacing(0);
+    m_title = addTitleRow();
     legend->setIconSize(26, 10);
     xAxis->setLabel(tr("Seconds since run start"));
     yAxis2->setVisible(false);

@@ -99,4 +99,15 @@ void MessageBanner::applyStyle()
     update();
 }
 
+QString MessageBanner::sentence(QString text)
+{
+    text = text.trimmed();
+    if (text.isEmpty())
+        return text;
+    text[0] = text[0].toUpper();
+    if (!text.endsWith(QLatin1Char('.')))
+        text += QLatin1Char('.');
+    return text;
+}
+
 } // namespace nb::ui

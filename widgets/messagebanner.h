@@ -19,6 +19,9 @@ public:
 
     void showMessage(Kind kind, const QString &text);
     void dismiss();
+    // An engine message ("connection refused") as a banner sentence: capitalised, with a
+    // full stop ("Connection refused.").
+    static QString sentence(QString text);
     Kind kind() const { return m_kind; }
     QString text() const;
 

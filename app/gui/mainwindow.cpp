@@ -45,17 +45,6 @@ namespace {
 const auto kGeometryKey = QStringLiteral("window/geometry");
 const auto kTabKey = QStringLiteral("window/tab");
 
-QString sentence(QString text)
-{
-    text = text.trimmed();
-    if (text.isEmpty())
-        return text;
-    text[0] = text[0].toUpper();
-    if (!text.endsWith(QLatin1Char('.')))
-        text += QLatin1Char('.');
-    return text;
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -232,8 +221,9 @@ bool MainWindow::startBuiltinServer()
     QString error;
     if (!m_server->start(&error)) {
         m_serverLabel->setText(tr("No built-in server: %1").arg(error));
-        m_testView->banner()->showMessage(nb::ui::MessageBanner::Kind::Warning,
-                                          tr("%1 Tests against other computers still work.").arg(sentence(error)));
+        m_testView->banner()->showMessage(
+            nb::ui::MessageBanner::Kind::Warning,
+            tr("%1 Tests against other computers still work.").arg(nb::ui::MessageBanner::sentence(error)));
         m_testView->builtinServerStarted();
         return false;
     }

@@ -33,21 +33,11 @@
 namespace nb::gui {
 
 namespace {
-QString sentence(QString text)
-{
-    text = text.trimmed();
-    if (text.isEmpty())
-        return text;
-    text[0] = text[0].toUpper();
-    if (!text.endsWith(QLatin1Char('.')))
-        text += QLatin1Char('.');
-    return text;
-}
 
 // The engine's error in words an admin can act on, with a hint at the usual cause.
 QString plainError(const nb::TestResult &result)
 {
-    QString text = sentence(result.error);
+    QString text = nb::ui::MessageBanner::sentence(result.error);
     switch (result.errorCode) {
     case nb::ErrorCode::Refused:
         text += QObject::tr(" Nothing is listening there: start a server on that computer "
@@ -90,7 +80,7 @@ void TestView::runFromPanel()
     QList<nb::TestParams> plan;
     QString error;
     if (!m_panel->testPlan(&plan, &error)) {
-        m_banner->showMessage(nb::ui::MessageBanner::Kind::Error, sentence(error));
+        m_banner->showMessage(nb::ui::MessageBanner::Kind::Error, nb::ui::MessageBanner::sentence(error));
         return;
     }
     m_panel->rememberCurrentTarget();
