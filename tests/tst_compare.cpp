@@ -5,6 +5,7 @@
 // matrix builders, and a failing run that must not stop the comparison.
 #include "compare/comparisonmatrix.h"
 #include "compare/comparisonrunner.h"
+#include "compare/comparisonspec.h"
 #include "compare/comparisonstatistics.h"
 #include "compare/snapshot.h"
 #include "integrationhelpers.h"
@@ -154,6 +155,8 @@ private slots:
     void interleavedSchedule();
     void shuffledSchedule();
     void matrixLabels();
+    void configFlags_data();
+    void configFlags();
     void runnerEndToEnd();
     void failedRunIsRecorded();
     void stopEndsEarly();
@@ -189,6 +192,34 @@ void TestCompare::shuffledSchedule()
         }
         QCOMPARE(seen.size(), 4);
     }
+}
+
+void TestCompare::configFlags_data()
+{
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<QString>("adapter");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("streams");
+    QTest::newRow("plain") << QStringLiteral("P1=-c 127.0.0.1 -P 1") << QStringLiteral("P1") << QString() << 1;
+    // A variant name holding '=' ("P=4"): the split is where the flags start.
+    QTest::newRow("variant with =") << QStringLiteral("E1000, P=4=-c 127.0.0.1 -P 4") << QStringLiteral("E1000")
+                                    << QStringLiteral("P=4") << 4;
+    QTest::newRow("space before flags") << QStringLiteral("VMXNET3, P=16= -c 127.0.0.1 -P 16")
+                                        << QStringLiteral("VMXNET3") << QStringLiteral("P=16") << 16;
+}
+
+void TestCompare::configFlags()
+{
+    QFETCH(QString, flag);
+    QFETCH(QString, adapter);
+    QFETCH(QString, variant);
+    QFETCH(int, streams);
+    Configuration c;
+    QString error;
+    QVERIFY2(configurationFromFlag(flag, &c, &error), qPrintable(error));
+    QCOMPARE(c.adapter, adapter);
+    QCOMPARE(c.variant, variant);
+    QCOMPARE(c.params.streams, streams);
 }
 
 void TestCompare::matrixLabels()

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 
 namespace nb {
 
@@ -54,7 +55,11 @@ bool resolveBaseline(const QString &text, const Comparison &c, int *out, QString
 
 bool configurationFromFlag(const QString &flag, Configuration *out, QString *error)
 {
-    const qsizetype eq = flag.indexOf(QLatin1Char('='));
+    // LABEL=ARGS, where the label may hold '=' itself ("E1000, P=4=-c HOST -P 4"): the
+    // split is at the first '=' that the flags (which start with '-') follow.
+    static const QRegularExpression split(QStringLiteral("=\\s*-"));
+    const QRegularExpressionMatch m = split.match(flag);
+    const qsizetype eq = m.hasMatch() ? m.capturedStart() : flag.indexOf(QLatin1Char('='));
     if (eq <= 0) {
         *error = QStringLiteral("--config \"%1\": expected LABEL=ARGS").arg(flag);
         return false;
