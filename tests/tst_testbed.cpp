@@ -404,11 +404,12 @@ void TestTestbed::requestResponseMatchesDelay()
     const double configuredUs = 2 * 10000.0;
     const double expectedUs = configuredUs + overheadUs;
     const double expectedTps = 1e6 / expectedUs;
-    // Three attempts, two seconds apart: when the delay link or a test process loses its
+    // Five attempts, two seconds apart: when the delay link or a test process loses its
     // CPU on a shared 2-core VM, transactions take 30+ ms and the mean (hence the rate)
     // drifts; such spells last a few seconds (two back-to-back attempts have both missed by
-    // the same -6.7% in a full suite run).
-    const Attempt result = retryWithinTolerance(3, 2000, [&](int attempt) {
+    // the same -6.7% in a full suite run, and three in a row by 5-9% on a fresh CI run of
+    // both this code and the commit before it). The tolerance stays 5%.
+    const Attempt result = retryWithinTolerance(5, 2000, [&](int attempt) {
         QJsonObject delayed;
         if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"),
                         QStringLiteral("-t"), QStringLiteral("3")},
