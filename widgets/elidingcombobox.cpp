@@ -11,6 +11,14 @@ namespace nb::ui {
 
 ElidingComboBox::ElidingComboBox(QWidget *parent) : QComboBox(parent) {}
 
+ElidingComboBox *ElidingComboBox::newCompact(QWidget *parent)
+{
+    auto *combo = new ElidingComboBox(parent);
+    combo->setCompact();
+    combo->setToolTipFollowsText();
+    return combo;
+}
+
 void ElidingComboBox::setToolTipFollowsText()
 {
     setToolTip(currentText());

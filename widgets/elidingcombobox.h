@@ -12,6 +12,9 @@ class ElidingComboBox : public QComboBox {
 public:
     explicit ElidingComboBox(QWidget *parent = nullptr);
 
+    // Compact, with the tooltip following the text: for dialogs that must fit 1280x720.
+    static ElidingComboBox *newCompact(QWidget *parent = nullptr);
+
     // The text drawn for the current item at the combo's present width.
     QString displayedText() const;
     // The tooltip shows the current text whole (for combos with no tooltip of their own).

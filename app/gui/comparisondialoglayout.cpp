@@ -28,19 +28,6 @@
 
 namespace nb::gui {
 
-namespace {
-
-// Elided with the whole text in the tooltip, and narrow enough for a 1280x720 dialog.
-nb::ui::ElidingComboBox *newCompactCombo()
-{
-    auto *combo = new nb::ui::ElidingComboBox;
-    combo->setCompact();
-    combo->setToolTipFollowsText();
-    return combo;
-}
-
-} // namespace
-
 void ComparisonDialog::fitToScreen()
 {
     // 1100 x 640 when there is room; on a 1280x720 screen the whole dialog (title bar
@@ -155,7 +142,7 @@ QWidget *ComparisonDialog::buildRunSettings()
     m_repeats->setValue(3);
     m_repeats->setToolTip(tr("Runs per configuration; 2 or more give confidence intervals and verdicts"));
     connect(m_repeats, &QSpinBox::valueChanged, this, &ComparisonDialog::refresh);
-    m_order = newCompactCombo();
+    m_order = nb::ui::ElidingComboBox::newCompact();
     m_order->setObjectName(QStringLiteral("orderCombo"));
     m_order->addItem(tr("Interleaved (A B C A B C)"), int(nb::OrderPolicy::Interleaved));
     m_order->addItem(tr("Shuffled rounds"), int(nb::OrderPolicy::Shuffled));
@@ -204,7 +191,7 @@ QWidget *ComparisonDialog::buildPreview()
             },
             Qt::QueuedConnection);
     });
-    m_baseline = newCompactCombo();
+    m_baseline = nb::ui::ElidingComboBox::newCompact();
     m_baseline->setObjectName(QStringLiteral("dialogBaselineCombo"));
     m_baseline->setWhatsThis(tr("The adapter the others are compared with, variant by variant"));
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {

@@ -12,15 +12,6 @@ namespace nb::gui {
 
 namespace {
 
-// Elided with the whole text in the tooltip, and narrow enough for a 1280x720 dialog.
-nb::ui::ElidingComboBox *newCompactCombo()
-{
-    auto *combo = new nb::ui::ElidingComboBox;
-    combo->setCompact();
-    combo->setToolTipFollowsText();
-    return combo;
-}
-
 constexpr int kTypedLabelRole = Qt::UserRole + 1; // true once the user typed the label
 
 QString anyAddressText()
@@ -168,7 +159,7 @@ bool EndpointTable::reaches(const QString &adapterName, const QString &target) c
 
 QComboBox *EndpointTable::makeFromCombo(const QString &current)
 {
-    auto *combo = newCompactCombo();
+    auto *combo = nb::ui::ElidingComboBox::newCompact();
     combo->setObjectName(QStringLiteral("fromCombo"));
     fillFromCombo(combo, current);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, combo] {
