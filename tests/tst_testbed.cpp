@@ -5,7 +5,7 @@
 // `nicbench-cli -s` in the server namespace and `nicbench-cli -c ... -J` in the client
 // namespace, and compares what NicBench measured with what the link is known to allow:
 //   - throughput through tbf = rate x TCP payload / frame on the wire, within 2%;
-//   - RR through a delay link: transactions/s = 1/RTT and p50 = RTT, within 5%;
+//   - RR through a delay link: p50 and transactions/s of a plain ping-pong over it, within 5%;
 //   - utilization of the shaped interface = the configured rate, within 3%;
 //   - the carrying interface is the veth, and a wrongly bound test gets the wrong-path warning;
 //   - comparisons of emulated adapters give the right verdicts.
@@ -26,8 +26,22 @@
 
 #include "core/statistics.h"
 
-#include <cmath>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -127,6 +141,7 @@ public:
     // process waits for a CPU does not pass for network latency. Only for RR tests: the
     // processes block in recv() between transactions and never spin.
     void setRealtime(bool on) { m_realtime = on && QFileInfo::exists(QStringLiteral("/usr/bin/chrt")); }
+    bool realtime() const { return m_realtime; }
 
     QStringList nsCommand(const QString &ns, const QStringList &command) const
     {
@@ -261,6 +276,143 @@ template <typename Measure> Attempt retryWithinTolerance(int attempts, int pause
     return last;
 }
 
+// The reference for request/response: a plain blocking TCP ping-pong of one byte between
+// two threads of this process, each moved into its namespace with setns(), with
+// TCP_NODELAY and, like the nicbench-cli processes here, SCHED_FIFO 5. Whatever the machine
+// adds to a 20 ms round trip (wake-ups after 10 ms asleep, the delay link's timer) it adds
+// to both; what NicBench adds beyond that is what the test is about.
+struct PingPong {
+    double p50Us = 0;
+    double meanUs = 0;
+    double tps = 0;
+    int transactions = 0;
+    QString error;
+};
+
+class ThreadNetns {
+public:
+    // Moves the calling thread into network namespace `ns` (ip netns: /var/run/netns/NS).
+    static QString enter(const QString &ns)
+    {
+        const QByteArray path = QStringLiteral("/var/run/netns/%1").arg(ns).toLocal8Bit();
+        const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return QStringLiteral("cannot open %1").arg(QString::fromLocal8Bit(path));
+        const int rc = ::setns(fd, CLONE_NEWNET);
+        ::close(fd);
+        return rc == 0 ? QString() : QStringLiteral("setns(%1) failed").arg(ns);
+    }
+};
+
+void makeRealtime(bool on)
+{
+    if (!on)
+        return;
+    sched_param sp{};
+    sp.sched_priority = 5;
+    pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
+// Waits up to `ms` for `fd` to be readable; false on timeout or error.
+bool readableWithin(int fd, int ms)
+{
+    pollfd p{fd, POLLIN, 0};
+    return ::poll(&p, 1, ms) == 1;
+}
+
+PingPong plainPingPong(const QString &clientNs, const QString &serverNs, const char *serverAddr, quint16 port,
+                       double seconds, bool realtime)
+{
+    using Clock = std::chrono::steady_clock;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    inet_pton(AF_INET, serverAddr, &addr.sin_addr);
+
+    std::promise<QString> listening;
+    std::future<QString> listeningFuture = listening.get_future();
+    std::thread server([&] {
+        QString error = ThreadNetns::enter(serverNs);
+        const int l = error.isEmpty() ? ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+        const int one = 1;
+        if (l >= 0) {
+            ::setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+            if (::bind(l, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) != 0 || ::listen(l, 1) != 0)
+                error =
+                    QStringLiteral("ping-pong server cannot listen on %1:%2").arg(QLatin1String(serverAddr)).arg(port);
+        } else if (error.isEmpty()) {
+            error = QStringLiteral("ping-pong server: no socket");
+        }
+        listening.set_value(error);
+        if (!error.isEmpty()) {
+            if (l >= 0)
+                ::close(l);
+            return;
+        }
+        makeRealtime(realtime);
+        const int c = readableWithin(l, 10000) ? ::accept4(l, nullptr, nullptr, SOCK_CLOEXEC) : -1;
+        ::close(l);
+        if (c < 0)
+            return;
+        ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        char b = 0;
+        // Bounded: every wait has a deadline, and the client's close ends the loop.
+        while (readableWithin(c, 5000) && ::recv(c, &b, 1, 0) == 1 && ::send(c, &b, 1, MSG_NOSIGNAL) == 1) {
+        }
+        ::close(c);
+    });
+
+    PingPong r;
+    r.error = listeningFuture.get();
+    if (r.error.isEmpty()) {
+        std::thread client([&] {
+            r.error = ThreadNetns::enter(clientNs);
+            const int s = r.error.isEmpty() ? ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+            if (s < 0 || ::connect(s, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) != 0) {
+                if (r.error.isEmpty())
+                    r.error = QStringLiteral("ping-pong client cannot connect to %1").arg(QLatin1String(serverAddr));
+                if (s >= 0)
+                    ::close(s);
+                return;
+            }
+            const int one = 1;
+            ::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            makeRealtime(realtime);
+            std::vector<double> us;
+            const Clock::time_point start = Clock::now();
+            const Clock::time_point end =
+                start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+            char b = 'p';
+            Clock::time_point now = start;
+            while (now < end) {
+                const Clock::time_point t0 = Clock::now();
+                if (::send(s, &b, 1, MSG_NOSIGNAL) != 1 || !readableWithin(s, 5000) || ::recv(s, &b, 1, 0) != 1) {
+                    r.error = QStringLiteral("ping-pong transaction %1 failed").arg(us.size() + 1);
+                    break;
+                }
+                now = Clock::now();
+                us.push_back(std::chrono::duration<double, std::micro>(now - t0).count());
+            }
+            ::close(s);
+            if (us.empty())
+                return;
+            r.transactions = int(us.size());
+            r.tps = double(us.size()) / std::chrono::duration<double>(now - start).count();
+            double sum = 0;
+            for (double u : us)
+                sum += u;
+            r.meanUs = sum / double(us.size());
+            std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
+            r.p50Us = us[us.size() / 2];
+        });
+        client.join();
+    }
+    server.join();
+    if (r.error.isEmpty() && r.transactions == 0)
+        r.error = QStringLiteral("the ping-pong made no transaction");
+    return r;
+}
+
 QString retryTag(int attempt)
 {
     return attempt > 1 ? QStringLiteral(" [retry %1]").arg(attempt - 1) : QString();
@@ -378,41 +530,37 @@ void TestTestbed::throughputMatchesShaper()
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QStringLiteral(", "))));
 }
 
-// (b) Request/response through a delay link: 10 ms each way. The expected RTT is the
-// configured 20 ms plus the path's own latency, measured on an identical link with no delay.
+// (b) Request/response through a delay link, 10 ms each way. The truth is a plain blocking
+// ping-pong over the same link in the same attempt (plainPingPong): NicBench's TCP_RR p50 and
+// transactions/s must match it within 5%. The reference itself must show the configured
+// 20 ms round trip (at least 20 ms, at most 25% more), which proves the link delays.
+// Comparing with the configured delay plus the zero-delay path's RTT, as this test once did,
+// missed by 5-8% on a fresh CI machine: a process that sleeps 10 ms between packets wakes
+// up slower there than one in a busy ping-pong, for NicBench and any other program alike.
 void TestTestbed::requestResponseMatchesDelay()
 {
     TESTBED_OR_SKIP();
     Testbed tb(QStringLiteral("rr"));
     QString error;
-    QVERIFY2(tb.up(QStringLiteral("d0 mtu=1500 delay=0ms\n"
-                                  "d10 mtu=1500 delay=10ms\n"),
-                   &error),
-             qPrintable(error));
+    QVERIFY2(tb.up(QStringLiteral("d10 mtu=1500 delay=10ms\n"), &error), qPrintable(error));
     tb.setRealtime(true);
     QVERIFY2(tb.startServer(&error), qPrintable(error));
-
-    QJsonObject base;
-    QVERIFY2(tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("--rr"),
-                        QStringLiteral("-t"), QStringLiteral("1")},
-                       &base, &error),
-             qPrintable(error));
-    const QJsonObject baseRr = nicbench(base).value(QStringLiteral("rr")).toObject();
-    const double overheadUs =
-        baseRr.value(QStringLiteral("latency_us")).toObject().value(QStringLiteral("p50")).toDouble();
-    QVERIFY2(overheadUs > 0 && overheadUs < 2000, qPrintable(QStringLiteral("zero-delay RTT %1 us").arg(overheadUs)));
     const double configuredUs = 2 * 10000.0;
-    const double expectedUs = configuredUs + overheadUs;
-    const double expectedTps = 1e6 / expectedUs;
+    const char *server = "198.18.1.2";
     // Five attempts, two seconds apart: when the delay link or a test process loses its
-    // CPU on a shared 2-core VM, transactions take 30+ ms and the mean (hence the rate)
-    // drifts; such spells last a few seconds (two back-to-back attempts have both missed by
-    // the same -6.7% in a full suite run, and three in a row by 5-9% on a fresh CI run of
-    // both this code and the commit before it). The tolerance stays 5%.
+    // CPU on a shared 2-core VM, transactions take 30+ ms for a few seconds, in one of the
+    // two runs and not the other. The tolerance stays 5%.
     const Attempt result = retryWithinTolerance(5, 2000, [&](int attempt) {
+        const PingPong ref =
+            plainPingPong(tb.clientNs(), tb.serverNs(), server, quint16(5299 + attempt), 3.0, tb.realtime());
+        if (!ref.error.isEmpty())
+            return Attempt::error(ref.error);
+        if (ref.p50Us < configuredUs || ref.p50Us > configuredUs * 1.25)
+            return Attempt::outside(
+                QStringLiteral("the plain ping-pong's p50 is %1 us on a %2 us link").arg(ref.p50Us).arg(configuredUs));
         QJsonObject delayed;
-        if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.2.2"), QStringLiteral("--rr"),
-                        QStringLiteral("-t"), QStringLiteral("3")},
+        if (!tb.client({QStringLiteral("-c"), QLatin1String(server), QStringLiteral("--rr"), QStringLiteral("-t"),
+                        QStringLiteral("3")},
                        &delayed, &error))
             return Attempt::error(error);
         const QJsonObject rr = nicbench(delayed).value(QStringLiteral("rr")).toObject();
@@ -421,18 +569,17 @@ void TestTestbed::requestResponseMatchesDelay()
         const double tps = rr.value(QStringLiteral("transactions_per_second")).toDouble();
         const QJsonObject lat = rr.value(QStringLiteral("latency_us")).toObject();
         const double p50 = lat.value(QStringLiteral("p50")).toDouble();
-        qInfo("rr: zero-delay path p50 %.1f us; delayed link: expected RTT %.1f us (configured %.0f), measured p50 "
-              "%.1f us "
-              "(%s vs expected, %s vs configured), mean %.1f us, p99 %.1f us%s",
-              overheadUs, expectedUs, configuredUs, p50, qPrintable(pct(relErr(p50, expectedUs))),
-              qPrintable(pct(relErr(p50, configuredUs))), lat.value(QStringLiteral("mean")).toDouble(),
-              lat.value(QStringLiteral("p99")).toDouble(), qPrintable(retryTag(attempt)));
-        qInfo("rr: expected %.2f transactions/s, measured %.2f (%s)", expectedTps, tps,
-              qPrintable(pct(relErr(tps, expectedTps))));
-        if (std::abs(relErr(p50, expectedUs)) > 0.05)
-            return Attempt::outside(QStringLiteral("p50 %1 us, expected %2 us").arg(p50).arg(expectedUs));
-        if (std::abs(relErr(tps, expectedTps)) > 0.05)
-            return Attempt::outside(QStringLiteral("%1 transactions/s, expected %2").arg(tps).arg(expectedTps));
+        qInfo("rr: plain ping-pong p50 %.1f us, mean %.1f us, %.2f transactions/s (%s vs the configured %.0f us); "
+              "nicbench p50 %.1f us (%s), mean %.1f us, p99 %.1f us, %.2f transactions/s (%s)%s",
+              ref.p50Us, ref.meanUs, ref.tps, qPrintable(pct(relErr(ref.p50Us, configuredUs))), configuredUs, p50,
+              qPrintable(pct(relErr(p50, ref.p50Us))), lat.value(QStringLiteral("mean")).toDouble(),
+              lat.value(QStringLiteral("p99")).toDouble(), tps, qPrintable(pct(relErr(tps, ref.tps))),
+              qPrintable(retryTag(attempt)));
+        if (std::abs(relErr(p50, ref.p50Us)) > 0.05)
+            return Attempt::outside(QStringLiteral("p50 %1 us, the plain ping-pong's %2 us").arg(p50).arg(ref.p50Us));
+        if (std::abs(relErr(tps, ref.tps)) > 0.05)
+            return Attempt::outside(
+                QStringLiteral("%1 transactions/s, the plain ping-pong's %2").arg(tps).arg(ref.tps));
         return Attempt::within();
     });
     QVERIFY2(result.kind == Attempt::Within, qPrintable(result.text));
