@@ -67,7 +67,7 @@ inline bool readableWithin(int fd, int ms)
 }
 
 inline PingPong plainPingPong(const QString &clientNs, const QString &serverNs, const char *serverAddr, quint16 port,
-                       double seconds, bool realtime)
+                              double seconds, bool realtime)
 {
     using Clock = std::chrono::steady_clock;
     sockaddr_in addr{};

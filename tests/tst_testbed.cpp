@@ -264,6 +264,11 @@ template <typename Measure> Attempt retryWithinTolerance(int attempts, int pause
     return last;
 }
 
+// Every accuracy case runs through retryWithinTolerance with these, unless an attempt is
+// costly (the comparison's nine runs).
+constexpr int kAttempts = 5;
+constexpr int kPauseMs = 2000;
+
 QString retryTag(int attempt)
 {
     return attempt > 1 ? QStringLiteral(" [retry %1]").arg(attempt - 1) : QString();
@@ -358,7 +363,7 @@ void TestTestbed::throughputMatchesShaper()
                           {"j500", "198.18.4.2", 500e6, 9000}};
     QStringList failures;
     for (const Case &c : cases) {
-        const Attempt result = retryWithinTolerance(3, 1000, [&](int attempt) {
+        const Attempt result = retryWithinTolerance(kAttempts, kPauseMs, [&](int attempt) {
             QJsonObject doc;
             if (!tb.client({QStringLiteral("-c"), QLatin1String(c.server), QStringLiteral("-t"), QStringLiteral("3"),
                             QStringLiteral("-O"), QStringLiteral("1")},
@@ -398,10 +403,10 @@ void TestTestbed::requestResponseMatchesDelay()
     QVERIFY2(tb.startServer(&error), qPrintable(error));
     const double configuredUs = 2 * 10000.0;
     const char *server = "198.18.1.2";
-    // Five attempts, two seconds apart: when the delay link or a test process loses its
-    // CPU on a shared 2-core VM, transactions take 30+ ms for a few seconds, in one of the
-    // two runs and not the other. The tolerance stays 5%.
-    const Attempt result = retryWithinTolerance(5, 2000, [&](int attempt) {
+    // Retried: when the delay link or a test process loses its CPU on a shared 2-core VM,
+    // transactions take 30+ ms for a few seconds, in one of the two runs and not the other.
+    // The tolerance stays 5%.
+    const Attempt result = retryWithinTolerance(kAttempts, kPauseMs, [&](int attempt) {
         const testbed::PingPong ref =
             testbed::plainPingPong(tb.clientNs(), tb.serverNs(), server, quint16(5299 + attempt), 3.0, tb.realtime());
         if (!ref.error.isEmpty())
@@ -447,9 +452,9 @@ void TestTestbed::utilizationMatchesRate()
     QVERIFY2(tb.up(QStringLiteral("u500 rate=500mbit mtu=1500\n"), &error), qPrintable(error));
     QVERIFY2(tb.startServer(&error), qPrintable(error));
 
-    // Three attempts, two seconds apart, for the reason given at retryWithinTolerance: the
-    // review's run missed by -3.14% against the 3% bound once, with nothing wrong but load.
-    const Attempt result = retryWithinTolerance(3, 2000, [&](int attempt) {
+    // Retried for the reason given at retryWithinTolerance: the review's run missed by
+    // -3.14% against the 3% bound once, with nothing wrong but load.
+    const Attempt result = retryWithinTolerance(kAttempts, kPauseMs, [&](int attempt) {
         // Client in the background; sample the counters from 1.5 s to 3.0 s after its start
         // (after slow start and the 1 s omit, well before the end at 4 s).
         QProcess client;
@@ -565,41 +570,50 @@ void TestTestbed::comparisonVerdicts()
     QVERIFY2(tb.startServer(&error), qPrintable(error));
     const QString servers[] = {QStringLiteral("198.18.1.2"), QStringLiteral("198.18.2.2"),
                                QStringLiteral("198.18.3.2")};
-    QList<double> samples[3];
-    for (int repeat = 0; repeat < 3; ++repeat) {
-        for (int i = 0; i < 3; ++i) {
-            QJsonObject doc;
-            QVERIFY2(tb.client({QStringLiteral("-c"), servers[i], QStringLiteral("-t"), QStringLiteral("2"),
+    // Retried like the accuracy cases, at most three times (nine runs each): at alpha 0.01
+    // two identical links are called different in one comparison of a hundred by
+    // construction, and a CPU-starved run makes that likelier.
+    const Attempt result = retryWithinTolerance(3, kPauseMs, [&](int attempt) {
+        QList<double> samples[3];
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            for (int i = 0; i < 3; ++i) {
+                QJsonObject doc;
+                if (!tb.client({QStringLiteral("-c"), servers[i], QStringLiteral("-t"), QStringLiteral("2"),
                                 QStringLiteral("-O"), QStringLiteral("1")},
-                               &doc, &error),
-                     qPrintable(error));
-            samples[i].append(receivedBps(doc));
+                               &doc, &error))
+                    return Attempt::error(error);
+                samples[i].append(receivedBps(doc));
+            }
         }
-    }
-    auto list = [](const QList<double> &v) {
-        QStringList s;
-        for (double x : v)
-            s << QString::number(x / 1e6, 'f', 2);
-        return s.join(QLatin1Char(' '));
-    };
-    qInfo("compare samples (Mbit/s): c200a %s | c500 %s | c200b %s", qPrintable(list(samples[0])),
-          qPrintable(list(samples[1])), qPrintable(list(samples[2])));
-    const nb::stats::Summary a = nb::stats::summarize(samples[0]);
-    const nb::stats::Summary fast = nb::stats::summarize(samples[1]);
-    const nb::stats::Summary b = nb::stats::summarize(samples[2]);
-    // alpha = 0.01: with identical links a 5% test would call a difference in 1 run of 20
-    // by construction; the 200 vs 500 Mbit/s difference is significant at any level.
-    const auto faster = nb::stats::compareToBaseline(a, fast, nb::stats::Better::Higher, 0.01);
-    const auto same = nb::stats::compareToBaseline(a, b, nb::stats::Better::Higher, 0.01);
-    qInfo("compare: c200a %.2f +/- %.2f, c500 %.2f +/- %.2f, c200b %.2f +/- %.2f Mbit/s", a.mean / 1e6,
-          a.ciHalfWidth() / 1e6, fast.mean / 1e6, fast.ciHalfWidth() / 1e6, b.mean / 1e6, b.ciHalfWidth() / 1e6);
-    qInfo("compare: c500 vs c200a: %s (%+.1f%%, p=%.3g); c200b vs c200a: %s (%+.2f%%, p=%.3g)",
-          qPrintable(nb::stats::verdictText(faster.verdict, nb::stats::Better::Higher)),
-          faster.difference.relative * 100, faster.welch.pValue,
-          qPrintable(nb::stats::verdictText(same.verdict, nb::stats::Better::Higher)), same.difference.relative * 100,
-          same.welch.pValue);
-    QCOMPARE(nb::stats::verdictKey(faster.verdict), QStringLiteral("faster"));
-    QCOMPARE(nb::stats::verdictKey(same.verdict), QStringLiteral("no_difference"));
+        auto list = [](const QList<double> &v) {
+            QStringList s;
+            for (double x : v)
+                s << QString::number(x / 1e6, 'f', 2);
+            return s.join(QLatin1Char(' '));
+        };
+        qInfo("compare samples (Mbit/s): c200a %s | c500 %s | c200b %s%s", qPrintable(list(samples[0])),
+              qPrintable(list(samples[1])), qPrintable(list(samples[2])), qPrintable(retryTag(attempt)));
+        const nb::stats::Summary a = nb::stats::summarize(samples[0]);
+        const nb::stats::Summary fast = nb::stats::summarize(samples[1]);
+        const nb::stats::Summary b = nb::stats::summarize(samples[2]);
+        // alpha = 0.01: with identical links a 5% test would call a difference in 1 run of
+        // 20 by construction; the 200 vs 500 Mbit/s difference is significant at any level.
+        const auto faster = nb::stats::compareToBaseline(a, fast, nb::stats::Better::Higher, 0.01);
+        const auto same = nb::stats::compareToBaseline(a, b, nb::stats::Better::Higher, 0.01);
+        qInfo("compare: c200a %.2f +/- %.2f, c500 %.2f +/- %.2f, c200b %.2f +/- %.2f Mbit/s", a.mean / 1e6,
+              a.ciHalfWidth() / 1e6, fast.mean / 1e6, fast.ciHalfWidth() / 1e6, b.mean / 1e6, b.ciHalfWidth() / 1e6);
+        qInfo("compare: c500 vs c200a: %s (%+.1f%%, p=%.3g); c200b vs c200a: %s (%+.2f%%, p=%.3g)",
+              qPrintable(nb::stats::verdictText(faster.verdict, nb::stats::Better::Higher)),
+              faster.difference.relative * 100, faster.welch.pValue,
+              qPrintable(nb::stats::verdictText(same.verdict, nb::stats::Better::Higher)),
+              same.difference.relative * 100, same.welch.pValue);
+        if (nb::stats::verdictKey(faster.verdict) != QStringLiteral("faster"))
+            return Attempt::outside(QStringLiteral("c500 vs c200a: %1").arg(nb::stats::verdictKey(faster.verdict)));
+        if (nb::stats::verdictKey(same.verdict) != QStringLiteral("no_difference"))
+            return Attempt::outside(QStringLiteral("c200b vs c200a: %1").arg(nb::stats::verdictKey(same.verdict)));
+        return Attempt::within();
+    });
+    QVERIFY2(result.kind == Attempt::Within, qPrintable(result.text));
 }
 
 QTEST_GUILESS_MAIN(TestTestbed)
