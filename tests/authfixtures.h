@@ -22,7 +22,7 @@ inline const QString kPassword = QStringLiteral("correct-horse");
 
 // Runs a program to its end (at most 30 s); false with *why on failure.
 inline bool runTool(const QString &program, const QStringList &args, QString *why, const QByteArray &input = {},
-             QByteArray *out = nullptr)
+                    QByteArray *out = nullptr)
 {
     QProcess p;
     p.start(program, args);

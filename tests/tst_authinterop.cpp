@@ -88,7 +88,7 @@ void TestAuthInterop::initTestCase()
 #define REQUIRE_IPERF3()                                                                                               \
     do {                                                                                                               \
         if (!haveTool(QStringLiteral("iperf3")))                                                                       \
-            QSKIP("iperf3 is not in PATH (install the Debian package iperf3 to run the interoperability tests)");       \
+            QSKIP("iperf3 is not in PATH (install the Debian package iperf3 to run the interoperability tests)");      \
     } while (false)
 
 nb::TestParams TestAuthInterop::clientParams(quint16 port, const QString &password) const
@@ -120,6 +120,8 @@ void TestAuthInterop::ourClientOurServer()
         QVERIFY(!r.ok());
         QCOMPARE(r.errorCode, nb::ErrorCode::AuthFailed);
         QVERIFY2(r.error.contains(QStringLiteral("test authorization failed")), qPrintable(r.error));
+        // Without credentials the message says which options the server wants.
+        QCOMPARE(r.error.contains(QStringLiteral("requires --username")), password.isEmpty());
         QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
         QVERIFY(r.streams.isEmpty());
     }
@@ -160,7 +162,7 @@ void TestAuthInterop::stockClientOurServer()
     ServerProcess server;
     const QString why =
         server.start(cliPath(), {QStringLiteral("-s"), QStringLiteral("--rsa-private-key-path"), m_files.privateKey,
-                                         QStringLiteral("--authorized-users-path"), m_files.users});
+                                 QStringLiteral("--authorized-users-path"), m_files.users});
     QVERIFY2(why.isEmpty(), qPrintable(why));
     const QStringList args{QStringLiteral("-c"),
                            kLoopback,
@@ -253,8 +255,8 @@ void TestAuthInterop::cliWithoutPasswordOrTerminal()
     env.remove(QLatin1String(auth::PasswordVariable));
     p.setProcessEnvironment(env);
     p.start(cliPath(),
-            {QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), QStringLiteral("9"),
-             QStringLiteral("--username"), kUser, QStringLiteral("--rsa-public-key-path"), m_files.publicKey});
+            {QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), QStringLiteral("9"), QStringLiteral("--username"),
+             kUser, QStringLiteral("--rsa-public-key-path"), m_files.publicKey});
     QVERIFY(p.waitForStarted(5000));
     p.closeWriteChannel();
     QVERIFY(p.waitForFinished(10000));

@@ -24,7 +24,7 @@ bool readSecretLine(const QString &prompt, int maxBytes, QString *out, QString *
         termios quiet = saved;
         quiet.c_lflag &= ~tcflag_t(ECHO);
         quiet.c_lflag |= ECHONL;
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet); // NOW, not FLUSH: keep what was typed ahead
     }
     std::string line;
     bool ended = false, tooLong = false;
@@ -42,7 +42,7 @@ bool readSecretLine(const QString &prompt, int maxBytes, QString *out, QString *
             line.push_back(char(c));
     }
     if (tty)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
     if (!line.empty() && line.back() == '\r')
         line.pop_back();
     if (ended || tooLong) {

@@ -72,6 +72,12 @@ bool addAuthToken(const QString &user, const QString &publicKeyPath, const QStri
     return true;
 }
 
+QString authRefusalHint(const QString &username)
+{
+    return username.isEmpty() ? QStringLiteral(" (the server requires --username and --rsa-public-key-path)")
+                              : QString();
+}
+
 bool authorizeClient(const auth::Authenticator &authenticator, const QJsonObject &iperfParams, QString *user,
                      QString *message)
 {

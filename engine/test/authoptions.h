@@ -27,6 +27,10 @@ bool obtainPassword(TestParams *params, QString *error);
 bool addAuthToken(const QString &user, const QString &publicKeyPath, const QString &password, QJsonObject *iperfParams,
                   QString *error);
 
+// Client: what to add to "test authorization failed": how to give credentials when none
+// were given, else nothing (a wrong password or key says no more than iperf3 does).
+QString authRefusalHint(const QString &username);
+
 // Server: true when authentication is off or the parameters carry valid credentials; else
 // false and *message is the line for the log (the client is to get IEAUTHTEST only).
 // *user is the authenticated user's name (empty when authentication is off).

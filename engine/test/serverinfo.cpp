@@ -160,11 +160,7 @@ bool Query::askForHello(QString *error)
                             .arg(where(), text));
         if (iErrno == proto::IeAuthTest)
             return fail(error, ErrorCode::AuthFailed,
-                        QStringLiteral("%1: %2%3")
-                            .arg(where(), text,
-                                 q.username.isEmpty()
-                                     ? QStringLiteral(" (the server requires --username and --rsa-public-key-path)")
-                                     : QString()));
+                        QStringLiteral("%1: %2%3").arg(where(), text, authRefusalHint(q.username)));
         return fail(error, ErrorCode::ServerError, QStringLiteral("%1: %2").arg(where(), text));
     }
     case proto::AccessDenied:

@@ -63,7 +63,7 @@ private:
                     : u.kind == u.ServerError                           ? ErrorCode::ServerError
                     : u.kind == u.Terminated                            ? ErrorCode::PeerClosed
                                                                         : ErrorCode::Protocol,
-                    u.message);
+                    u.message + (u.iErrno == proto::IeAuthTest ? authRefusalHint(params.username) : QString()));
     }
     bool handshake();
     bool createStreams();
