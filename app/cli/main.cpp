@@ -7,6 +7,7 @@
 #include "platform/adapterinfo.h"
 #include "platform/platform.h"
 #include "reportprinter.h"
+#include "test/authoptions.h"
 #include "test/commandline.h"
 #include "test/server.h"
 #include "test/serverinfo.h"
@@ -95,6 +96,9 @@ int describeServer(const nb::CommandLine &cl)
     q.bindAddress = cl.params.bindAddress;
     q.family = cl.params.family;
     q.timeoutSeconds = cl.params.connectTimeoutMs / 1000.0;
+    q.username = cl.params.username;
+    q.rsaPublicKeyPath = cl.params.rsaPublicKeyPath;
+    q.password = cl.params.password;
     nb::HostEnvironment server;
     QString error;
     if (!nb::queryServerInfo(q, &server, &error)) {
@@ -170,6 +174,9 @@ int main(int argc, char **argv)
     QString error;
     if (!nb::parseCommandLine(args, &cl, &error))
         return fail(error);
+    // --username: the password from IPERF3_PASSWORD or the terminal, before anything connects.
+    if (!nb::obtainPassword(&cl.params, &error))
+        return fail(error);
     nb::cli::installInterruptHandler(&stopAll);
     const auto style = cl.json         ? nb::ReportPrinter::Style::Json
                        : cl.jsonStream ? nb::ReportPrinter::Style::JsonStream
@@ -180,7 +187,8 @@ int main(int argc, char **argv)
         std::fputs(nb::commandLineHelp(QStringLiteral("nicbench-cli")).toLocal8Bit().constData(), stdout);
         return 0;
     case nb::CommandLine::Mode::Version:
-        std::printf("nicbench-cli %s (iperf3 protocol compatible)\n", NICBENCH_VERSION);
+        std::printf("nicbench-cli %s (iperf3 protocol compatible)\nOptional features: authentication %s\n",
+                    NICBENCH_VERSION, nb::proto::auth::available() ? "on" : "off (built without OpenSSL)");
         return 0;
     case nb::CommandLine::Mode::None:
         return fail(QStringLiteral("give -s to serve or -c HOST to run a test (see --help)"));

@@ -22,6 +22,7 @@ enum class ErrorCode {
     ServerError,   // the server reported an error (SERVER_ERROR)
     Io,            // another system error on a socket
     Limit,         // a limit of this machine is too low for the test (open files)
+    AuthFailed,    // authentication failed (iperf3 error 142) or its options are unusable
 };
 
 // A sentence for the code alone ("the server is busy running a test").

@@ -109,6 +109,7 @@ enum IperfError : int {
     IeParams = 112,       // parameter exchange failed
     IeTimeout = 118,      // test timed out on the server
     IeServerBusy = 121,   // the server is busy running a test
+    IeAuthTest = 142,     // test authorization failed (IEAUTHTEST; 3.12 sends no errno after it)
     IeInitStream = 201,   // unable to initialize stream
     IeListen = 202,       // unable to listen for streams
     IeStreamAccept = 204, // unable to accept stream connection

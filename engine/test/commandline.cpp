@@ -2,6 +2,7 @@
 #include "test/commandline.h"
 
 #include "core/units.h"
+#include "test/authoptions.h"
 #include "test/parameters.h"
 
 #include <QHash>
@@ -191,6 +192,15 @@ private:
         case param::Id::Threads:
             m_cl.server.threads = m_cl.params.threads;
             break;
+        case param::Id::RsaPrivateKeyPath:
+            m_cl.server.rsaPrivateKeyPath = value;
+            break;
+        case param::Id::AuthorizedUsersPath:
+            m_cl.server.authorizedUsersPath = value;
+            break;
+        case param::Id::TimeSkewThreshold:
+            m_cl.server.timeSkewSeconds = value.toInt(); // range-checked by setValue
+            break;
         case param::Id::IPv4:
         case param::Id::IPv6:
             m_cl.server.family = m_cl.params.family;
@@ -238,6 +248,8 @@ private:
         }
         if (m_bytesGiven && !m_timeGiven)
             m_cl.params.duration = 0;
+        if (const QString authError = checkAuthOptions(m_cl.params, m_cl.server); !authError.isEmpty())
+            return fail(authError);
         if (m_cl.mode == CommandLine::Mode::Client) {
             if (m_cl.params.host.isEmpty())
                 return fail(QStringLiteral("-c needs a host name or address"));

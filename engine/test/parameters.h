@@ -42,6 +42,9 @@ enum class Id {
     Verbose,
     Server,
     OneOff,
+    RsaPrivateKeyPath,
+    AuthorizedUsersPath,
+    TimeSkewThreshold,
     Client,
     Duration,
     Bytes,
@@ -67,6 +70,8 @@ enum class Id {
     Connections,
     InFlight,
     Interfaces,
+    Username,
+    RsaPublicKeyPath,
     Help,
     Version,
 };

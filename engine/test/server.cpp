@@ -5,6 +5,7 @@
 #include "platform/hostenvironment.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
+#include "test/authoptions.h"
 #include "test/descriptorlimit.h"
 #include "test/serverinfo.h"
 #include "test/testsession.h"
@@ -53,6 +54,7 @@ struct Server::Impl {
     net::Socket listenFd;
     quint16 boundPort = 0;
     std::atomic<bool> stop{false};
+    proto::auth::Authenticator auth; // enabled with --rsa-private-key-path (test/authoptions.h)
 
     void say(const QString &m)
     {
@@ -239,6 +241,13 @@ ServerRun::Request ServerRun::receiveParams()
         fail(ErrorCode::Protocol,
              QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
         return Request::Failed;
+    }
+    // Before anything else is read from the parameters or set up: the info query too.
+    if (QString user; !authorizeClient(srv.auth, paramsJson, &user, &err)) {
+        ctrl.sendError(proto::IeAuthTest);
+        return fail(ErrorCode::AuthFailed, err), Request::Failed;
+    } else if (!user.isEmpty()) {
+        srv.say(QStringLiteral("Authenticated user '%1'").arg(user));
     }
     if (isInfoQuery(paramsJson))
         return Request::InfoQuery;
@@ -492,6 +501,14 @@ Server::~Server() = default;
 
 bool Server::listen(QString *error)
 {
+    if (!d->options.rsaPrivateKeyPath.isEmpty()) {
+        QString warning;
+        if (!d->auth.load(d->options.rsaPrivateKeyPath, d->options.authorizedUsersPath, d->options.timeSkewSeconds,
+                          error, &warning))
+            return false;
+        if (!warning.isEmpty())
+            d->say(warning);
+    }
     d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
     if (!d->listenFd.valid())
         return false;

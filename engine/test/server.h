@@ -18,6 +18,10 @@ struct ServerOptions {
     bool oneOff = false;         // -1: serve one test, then return
     double idleTimeoutSecs = 30; // a stalled control connection is dropped after this
     int threads = 0;             // --threads: data worker threads, 0 = one per core
+    // Authentication (protocol/auth.h): both paths set, or neither.
+    QString rsaPrivateKeyPath;   // --rsa-private-key-path
+    QString authorizedUsersPath; // --authorized-users-path
+    int timeSkewSeconds = 10;    // --time-skew-threshold
 };
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling

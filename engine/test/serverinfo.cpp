@@ -3,6 +3,7 @@
 
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
+#include "test/authoptions.h"
 
 #include <QJsonArray>
 
@@ -130,7 +131,10 @@ bool Query::awaitParamExchange(QString *error)
 bool Query::askForHello(QString *error)
 {
     QString err;
-    if (ctrl.writeJson(infoQueryParameters(), deadline, &err) != net::IoStatus::Ok)
+    QJsonObject parameters = infoQueryParameters();
+    if (!addAuthToken(q.username, q.rsaPublicKeyPath, q.password, &parameters, &err))
+        return fail(error, ErrorCode::AuthFailed, QStringLiteral("%1: %2").arg(where(), err));
+    if (ctrl.writeJson(parameters, deadline, &err) != net::IoStatus::Ok)
         return fail(error, ErrorCode::PeerClosed, QStringLiteral("%1: cannot send the query: %2").arg(where(), err));
     std::int8_t state = 0;
     int iErrno = -1;
@@ -154,6 +158,9 @@ bool Query::askForHello(QString *error)
                         QStringLiteral("%1 refused the query: its NicBench version is older than the info "
                                        "query (%2)")
                             .arg(where(), text));
+        if (iErrno == proto::IeAuthTest)
+            return fail(error, ErrorCode::AuthFailed,
+                        QStringLiteral("%1: %2%3").arg(where(), text, authRefusalHint(q.username)));
         return fail(error, ErrorCode::ServerError, QStringLiteral("%1: %2").arg(where(), text));
     }
     case proto::AccessDenied:

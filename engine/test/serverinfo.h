@@ -23,6 +23,9 @@ struct ServerInfoQuery {
     double timeoutSeconds = 5;                 // whole query, connect included
     AddressFamily family = AddressFamily::Any; // -4 / -6
     const std::atomic<bool> *cancel = nullptr; // optional: set it to abandon the query
+    // Credentials for a server that requires authentication (test/authoptions.h); it
+    // refuses the query without them, as it refuses a test.
+    QString username, rsaPublicKeyPath, password;
 };
 
 // Blocking; bounded by timeoutSeconds. On success fills `out` (known = true); on failure

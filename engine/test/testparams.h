@@ -48,6 +48,11 @@ struct TestParams {
     std::uint32_t requestSize = 1;
     std::uint32_t responseSize = 1;
     int inFlight = 1; // transactions outstanding per connection
+    // Authentication (--username, --rsa-public-key-path; protocol/auth.h). The password is no
+    // table row: it comes from IPERF3_PASSWORD or a prompt and is never written anywhere.
+    QString username;
+    QString rsaPublicKeyPath;
+    QString password;
 
     // Checks the table's ranges and the rules between fields; returns an empty string when
     // valid, else a one-line message.

@@ -4,6 +4,7 @@
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
+#include "test/authoptions.h"
 #include "test/descriptorlimit.h"
 #include "test/parameters.h"
 #include "test/testsession.h"
@@ -32,6 +33,7 @@ public:
     ClientRun(const TestParams &p, TestListener *l, std::atomic<bool> *stop) : params(p), listener(l), stop(stop)
     {
         result.params = p;
+        result.params.password.clear(); // results are kept and written; the password never is
         result.version = QStringLiteral(NICBENCH_VERSION);
         result.timestampSecs = QDateTime::currentSecsSinceEpoch();
     }
@@ -57,10 +59,11 @@ private:
     {
         const proto::ControlChannel::Unexpected u = ctrl.unexpectedState(state, waitingFor);
         return fail(u.kind == u.Busy || u.iErrno == proto::IeServerBusy ? ErrorCode::Busy
+                    : u.iErrno == proto::IeAuthTest                     ? ErrorCode::AuthFailed
                     : u.kind == u.ServerError                           ? ErrorCode::ServerError
                     : u.kind == u.Terminated                            ? ErrorCode::PeerClosed
                                                                         : ErrorCode::Protocol,
-                    u.message);
+                    u.message + (u.iErrno == proto::IeAuthTest ? authRefusalHint(params.username) : QString()));
     }
     bool handshake();
     bool createStreams();
@@ -86,6 +89,9 @@ private:
 bool ClientRun::handshake()
 {
     QString err;
+    // Credentials that cannot be sent (no password, an unreadable key) fail before connecting.
+    if (QJsonObject probe; !addAuthToken(params.username, params.rsaPublicKeyPath, params.password, &probe, &err))
+        return fail(ErrorCode::AuthFailed, err);
     say(QStringLiteral("Connecting to host %1, port %2").arg(params.host).arg(params.port));
     ErrorCode code = ErrorCode::None;
     ctrl = proto::ControlChannel(net::connectTcp(params.host, params.port, params.family, params.bindAddress, {},
@@ -114,7 +120,10 @@ bool ClientRun::handshake()
                         : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
     if (state != proto::ParamExchange)
         return unexpected(state, "PARAM_EXCHANGE");
-    if (const net::IoStatus st = ctrl.writeJson(params.toIperfParams(), net::deadlineIn(ControlTimeoutSecs), &err);
+    QJsonObject iperfParams = params.toIperfParams();
+    if (!addAuthToken(params.username, params.rsaPublicKeyPath, params.password, &iperfParams, &err))
+        return fail(ErrorCode::AuthFailed, err);
+    if (const net::IoStatus st = ctrl.writeJson(iperfParams, net::deadlineIn(ControlTimeoutSecs), &err);
         st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("cannot send the test parameters: %1").arg(err));
     if (const net::IoStatus st = ctrl.readState(&state, net::deadlineIn(ControlTimeoutSecs), &err, stop);
