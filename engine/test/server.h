@@ -2,6 +2,7 @@
 #pragma once
 
 #include "test/results.h"
+#include "test/serverpolicy.h"
 #include "test/testlistener.h"
 
 #include <QString>
@@ -18,6 +19,7 @@ struct ServerOptions {
     bool oneOff = false;         // -1: serve one test, then return
     double idleTimeoutSecs = 30; // a stalled control connection is dropped after this
     int threads = 0;             // --threads: data worker threads, 0 = one per core
+    ServerPolicy policy;         // who may connect and which tests are taken (test/serverpolicy.h)
 };
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling
@@ -35,6 +37,8 @@ public:
     int serve();
     void stop();
     int testsServed() const { return m_testsServed.load(); }
+    // Connections turned away at once: busy, not allowed (--allow), over the rate (--rate-limit).
+    int connectionsRefused() const;
 
     struct Impl; // server.cpp: the listener and the phases of one test
 
