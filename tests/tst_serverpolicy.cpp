@@ -67,7 +67,8 @@ void TestServerPolicy::printable_data()
     QTest::addColumn<int>("maxLen");
     QTest::addColumn<QString>("out");
     QTest::newRow("plain") << QStringLiteral("nicbench 0.1.0") << 200 << QStringLiteral("nicbench 0.1.0");
-    QTest::newRow("CSI colour") << QStringLiteral("3.12\x1b[31mred\x1b[0m") << 200 << QStringLiteral("3.12?[31mred?[0m");
+    QTest::newRow("CSI colour") << QStringLiteral("3.12\x1b[31mred\x1b[0m") << 200
+                                << QStringLiteral("3.12?[31mred?[0m");
     QTest::newRow("OSC title") << QStringLiteral("\x1b]0;owned\x07x") << 200 << QStringLiteral("?]0;owned?x");
     QTest::newRow("newline and tab") << QStringLiteral("a\nb\tc\r") << 200 << QStringLiteral("a?b?c?");
     QTest::newRow("C1 CSI and DEL") << QString(QChar(0x9b)) + QStringLiteral("2J") + QChar(0x7f) << 200
@@ -77,8 +78,7 @@ void TestServerPolicy::printable_data()
     QTest::newRow("zero-width space") << QStringLiteral("a") + QChar(0x200b) + QStringLiteral("b") << 200
                                       << QStringLiteral("a?b");
     QTest::newRow("accents kept") << QStringLiteral("Müller – café") << 200 << QStringLiteral("Müller – café");
-    QTest::newRow("emoji kept, one character") << QStringLiteral("x\U0001F600y") << 3
-                                               << QStringLiteral("x\U0001F600y");
+    QTest::newRow("emoji kept, one character") << QStringLiteral("x\U0001F600y") << 3 << QStringLiteral("x\U0001F600y");
     QTest::newRow("lone surrogate") << QStringLiteral("a") + QChar(0xd800) + QStringLiteral("b") << 200
                                     << QStringLiteral("a?b");
     QTest::newRow("cut") << QStringLiteral("abcdef") << 3 << QStringLiteral("abc...");
@@ -254,8 +254,8 @@ void TestServerPolicy::checkParams_data()
     QTest::addColumn<int>("iperfError"); // 0: accepted
     QTest::addColumn<QString>("messagePart");
     QTest::newRow("default takes 10 s") << QString() << QStringLiteral("-t 10") << 0.0 << 0 << QString();
-    QTest::newRow("default refuses a day") << QString() << QStringLiteral("-t 86400") << 0.0 << 5
-                                           << QStringLiteral("at most 3600 s (--max-duration)");
+    QTest::newRow("default refuses a day")
+        << QString() << QStringLiteral("-t 86400") << 0.0 << 5 << QStringLiteral("at most 3600 s (--max-duration)");
     QTest::newRow("omit counts") << QStringLiteral("--max-duration 60") << QStringLiteral("-t 50 -O 20") << 0.0 << 5
                                  << QStringLiteral("would run 70 s (-O 20 plus -t 50)");
     QTest::newRow("exactly the limit") << QStringLiteral("--max-duration 60") << QStringLiteral("-t 40 -O 20") << 0.0
@@ -264,22 +264,20 @@ void TestServerPolicy::checkParams_data()
                               << QString();
     QTest::newRow("-n is taken (capped while it runs)")
         << QStringLiteral("--max-duration 1") << QStringLiteral("-n 100G") << 0.0 << 0 << QString();
-    QTest::newRow("streams at the limit") << QStringLiteral("--max-streams 4") << QStringLiteral("-P 4") << 0.0 << 0
-                                          << QString();
+    QTest::newRow("streams at the limit")
+        << QStringLiteral("--max-streams 4") << QStringLiteral("-P 4") << 0.0 << 0 << QString();
     QTest::newRow("streams above") << QStringLiteral("--max-streams 4") << QStringLiteral("-P 5") << 0.0 << 6
                                    << QStringLiteral("5 parallel streams asked (-P); this server allows at most 4");
-    QTest::newRow("connections above") << QStringLiteral("--max-streams 4")
-                                       << QStringLiteral("--rr --connections 100") << 0.0 << 6
-                                       << QStringLiteral("100 connections asked (--connections)");
+    QTest::newRow("connections above") << QStringLiteral("--max-streams 4") << QStringLiteral("--rr --connections 100")
+                                       << 0.0 << 6 << QStringLiteral("100 connections asked (--connections)");
     QTest::newRow("bitrate under cap") << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-P 2") << 40e6 << 0
                                        << QString();
-    QTest::newRow("bitrate times streams over cap")
-        << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-P 3") << 40e6 << 27
-        << QStringLiteral("120 Mbit/s in total was asked");
+    QTest::newRow("bitrate times streams over cap") << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-P 3")
+                                                    << 40e6 << 27 << QStringLiteral("120 Mbit/s in total was asked");
     QTest::newRow("unlimited asked with a cap") << QStringLiteral("--max-bitrate 100M") << QString() << 0.0 << 27
                                                 << QStringLiteral("an unlimited bitrate was asked");
-    QTest::newRow("server would send with a cap") << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-R")
-                                                  << 1e6 << 27 << QStringLiteral("cannot pace");
+    QTest::newRow("server would send with a cap")
+        << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-R") << 1e6 << 27 << QStringLiteral("cannot pace");
     QTest::newRow("no cap: unlimited is fine") << QString() << QStringLiteral("-R") << 0.0 << 0 << QString();
 }
 
@@ -353,8 +351,8 @@ void TestServerPolicy::logBudgetAndManyClients()
         logged += log.line(QStringLiteral("Accepted connection %1").arg(i), 1.0) ? 1 : 0;
     QCOMPARE(logged, 60);
     for (int i = 0; i < 5000; ++i)
-        logged += log.refused(QStringLiteral("10.0.%1.%2").arg(i / 256).arg(i % 256), QStringLiteral("a test is running"),
-                              2.0)
+        logged += log.refused(QStringLiteral("10.0.%1.%2").arg(i / 256).arg(i % 256),
+                              QStringLiteral("a test is running"), 2.0)
                       ? 1
                       : 0;
     QCOMPARE(logged, 60); // the budget was spent
@@ -409,8 +407,8 @@ void TestServerPolicy::commandLineErrors_data()
     QTest::addColumn<QString>("args");
     QTest::addColumn<QString>("messageStart");
     QTest::newRow("negative duration") << QStringLiteral("-s --max-duration -5") << QStringLiteral("--max-duration");
-    QTest::newRow("duration past a week") << QStringLiteral("-s --max-duration 700000")
-                                          << QStringLiteral("--max-duration");
+    QTest::newRow("duration past a week")
+        << QStringLiteral("-s --max-duration 700000") << QStringLiteral("--max-duration");
     QTest::newRow("streams garbage") << QStringLiteral("-s --max-streams many") << QStringLiteral("--max-streams");
     QTest::newRow("bitrate garbage") << QStringLiteral("-s --max-bitrate fast") << QStringLiteral("--max-bitrate");
     QTest::newRow("allow garbage") << QStringLiteral("-s --allow 10.0.0.0/99") << QStringLiteral("--allow");

@@ -187,10 +187,11 @@ std::optional<double> requestedBitrate(const QJsonObject &iperfParams)
 PolicyRefusal checkParams(const ServerPolicy &policy, const TestParams &params, double bitrate)
 {
     if (policy.maxDurationSecs > 0 && params.isTimed() && params.omit + params.duration > policy.maxDurationSecs)
-        return {IeDuration, QStringLiteral("the test would run %1 s (-O %2 plus -t %3); this server allows at most %4 s "
-                                           "(--max-duration)")
-                                .arg(seconds(params.omit + params.duration), seconds(params.omit),
-                                     seconds(params.duration), seconds(policy.maxDurationSecs))};
+        return {IeDuration,
+                QStringLiteral("the test would run %1 s (-O %2 plus -t %3); this server allows at most %4 s "
+                               "(--max-duration)")
+                    .arg(seconds(params.omit + params.duration), seconds(params.omit), seconds(params.duration),
+                         seconds(policy.maxDurationSecs))};
     if (policy.maxStreams > 0 && params.streams > policy.maxStreams) {
         const bool rr = params.isRequestResponse();
         return {IeNumStreams, QStringLiteral("%1 %2 asked (%3); this server allows at most %4 (--max-streams)")
