@@ -131,10 +131,14 @@ bool readFrame(int fd, QByteArray *body, int ms)
 // An iperf3 parameter message as a 3.12 client sends it, with our fields on top.
 QJsonObject paramsJson(const QJsonObject &extra)
 {
-    QJsonObject o{{QStringLiteral("tcp"), true},      {QStringLiteral("omit"), 0},
-                  {QStringLiteral("time"), 1},        {QStringLiteral("num"), 0},
-                  {QStringLiteral("blockcount"), 0},  {QStringLiteral("parallel"), 1},
-                  {QStringLiteral("len"), 131072},    {QStringLiteral("pacing_timer"), 1000},
+    QJsonObject o{{QStringLiteral("tcp"), true},
+                  {QStringLiteral("omit"), 0},
+                  {QStringLiteral("time"), 1},
+                  {QStringLiteral("num"), 0},
+                  {QStringLiteral("blockcount"), 0},
+                  {QStringLiteral("parallel"), 1},
+                  {QStringLiteral("len"), 131072},
+                  {QStringLiteral("pacing_timer"), 1000},
                   {QStringLiteral("client_version"), QStringLiteral("3.12")}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
         o.insert(it.key(), it.value());
@@ -205,14 +209,14 @@ void TestPolicyServer::allowList()
     QVERIFY(t.elapsed() < 5000);
     ::close(fd);
 
-    const QStringList denied{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), port,
+    const QStringList denied{QStringLiteral("-c"), nbtest::kLoopback,  QStringLiteral("-p"), port,
                              QStringLiteral("-t"), QStringLiteral("1")};
     const CliRun no = runCli(denied, 20000);
     QVERIFY2(no.finished && no.exitCode != 0, qPrintable(no.describe(denied)));
     QVERIFY2(no.err.contains("does not take clients from this address"), qPrintable(no.describe(denied)));
 
     const QStringList allowed{QStringLiteral("-B"), kOther, QStringLiteral("-c"), nbtest::kLoopback,
-                              QStringLiteral("-p"), port, QStringLiteral("-t"), QStringLiteral("1")};
+                              QStringLiteral("-p"), port,   QStringLiteral("-t"), QStringLiteral("1")};
     const CliRun yes = runCli(allowed, 30000);
     QVERIFY2(yes.finished && yes.exitCode == 0, qPrintable(yes.describe(allowed)));
     const QString log = settledOutput(server);
@@ -226,7 +230,7 @@ void TestPolicyServer::maxDurationRefusesLongTests()
     ServerProcess server;
     QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")}); // the default: 3600 s
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList args{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+    const QStringList args{QStringLiteral("-c"),           nbtest::kLoopback,    QStringLiteral("-p"),
                            QString::number(server.port()), QStringLiteral("-t"), QStringLiteral("86400")};
     QElapsedTimer t;
     t.start();
@@ -244,10 +248,10 @@ void TestPolicyServer::maxDurationRefusesLongTests()
 void TestPolicyServer::maxDurationEndsByteCountTests()
 {
     ServerProcess server;
-    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--max-duration"),
-                                                     QStringLiteral("2")});
+    QString error =
+        server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--max-duration"), QStringLiteral("2")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList args{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+    const QStringList args{QStringLiteral("-c"),           nbtest::kLoopback,    QStringLiteral("-p"),
                            QString::number(server.port()), QStringLiteral("-n"), QStringLiteral("10000G")};
     QElapsedTimer t;
     t.start();
@@ -265,23 +269,24 @@ void TestPolicyServer::maxDurationEndsByteCountTests()
 void TestPolicyServer::maxStreams()
 {
     ServerProcess server;
-    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--max-streams"),
-                                                     QStringLiteral("2")});
+    QString error =
+        server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--max-streams"), QStringLiteral("2")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QString port = QString::number(server.port());
-    const QStringList over{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), port,
+    const QStringList over{QStringLiteral("-c"), nbtest::kLoopback,   QStringLiteral("-p"), port,
                            QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-P"), QStringLiteral("3")};
     const CliRun r = runCli(over, 20000);
     QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe(over)));
     QVERIFY2(r.err.contains("3 parallel streams asked (-P); this server allows at most 2 (--max-streams)"),
              qPrintable(r.describe(over)));
-    const QStringList rr{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), port,
-                         QStringLiteral("--rr"), QStringLiteral("-t"), QStringLiteral("1"),
-                         QStringLiteral("--connections"), QStringLiteral("3")};
+    const QStringList rr{
+        QStringLiteral("-c"),   nbtest::kLoopback,    QStringLiteral("-p"), port,
+        QStringLiteral("--rr"), QStringLiteral("-t"), QStringLiteral("1"),  QStringLiteral("--connections"),
+        QStringLiteral("3")};
     const CliRun r2 = runCli(rr, 20000);
     QVERIFY2(r2.finished && r2.exitCode != 0, qPrintable(r2.describe(rr)));
     QVERIFY2(r2.err.contains("3 connections asked (--connections)"), qPrintable(r2.describe(rr)));
-    const QStringList ok{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), port,
+    const QStringList ok{QStringLiteral("-c"), nbtest::kLoopback,   QStringLiteral("-p"), port,
                          QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-P"), QStringLiteral("2")};
     const CliRun r3 = runCli(ok, 30000);
     QVERIFY2(r3.finished && r3.exitCode == 0, qPrintable(r3.describe(ok)));
@@ -291,10 +296,10 @@ void TestPolicyServer::maxStreams()
 void TestPolicyServer::maxBitrate()
 {
     ServerProcess server;
-    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--max-bitrate"),
-                                                     QStringLiteral("50M")});
+    QString error =
+        server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--max-bitrate"), QStringLiteral("50M")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList args{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+    const QStringList args{QStringLiteral("-c"),           nbtest::kLoopback,    QStringLiteral("-p"),
                            QString::number(server.port()), QStringLiteral("-t"), QStringLiteral("1")};
     const CliRun r = runCli(args, 20000);
     QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe(args)));
@@ -304,10 +309,10 @@ void TestPolicyServer::maxBitrate()
         QSKIP("iperf3 is not installed: the paced client case needs it");
     // A stock client under the cap is served: the policy refuses only what it must.
     nbtest::Child iperf;
-    iperf.start(QStringLiteral("iperf3"), {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
-                                           QString::number(server.port()), QStringLiteral("-t"), QStringLiteral("1"),
-                                           QStringLiteral("-b"), QStringLiteral("10M"), QStringLiteral("-P"),
-                                           QStringLiteral("2")});
+    iperf.start(QStringLiteral("iperf3"),
+                {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(server.port()),
+                 QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-b"), QStringLiteral("10M"),
+                 QStringLiteral("-P"), QStringLiteral("2")});
     QVERIFY(iperf.waitFinished(30000));
     QVERIFY2(iperf.exitCode() == 0, qPrintable(iperf.describe()));
 }
@@ -368,7 +373,7 @@ void TestPolicyServer::noInfo()
     QVERIFY2(r.err.contains("refused the query: this server does not describe its machine (--no-info)"),
              qPrintable(r.describe(query)));
     // Nor does a test's hello describe it: a one-second test learns nothing of the machine.
-    const QStringList test{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), port,
+    const QStringList test{QStringLiteral("-c"), nbtest::kLoopback,   QStringLiteral("-p"), port,
                            QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")};
     const CliRun t = runCli(test, 30000);
     QVERIFY2(t.finished && t.exitCode == 0, qPrintable(t.describe(test)));
@@ -388,8 +393,12 @@ void TestPolicyServer::infoCarriesNoMac()
     QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QString port = QString::number(server.port());
-    const QStringList query{QStringLiteral("--interfaces"), QStringLiteral("-c"), nbtest::kLoopback,
-                            QStringLiteral("-p"), port, QStringLiteral("-J")};
+    const QStringList query{QStringLiteral("--interfaces"),
+                            QStringLiteral("-c"),
+                            nbtest::kLoopback,
+                            QStringLiteral("-p"),
+                            port,
+                            QStringLiteral("-J")};
     const CliRun r = runCli(query, 20000);
     QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(query)));
     const QJsonArray adapters = QJsonDocument::fromJson(r.out)
@@ -411,12 +420,13 @@ void TestPolicyServer::infoCarriesNoMac()
                          }),
              qPrintable(r.describe(query)));
 
-    const QStringList test{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), port,
+    const QStringList test{QStringLiteral("-c"), nbtest::kLoopback,   QStringLiteral("-p"), port,
                            QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")};
     const CliRun t = runCli(test, 30000);
     QVERIFY2(t.finished && t.exitCode == 0, qPrintable(t.describe(test)));
     const QJsonObject nb = QJsonDocument::fromJson(t.out).object().value(QStringLiteral("nicbench")).toObject();
-    for (const QJsonValue &a : nb.value(QStringLiteral("remote_host")).toObject().value(QStringLiteral("adapters")).toArray())
+    for (const QJsonValue &a :
+         nb.value(QStringLiteral("remote_host")).toObject().value(QStringLiteral("adapters")).toArray())
         QVERIFY(a.toObject().value(QStringLiteral("hardware_address")).toString().isEmpty());
     const QJsonObject remoteAdapter =
         nb.value(QStringLiteral("adapters")).toObject().value(QStringLiteral("remote")).toObject();
@@ -428,8 +438,8 @@ void TestPolicyServer::infoCarriesNoMac()
 void TestPolicyServer::rateLimitClosesExcessConnections()
 {
     ServerProcess server;
-    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--rate-limit"),
-                                                     QStringLiteral("5/60")});
+    QString error =
+        server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--rate-limit"), QStringLiteral("5/60")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
     int served = 0, closed = 0;
     for (int i = 0; i < 12; ++i) {
@@ -444,9 +454,10 @@ void TestPolicyServer::rateLimitClosesExcessConnections()
     // One more may have been earned back if the loop took over 12 s on a loaded machine.
     QVERIFY2(served >= 5 && served <= 6, qPrintable(QString::number(served)));
     QCOMPARE(served + closed, 12);
-    const QStringList other{QStringLiteral("-B"), kOther, QStringLiteral("-c"), nbtest::kLoopback,
-                            QStringLiteral("-p"), QString::number(server.port()), QStringLiteral("-t"),
-                            QStringLiteral("1")};
+    const QStringList other{QStringLiteral("-B"), kOther,
+                            QStringLiteral("-c"), nbtest::kLoopback,
+                            QStringLiteral("-p"), QString::number(server.port()),
+                            QStringLiteral("-t"), QStringLiteral("1")};
     const CliRun r = runCli(other, 30000);
     QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(other)));
     QVERIFY2(settledOutput(server).contains(
@@ -459,8 +470,8 @@ void TestPolicyServer::rateLimitClosesExcessConnections()
 void TestPolicyServer::logStaysSmallUnderAFlood()
 {
     ServerProcess server;
-    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--allow"),
-                                                     QStringLiteral("127.0.0.2")});
+    QString error =
+        server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("--allow"), QStringLiteral("127.0.0.2")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const qsizetype before = settledOutput(server).size();
     QElapsedTimer t;
@@ -482,7 +493,8 @@ void TestPolicyServer::logStaysSmallUnderAFlood()
     QVERIFY(nbtest::isListening(server.port()));
     const qsizetype grown = settledOutput(server).size() - before;
     // Before the limiter: about 60 bytes per refused connection, 120 KB here.
-    QVERIFY2(grown < 12 * 1024, qPrintable(QStringLiteral("%1 bytes:\n%2").arg(grown).arg(server.output().right(2000))));
+    QVERIFY2(grown < 12 * 1024,
+             qPrintable(QStringLiteral("%1 bytes:\n%2").arg(grown).arg(server.output().right(2000))));
     QCOMPARE(server.output().count(QLatin1String("Refused a connection from 127.0.0.1")), 1);
     qInfo("log growth after 2,000 connections: %lld bytes", static_cast<long long>(grown));
 }
@@ -549,9 +561,9 @@ void TestPolicyServer::clientSanitizesServerText()
         }
         QByteArray params;
         if (got == 37 && sendAll(c, QByteArray(1, char(9))) && readFrame(c, &params, 5000)) {
-            sendAll(c, QByteArray(1, char(100)) +
-                           frame({{QStringLiteral("version"), QStringLiteral("\x1b[2J0.1")},
-                                  {QStringLiteral("refused"), QStringLiteral("go away\x1b]0;owned\x07 now\nand here")}}));
+            sendAll(c, QByteArray(1, char(100)) + frame({{QStringLiteral("version"), QStringLiteral("\x1b[2J0.1")},
+                                                         {QStringLiteral("refused"),
+                                                          QStringLiteral("go away\x1b]0;owned\x07 now\nand here")}}));
             QByteArray err(9, '\0');
             err[0] = char(-2);
             err[4] = 5;
@@ -561,14 +573,15 @@ void TestPolicyServer::clientSanitizesServerText()
         QThread::msleep(200);
         ::close(c);
     });
-    const QStringList args{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
-                           QStringLiteral("-t"), QStringLiteral("1")};
+    const QStringList args{QStringLiteral("-c"),  nbtest::kLoopback,    QStringLiteral("-p"),
+                           QString::number(port), QStringLiteral("-t"), QStringLiteral("1")};
     const CliRun r = runCli(args, 20000);
     fake.join();
     ::close(listener);
     QVERIFY(served.load());
     QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe(args)));
-    QVERIFY2(r.err.contains("the server refused the test: go away?]0;owned? now?and here"), qPrintable(r.describe(args)));
+    QVERIFY2(r.err.contains("the server refused the test: go away?]0;owned? now?and here"),
+             qPrintable(r.describe(args)));
     QVERIFY2(!hasControlCharacters(r.err) && !hasControlCharacters(r.out), r.err.toHex().constData());
 }
 

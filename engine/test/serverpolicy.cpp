@@ -102,7 +102,9 @@ QString rateLimitText(const RateLimit &limit)
 {
     if (limit.count <= 0)
         return QStringLiteral("no limit");
-    return QStringLiteral("%1 connections per %2 s").arg(limit.count).arg(seconds(limit.seconds));
+    return QStringLiteral("%1 connection%2 per %3 s")
+        .arg(limit.count)
+        .arg(limit.count == 1 ? QString() : QStringLiteral("s"), seconds(limit.seconds));
 }
 
 bool isPolicyOption(param::Id id)

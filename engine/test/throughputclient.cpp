@@ -112,7 +112,9 @@ bool ClientRun::handshake()
         return fail(net::errorCodeOf(s),
                     s == net::IoStatus::Cancelled
                         ? QStringLiteral("stopped")
-                        : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
+                        : QStringLiteral("the server closed the connection before the test started (a NicBench "
+                                         "server does so to a client over its --rate-limit): %1")
+                              .arg(err));
     if (state != proto::ParamExchange)
         return unexpected(state, "PARAM_EXCHANGE");
     if (const net::IoStatus st = ctrl.writeJson(params.toIperfParams(), net::deadlineIn(ControlTimeoutSecs), &err);
