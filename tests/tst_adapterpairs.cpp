@@ -135,6 +135,15 @@ void TestAdapterPairs::suggestions_data()
         << AdapterList{lo(), nic(s("eth0"), {s("192.0.2.2/24"), s("fd00::2/64")}, kMacA)}
         << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"),
                        s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
+    // Servers leave MAC addresses out of the hello: names and addresses tell the same machine.
+    QTest::newRow("loopback fallback, same machine, hello without MACs")
+        << AdapterList{lo(), nic(s("eth0"), {s("192.0.2.2/24"), s("fd00::2/64")}, kMacA)}
+        << AdapterList{lo(), nic(s("eth0"), {s("fd00::2/64"), s("192.0.2.2/24")})}
+        << QStringList{s("loopback lo -> lo: 127.0.0.1 -> 127.0.0.1 /8"),
+                       s("loopback lo -> lo (IPv6): ::1 -> ::1 /128")};
+    QTest::newRow("no loopback fallback for another machine, hello without MACs")
+        << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")}, kMacA)}
+        << AdapterList{lo(), nic(s("eth0"), {s("172.16.0.1/24")})} << QStringList{};
     QTest::newRow("no loopback fallback when something matched")
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.10/24")})}
         << AdapterList{lo(), nic(s("eth0"), {s("192.168.1.20/24")})}

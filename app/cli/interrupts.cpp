@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "interrupts.h"
 
+#include "core/sanitize.h"
 #include "platform/platform.h"
 
 #include <atomic>
@@ -33,7 +34,8 @@ void installInterruptHandler(void (*onFirst)())
 
 int fail(const QString &message)
 {
-    std::fprintf(stderr, "nicbench-cli: error: %s\n", message.toLocal8Bit().constData());
+    // Errors carry text from peers (a server's refusal, versions): printable, one line.
+    std::fprintf(stderr, "nicbench-cli: error: %s\n", nb::printable(message, 2000).toLocal8Bit().constData());
     return 1;
 }
 

@@ -2,6 +2,7 @@
 // nicbench-cli: the headless client and server. Links the engine only.
 #include "compare/adapterpairs.h"
 #include "comparecommand.h"
+#include "core/sanitize.h"
 #include "core/units.h"
 #include "interrupts.h"
 #include "platform/adapterinfo.h"
@@ -35,9 +36,11 @@ void stopAll()
 
 using nb::cli::fail;
 
+// Everything printed here is one value on one line, and much of it comes from a server
+// (its host name, OS, adapter names): made printable first (core/sanitize.h).
 QByteArray local8(const QString &s)
 {
-    return s.toLocal8Bit();
+    return nb::printable(s, 0).toLocal8Bit();
 }
 
 void printAdapterTable(const QList<nb::AdapterInfo> &adapters)

@@ -56,11 +56,24 @@ AdapterPair makePair(const AdapterInfo &l, const AdapterInfo &r, const AdapterAd
 // only right when 127.0.0.1 dialled from here reaches the server that was asked.
 bool sameStack(const QList<AdapterInfo> &local, const QList<AdapterInfo> &remote)
 {
-    auto identities = [](const QList<AdapterInfo> &list) {
+    // Servers before the MAC was left out of the hello send hardware addresses: compare
+    // those. Newer ones send none (docs/protocol.md §2.2): compare names and addresses.
+    const bool byMac =
+        std::any_of(remote.cbegin(), remote.cend(), [](const AdapterInfo &a) { return !a.hardwareAddress.isEmpty(); });
+    auto identities = [byMac](const QList<AdapterInfo> &list) {
         QSet<QString> s;
         for (const AdapterInfo &a : list) {
-            if (!a.loopback && !a.hardwareAddress.isEmpty())
+            if (a.loopback)
+                continue;
+            if (byMac && !a.hardwareAddress.isEmpty())
                 s.insert(a.name + QLatin1Char(' ') + a.hardwareAddress.toLower());
+            if (!byMac && !a.addresses.isEmpty()) {
+                QStringList addresses;
+                for (const AdapterAddress &ad : a.addresses)
+                    addresses.append(QStringLiteral("%1/%2").arg(ad.address.toString()).arg(ad.prefixLength));
+                addresses.sort();
+                s.insert(a.name + QLatin1Char(' ') + addresses.join(QLatin1Char(' ')));
+            }
         }
         return s;
     };

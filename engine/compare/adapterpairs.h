@@ -28,8 +28,10 @@ struct AdapterPair {
 // Loopback pairs are offered when both sides are this machine's loopback (remote address
 // in 127.0.0.0/8 or ::1) and nothing else matched. "This machine" means the two lists
 // describe the same network stack: every adapter with a hardware address appears on both
-// sides with the same name and hardware address (two lists holding only loopback count as
-// the same). So a server on another machine never gets a 127.0.0.1 suggestion, which
+// sides with the same name and hardware address, or, when the remote list has no hardware
+// addresses (servers leave them out of the hello), every adapter with an address appears on
+// both sides with the same name and addresses (two lists holding only loopback count as the
+// same). So a server on another machine never gets a 127.0.0.1 suggestion, which
 // would reach the local machine instead.
 QList<AdapterPair> suggestAdapterPairs(const QList<AdapterInfo> &local, const QList<AdapterInfo> &remote);
 

@@ -101,7 +101,9 @@ ControlChannel::Unexpected ControlChannel::unexpectedState(std::int8_t state, co
 {
     switch (state) {
     case AccessDenied:
-        return {Unexpected::Busy, QStringLiteral("the server is busy running a test; try again later")};
+        // A server's allow-list (--allow) answers clients it does not take the same way.
+        return {Unexpected::Busy, QStringLiteral("the server is busy running a test (or does not take clients from "
+                                                 "this address); try again later")};
     case ServerError: {
         Unexpected u{Unexpected::ServerError, {}};
         u.message = readServerError(net::deadlineIn(2), &u.iErrno);

@@ -148,6 +148,12 @@ QString iperfErrorText(int e)
     switch (e) {
     case 1:
         return QStringLiteral("bad parameters");
+    case 5:
+        return QStringLiteral("test duration too long for this server");
+    case 6:
+        return QStringLiteral("number of parallel streams too large for this server");
+    case 27:
+        return QStringLiteral("total required bandwidth is larger than the server's limit");
     case 100:
         return QStringLiteral("unable to create a new stream");
     case 101:

@@ -4,6 +4,7 @@
 #include "core/units.h"
 #include "test/authoptions.h"
 #include "test/parameters.h"
+#include "test/serverpolicy.h"
 
 #include <QHash>
 
@@ -173,6 +174,8 @@ private:
     {
         if (!setValue(o, value, &m_cl.params, m_error))
             return false;
+        if (isPolicyOption(o.id))
+            return setPolicyOption(o.id, value, &m_cl.server.policy, m_error);
         switch (o.id) {
         case param::Id::Server:
             m_server = true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/server.h"
 
+#include "core/sanitize.h"
 #include "net/connect.h"
 #include "platform/hostenvironment.h"
 #include "protocol/controlchannel.h"
@@ -28,21 +29,34 @@ QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, 
 {
     QJsonObject o = accountingJson(acc);
     o.insert(QStringLiteral("version"), result.version);
+    if (o.value(QStringLiteral("adapter")).isObject()) {
+        // What a test needs of the adapter, as in the hello: no MAC address (docs/protocol.md §2.2).
+        QJsonObject adapter = o.value(QStringLiteral("adapter")).toObject();
+        adapter.remove(QStringLiteral("hardware_address"));
+        o.insert(QStringLiteral("adapter"), adapter);
+    }
     if (streams.isRequestResponse())
         o.insert(QStringLiteral("transactions"), double(streams.rrSummary().transactions));
     return o;
 }
 
 // The hello every NicBench client gets (docs/protocol.md §2.2): what we can do and, since
-// the info query, the machine we run on. Read fresh each time: addresses change.
-QJsonObject helloJson()
+// the info query, the machine we run on, unless --no-info. Read fresh each time: addresses
+// change. A refusal by the server's policy is a hello with "refused" and nothing else to
+// learn (§2.7).
+QJsonObject helloJson(const ServerPolicy &policy, const QString &refused = {})
 {
     QJsonObject hello;
     hello.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
-    hello.insert(QStringLiteral("capabilities"),
-                 QJsonArray{QStringLiteral("stream"), QStringLiteral("rr"), QStringLiteral("crr"),
-                            QStringLiteral("system_cpu"), QStringLiteral("info")});
-    hello.insert(QStringLiteral("host"), helloHostJson(HostEnvironment::local()));
+    QJsonArray capabilities{QStringLiteral("stream"), QStringLiteral("rr"), QStringLiteral("crr"),
+                            QStringLiteral("system_cpu")};
+    if (!policy.noInfo)
+        capabilities.append(QStringLiteral("info"));
+    hello.insert(QStringLiteral("capabilities"), capabilities);
+    if (!refused.isEmpty())
+        hello.insert(QStringLiteral("refused"), refused);
+    else if (!policy.noInfo)
+        hello.insert(QStringLiteral("host"), helloHostJson(HostEnvironment::local()));
     return hello;
 }
 
@@ -55,11 +69,53 @@ struct Server::Impl {
     quint16 boundPort = 0;
     std::atomic<bool> stop{false};
     proto::auth::Authenticator auth; // enabled with --rsa-private-key-path (test/authoptions.h)
+    Admission admission;
+    LogLimiter log;
+    std::atomic<int> refused{0};
 
+    // Every line goes out printable: messages carry text from peers (core/sanitize.h).
     void say(const QString &m)
     {
         if (listener)
-            listener->message(m);
+            listener->message(printable(m, 500));
+    }
+    // Lines about connections, which anyone can make many of: rate-limited (LogLimiter).
+    void logLine(const QString &m)
+    {
+        if (const std::optional<QString> line = log.line(m, nowSecs()))
+            say(*line);
+    }
+    void flushLog()
+    {
+        for (const QString &line : log.due(nowSecs()))
+            say(line);
+    }
+    void logRefusal(const net::Address &peer, const QString &reason)
+    {
+        refused.fetch_add(1);
+        if (const std::optional<QString> line = log.refused(peer.host(), reason, nowSecs()))
+            say(*line);
+    }
+    // The allow-list and (for a connection we would serve) the rate limit. A client not
+    // allowed gets ACCESS_DENIED, one over its rate a plain close; nothing is read.
+    bool admit(net::Socket &s, const net::Address &peer, bool countRate)
+    {
+        switch (admission.admit(QHostAddress(peer.host()), nowSecs(), countRate)) {
+        case Admission::Verdict::Admit:
+            return true;
+        case Admission::Verdict::NotAllowed: {
+            const char denied = char(proto::AccessDenied);
+            net::sendNow(s, &denied, 1);
+            logRefusal(peer, QStringLiteral("not in the allowed networks (--allow)"));
+            break;
+        }
+        case Admission::Verdict::RateLimited:
+            logRefusal(peer,
+                       QStringLiteral("more than %1 (--rate-limit)").arg(rateLimitText(options.policy.rateLimit)));
+            break;
+        }
+        s.reset();
+        return false;
     }
     bool reopenListener(const net::SocketOptions &o, QString *error)
     {
@@ -72,13 +128,17 @@ struct Server::Impl {
     void denyPending()
     {
         for (;;) {
-            net::Socket extra = net::acceptTcp(listenFd, 0);
+            net::Address peer;
+            net::Socket extra = net::acceptTcp(listenFd, 0, &peer);
             if (!extra.valid())
                 return;
+            // Busy refusals cost the client nothing of its rate: a caller that retries a
+            // busy server must still get in once the test is over.
+            if (!admit(extra, peer, false))
+                continue;
             const char denied = char(proto::AccessDenied);
             net::sendNow(extra, &denied, 1);
-            say(QStringLiteral("Refused a connection from %1: a test is running")
-                    .arg(net::peerAddress(extra).toString()));
+            logRefusal(peer, QStringLiteral("a test is running"));
         }
     }
     // Waits until the control socket is readable, turning other clients away meanwhile.
@@ -101,6 +161,7 @@ struct Server::Impl {
                 return 1;
             if (ready & 2)
                 denyPending();
+            flushLog();
         }
     }
     // False when the connection was an info query rather than a test.
@@ -114,8 +175,12 @@ void Server::Impl::describeMachine(const proto::ControlChannel &ctrl, const net:
 {
     const double idle = std::min(options.idleTimeoutSecs, 5.0);
     QString err;
+    // --no-info: the answer is a refusal (§2.7), in the same exchange.
+    const QJsonObject hello = helloJson(
+        options.policy,
+        options.policy.noInfo ? QStringLiteral("this server does not describe its machine (--no-info)") : QString());
     if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
-        ctrl.writeJson(helloJson(), net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
+        ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok) {
         say(QStringLiteral("Cannot describe this machine to %1: %2").arg(peer.toString(), err));
         return;
     }
@@ -126,7 +191,8 @@ void Server::Impl::describeMachine(const proto::ControlChannel &ctrl, const net:
     std::int8_t state = 0;
     if (net::waitReadable(ctrl.socket(), 1000) > 0)
         ctrl.readState(&state, net::deadlineIn(0.5), &err);
-    say(QStringLiteral("Described this machine to %1").arg(peer.toString()));
+    logLine(options.policy.noInfo ? QStringLiteral("Refused an info query from %1 (--no-info)").arg(peer.toString())
+                                  : QStringLiteral("Described this machine to %1").arg(peer.toString()));
 }
 
 namespace {
@@ -159,6 +225,7 @@ private:
     }
     bool receiveCookie();
     Request receiveParams();
+    bool refuse(const PolicyRefusal &refusal);
     bool greet();
     bool applyListenOptions();
     bool acceptStreams();
@@ -189,7 +256,7 @@ private:
 
 bool ServerRun::run()
 {
-    srv.say(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
+    srv.logLine(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
     net::setNoDelay(ctrl.socket());
     if (!receiveCookie())
         return finish();
@@ -202,6 +269,7 @@ bool ServerRun::run()
     case Request::Test:
         break;
     }
+
     if (const QString limit = checkDescriptorLimit(params, true); !limit.isEmpty()) {
         // Before CREATE_STREAMS: the client opens nothing. Its message carries iperf3's
         // "unable to initialize test (Too many open files)"; ours names the limit.
@@ -261,7 +329,28 @@ ServerRun::Request ServerRun::receiveParams()
     result.remoteVersion = paramsJson.value(QStringLiteral("client_version")).toString();
     // NicBench clients announce themselves with the "nicbench" parameter key.
     nbClient = paramsJson.value(QStringLiteral("nicbench")).isObject();
+    srv.logLine(QStringLiteral("Client %1 runs %2")
+                    .arg(peer.toString(), result.remoteVersion.isEmpty() ? QStringLiteral("an unnamed iperf3 client")
+                                                                         : result.remoteVersion));
+    const std::optional<double> bitrate = requestedBitrate(paramsJson);
+    if (!bitrate) {
+        ctrl.sendError(proto::IeParams);
+        return fail(ErrorCode::InvalidParams, QStringLiteral("bad test parameters: 'bandwidth' is not a bitrate")),
+               Request::Failed;
+    }
+    if (const PolicyRefusal r = checkParams(srv.options.policy, params, *bitrate); r.refused())
+        return refuse(r), Request::Failed;
     return Request::Test;
+}
+
+// A test the server's policy does not take: a NicBench client learns why from a hello that
+// says so (docs/protocol.md §2.7); every client gets SERVER_ERROR with iperf3's number.
+bool ServerRun::refuse(const PolicyRefusal &refusal)
+{
+    if (nbClient && ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) == net::IoStatus::Ok)
+        ctrl.writeJson(helloJson(srv.options.policy, refusal.message), net::deadlineIn(idle), &err);
+    ctrl.sendError(refusal.iperfError);
+    return fail(ErrorCode::InvalidParams, QStringLiteral("refused: %1").arg(refusal.message));
 }
 
 // NicBench clients get NICBENCH_HELLO so they know what they talk to (stock clients never
@@ -275,7 +364,7 @@ bool ServerRun::greet()
         return fail(ErrorCode::Unsupported,
                     QStringLiteral("request/response parameters without the NicBench extension"));
     }
-    QJsonObject hello = helloJson();
+    QJsonObject hello = helloJson(srv.options.policy);
     if (params.kind == TestKind::Crr) {
         const net::Address local = net::localAddress(ctrl.socket());
         // host() unmaps ::ffff:a.b.c.d, so the family follows the text, not the socket.
@@ -399,17 +488,26 @@ bool ServerRun::runStreams()
         return fail(ErrorCode::Io, startError);
     }
     const double watchdog = params.isTimed() ? nowSecs() + params.omit + params.duration + 40 : 0;
+    // A -n test is as long as its bytes take: --max-duration ends it (timed ones were checked).
+    const double maxDuration = srv.options.policy.maxDurationSecs;
+    const double durationCap = !params.isTimed() && maxDuration > 0 ? nowSecs() + maxDuration : 0;
     for (;;) {
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {
             ctrl.sendError(proto::IeTimeout);
             return fail(ErrorCode::Timeout, QStringLiteral("the client did not end the test in time"));
         }
+        if (durationCap > 0 && now > durationCap) {
+            const PolicyRefusal r = durationReached(srv.options.policy);
+            ctrl.sendError(r.iperfError);
+            return fail(ErrorCode::Timeout, r.message);
+        }
         if (now >= session.nextTick()) {
             session.tick(now);
             continue;
         }
-        const int w = srv.waitControl(ctrl, std::max(1, int((session.nextTick() - now) * 1000)));
+        const double wakeAt = durationCap > 0 ? std::min(session.nextTick(), durationCap) : session.nextTick();
+        const int w = srv.waitControl(ctrl, std::max(1, int((wakeAt - now) * 1000)));
         if (w < 0)
             return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
         if (w == 0) {
@@ -479,7 +577,7 @@ bool ServerRun::finish()
     if (srv.listener)
         srv.listener->testFinished(result);
     if (!result.error.isEmpty())
-        srv.say(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
+        srv.logLine(QStringLiteral("Test from %1 ended with an error: %2").arg(peer.toString(), result.error));
     return true;
 }
 
@@ -495,6 +593,7 @@ Server::Server(ServerOptions options, TestListener *listener) : d(std::make_uniq
 {
     d->options = std::move(options);
     d->listener = listener;
+    d->admission = Admission(d->options.policy);
 }
 
 Server::~Server() = default;
@@ -528,7 +627,8 @@ int Server::serve()
     while (!d->stop.load()) {
         net::Address peer;
         net::Socket ctrl = net::acceptTcp(d->listenFd, 100, &peer);
-        if (!ctrl.valid())
+        d->flushLog();
+        if (!ctrl.valid() || !d->admit(ctrl, peer, true))
             continue;
         if (!d->runTest(proto::ControlChannel(std::move(ctrl)), peer))
             continue; // an info query: not a test, and it leaves the listener as it was
@@ -549,6 +649,11 @@ int Server::serve()
 void Server::stop()
 {
     d->stop.store(true);
+}
+
+int Server::connectionsRefused() const
+{
+    return d->refused.load();
 }
 
 } // namespace nb

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "test/results.h"
+#include "test/serverpolicy.h"
 #include "test/testlistener.h"
 
 #include <QString>
@@ -22,6 +23,7 @@ struct ServerOptions {
     QString rsaPrivateKeyPath;   // --rsa-private-key-path
     QString authorizedUsersPath; // --authorized-users-path
     int timeSkewSeconds = 10;    // --time-skew-threshold
+    ServerPolicy policy;         // who may connect and which tests are taken (test/serverpolicy.h)
 };
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling
@@ -39,6 +41,8 @@ public:
     int serve();
     void stop();
     int testsServed() const { return m_testsServed.load(); }
+    // Connections turned away at once: busy, not allowed (--allow), over the rate (--rate-limit).
+    int connectionsRefused() const;
 
     struct Impl; // server.cpp: the listener and the phases of one test
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/serverinfo.h"
 
+#include "core/sanitize.h"
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
 #include "test/authoptions.h"
@@ -186,6 +187,10 @@ bool Query::readHello(HostEnvironment *out, QString *error)
     // is free again whatever we make of its answer. Ours keeps its listening socket, so
     // its hang-up is enough.
     terminate(0);
+    // A server with --no-info says so in the hello (docs/protocol.md §2.7).
+    if (const QString refused = hello.value(QStringLiteral("refused")).toString(); !refused.isEmpty())
+        return fail(error, ErrorCode::ServerError,
+                    QStringLiteral("%1 refused the query: %2").arg(where(), printable(refused, 300)));
     const QJsonValue host = hello.value(QStringLiteral("host"));
     if (!host.isObject())
         return fail(error, ErrorCode::Unsupported,
@@ -233,6 +238,8 @@ bool isInfoQuery(const QJsonObject &iperfParams)
 QJsonObject helloHostJson(const HostEnvironment &host)
 {
     HostEnvironment h = host;
+    // What a client needs to pick adapters and label results; a MAC address is not that.
+
     if (h.adapters.size() > MaxHelloAdapters) {
         // Keep the adapters a test could use (those with an address) first, in their order.
         int withAddress = 0;
@@ -247,6 +254,9 @@ QJsonObject helloHostJson(const HostEnvironment &host)
                 h.adapters.append(a);
         }
     }
+    // What a client needs to pick adapters and label results; a MAC address is not that.
+    for (AdapterInfo &a : h.adapters)
+        a.hardwareAddress.clear();
     return h.toJson();
 }
 

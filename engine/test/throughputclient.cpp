@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/throughputclient.h"
 
+#include "core/sanitize.h"
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
@@ -117,7 +118,9 @@ bool ClientRun::handshake()
         return fail(net::errorCodeOf(s),
                     s == net::IoStatus::Cancelled
                         ? QStringLiteral("stopped")
-                        : QStringLiteral("the server closed the connection before the test started: %1").arg(err));
+                        : QStringLiteral("the server closed the connection before the test started (a NicBench "
+                                         "server does so to a client over its --rate-limit): %1")
+                              .arg(err));
     if (state != proto::ParamExchange)
         return unexpected(state, "PARAM_EXCHANGE");
     QJsonObject iperfParams = params.toIperfParams();
@@ -138,6 +141,10 @@ bool ClientRun::handshake()
                         QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
         result.peerIsNicbench = true;
         result.remoteVersion = hello.value(QStringLiteral("version")).toString();
+        // The server's policy refused the test; SERVER_ERROR follows (docs/protocol.md §2.7).
+        if (const QString refused = hello.value(QStringLiteral("refused")).toString(); !refused.isEmpty())
+            return fail(ErrorCode::ServerError,
+                        QStringLiteral("the server refused the test: %1").arg(printable(refused, 300)));
         // Servers that know the info query describe their machine in every hello; keeping
         // it lets a result say what ran at the other end (older servers send none).
         if (hello.value(QStringLiteral("host")).isObject()) {
