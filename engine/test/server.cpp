@@ -375,6 +375,7 @@ bool ServerRun::acceptStreams()
             return fail(ErrorCode::PeerClosed,
                         QStringLiteral("the client closed the control connection while opening streams"));
     }
+    acceptor.turnAwayRest();
     if (acceptor.strangers() > 0)
         srv.say(QStringLiteral("Turned away %1 connection(s) without the test's cookie while streams opened")
                     .arg(acceptor.strangers()));

@@ -106,6 +106,13 @@ bool StreamAcceptor::readCookie(Pending &p, Step *step)
     return true;
 }
 
+void StreamAcceptor::turnAwayRest()
+{
+    for (Pending &p : m_pending)
+        turnAway(p);
+    m_pending.clear();
+}
+
 // One ACCESS_DENIED byte, as iperf3 answers a connection it does not want, then close.
 void StreamAcceptor::turnAway(Pending &p)
 {

@@ -39,6 +39,8 @@ public:
     };
     // Waits up to timeoutMs for anything to happen and handles it.
     Step wait(int timeoutMs);
+    // Turns away the connections still waiting for their cookie (all streams are in).
+    void turnAwayRest();
     // Connections turned away so far (wrong cookie, closed, silent past the deadline).
     int strangers() const { return m_strangers; }
 
