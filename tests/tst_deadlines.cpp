@@ -130,8 +130,9 @@ struct ScriptedClient {
         if (readState() != nb::proto::CreateStreams)
             return false;
         data = connectLoopback(port);
-        return data.valid() && nb::net::writeAll(data, cookie.constData(), std::size_t(cookie.size()),
-                                                 nb::net::deadlineIn(5), &error) == nb::net::IoStatus::Ok &&
+        return data.valid() &&
+               nb::net::writeAll(data, cookie.constData(), std::size_t(cookie.size()), nb::net::deadlineIn(5),
+                                 &error) == nb::net::IoStatus::Ok &&
                readState() == nb::proto::TestStart && readState() == nb::proto::TestRunning;
     }
 };
@@ -208,9 +209,9 @@ void TestDeadlines::commandLineOptions()
              qPrintable(error));
     QCOMPARE(cl.server.rcvTimeoutMs, 2500);
     QCOMPARE(cl.server.idleTimeoutSecs, 3.0);
-    QVERIFY(nb::parseCommandLine({QStringLiteral("-c"), QStringLiteral("h"), QStringLiteral("--rcv-timeout"),
-                                  QStringLiteral("4000")},
-                                 &cl, &error));
+    QVERIFY(nb::parseCommandLine(
+        {QStringLiteral("-c"), QStringLiteral("h"), QStringLiteral("--rcv-timeout"), QStringLiteral("4000")}, &cl,
+        &error));
     QCOMPARE(cl.params.rcvTimeoutMs, 4000);
     QCOMPARE(nb::ServerOptions().rcvTimeoutMs, 120000);
     QVERIFY(!nb::parseCommandLine({QStringLiteral("-s"), QStringLiteral("--rcv-timeout"), QStringLiteral("50")}, &cl,
@@ -271,9 +272,9 @@ void TestDeadlines::drippingClientIsDropped()
     t.start();
     if (dripParams) {
         QString error;
-        QCOMPARE(nb::net::writeAll(ctrl, message.constData(), std::size_t(message.size()), nb::net::deadlineIn(5),
-                                   &error),
-                 nb::net::IoStatus::Ok);
+        QCOMPARE(
+            nb::net::writeAll(ctrl, message.constData(), std::size_t(message.size()), nb::net::deadlineIn(5), &error),
+            nb::net::IoStatus::Ok);
         std::int8_t state = 0;
         QCOMPARE(nb::net::readExact(ctrl, &state, 1, nb::net::deadlineIn(5), &error), nb::net::IoStatus::Ok);
         QCOMPARE(int(state), int(nb::proto::ParamExchange));
@@ -408,10 +409,17 @@ private:
 void TestDeadlines::clientEndsAgainstStalledServer()
 {
     StallingServer server;
-    const QStringList args{QStringLiteral("-c"),  kLoopback,         QStringLiteral("-p"),
-                           QString::number(server.port()),           QStringLiteral("-n"),
-                           QStringLiteral("100G"), QStringLiteral("--rcv-timeout"), QStringLiteral("2000"),
-                           QStringLiteral("-i"),  QStringLiteral("0.5"), QStringLiteral("-J")};
+    const QStringList args{QStringLiteral("-c"),
+                           kLoopback,
+                           QStringLiteral("-p"),
+                           QString::number(server.port()),
+                           QStringLiteral("-n"),
+                           QStringLiteral("100G"),
+                           QStringLiteral("--rcv-timeout"),
+                           QStringLiteral("2000"),
+                           QStringLiteral("-i"),
+                           QStringLiteral("0.5"),
+                           QStringLiteral("-J")};
     QElapsedTimer t;
     t.start();
     const CliRun run = runCli(args, 60000);
@@ -431,7 +439,8 @@ void TestDeadlines::clientEndsWhenServerNeverAnswers()
 {
     StallingServer server;
     server.silentAfterCookie = true;
-    const QStringList args{QStringLiteral("-c"), kLoopback, QStringLiteral("-p"), QString::number(server.port()),
+    const QStringList args{QStringLiteral("-c"), kLoopback,
+                           QStringLiteral("-p"), QString::number(server.port()),
                            QStringLiteral("-n"), QStringLiteral("1M")};
     QElapsedTimer t;
     t.start();
@@ -528,8 +537,10 @@ void TestDeadlines::badSocketOptionsKeepListener()
 {
     TimedServer server(10, 120000);
     QVERIFY(server.start());
-    const QStringList args{QStringLiteral("-c"), kLoopback,         QStringLiteral("-p"), QString::number(server.port()),
-                           QStringLiteral("-M"), QStringLiteral("50"), QStringLiteral("-t"), QStringLiteral("1")};
+    const QStringList args{QStringLiteral("-c"), kLoopback,
+                           QStringLiteral("-p"), QString::number(server.port()),
+                           QStringLiteral("-M"), QStringLiteral("50"),
+                           QStringLiteral("-t"), QStringLiteral("1")};
     const CliRun run = runCli(args, 30000);
     QVERIFY2(run.finished && run.exitCode != 0, qPrintable(run.describe(args)));
     QVERIFY2(run.err.contains("-M") && run.err.count('\n') == 1, qPrintable(run.describe(args)));
