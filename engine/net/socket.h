@@ -64,6 +64,11 @@ struct SocketOptions {
 // Applies window (SO_SNDBUF and SO_RCVBUF), MSS, TCP_NODELAY and congestion control.
 bool applyOptions(const Socket &s, const SocketOptions &o, QString *error);
 void setNoDelay(const Socket &s);
+// TCP keepalive: after idleSecs without traffic the kernel probes every intervalSecs, and
+// after count unanswered probes the connection fails (a waiting read sees the error).
+// Control connections use it so a peer whose machine vanished is noticed. Windows before
+// 10 1709 cannot set count (it is fixed at 10 there).
+bool setKeepAlive(const Socket &s, int idleSecs, int intervalSecs, int count);
 // Event-loop sockets: calls return at once (IoStatus::Timeout for "not now").
 bool setNonBlocking(const Socket &s, bool on = true);
 // Blocking send/receive calls return after this long so a thread can notice a stop

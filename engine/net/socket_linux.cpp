@@ -80,6 +80,16 @@ void setNoDelay(const Socket &s)
     ::setsockopt(s.handle(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+bool setKeepAlive(const Socket &s, int idleSecs, int intervalSecs, int count)
+{
+    const int fd = s.handle();
+    const int one = 1;
+    return ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one) == 0 &&
+           ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idleSecs, sizeof idleSecs) == 0 &&
+           ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intervalSecs, sizeof intervalSecs) == 0 &&
+           ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count) == 0;
+}
+
 bool setNonBlocking(const Socket &s, bool on)
 {
     const int flags = ::fcntl(s.handle(), F_GETFL);

@@ -20,6 +20,9 @@
 #ifndef TCP_MAXSEG
 #define TCP_MAXSEG 4 // ws2ipdef.h in the Windows SDK; some mingw-w64 releases lack it
 #endif
+#ifndef TCP_KEEPCNT
+#define TCP_KEEPCNT 16 // ws2ipdef.h (Windows 10 1709 and later); mingw-w64 lacks it
+#endif
 #ifndef WSA_FLAG_NO_HANDLE_INHERIT
 #define WSA_FLAG_NO_HANDLE_INHERIT 0x80
 #endif
@@ -229,6 +232,24 @@ void setNoDelay(const Socket &s)
 {
     const BOOL one = TRUE;
     ::setsockopt(s.handle(), IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char *>(&one), sizeof one);
+}
+
+bool setKeepAlive(const Socket &s, int idleSecs, int intervalSecs, int count)
+{
+    // SIO_KEEPALIVE_VALS works on every Windows (milliseconds, no probe count); the
+    // TCP_KEEPCNT option (Windows 10 1709 and later) sets the count where it exists.
+    tcp_keepalive values{};
+    values.onoff = 1;
+    values.keepalivetime = ULONG(idleSecs) * 1000;
+    values.keepaliveinterval = ULONG(intervalSecs) * 1000;
+    DWORD returned = 0;
+    if (::WSAIoctl(s.handle(), SIO_KEEPALIVE_VALS, &values, sizeof values, nullptr, 0, &returned, nullptr, nullptr) !=
+        0)
+        return false;
+    // Older systems refuse the option and keep their fixed count: not an error.
+    const DWORD probes = DWORD(count);
+    ::setsockopt(s.handle(), IPPROTO_TCP, TCP_KEEPCNT, reinterpret_cast<const char *>(&probes), sizeof probes);
+    return true;
 }
 
 bool setNonBlocking(const Socket &s, bool on)

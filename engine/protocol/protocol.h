@@ -50,6 +50,14 @@ constexpr std::uint32_t MaxJsonSize = 16 * 1024 * 1024;
 // What a server reads before it knows anything about the client: the test parameters
 // (ours are under 2 KiB; stock iperf3 3.18 itself caps them at 8 KiB).
 constexpr std::uint32_t MaxParamsJsonSize = 64 * 1024;
+// Keepalive on control connections (both sides): a peer whose machine vanished is noticed
+// after KeepAliveIdleSecs + KeepAliveIntervalSecs * KeepAliveProbes (40 s) without traffic.
+constexpr int KeepAliveIdleSecs = 20;
+constexpr int KeepAliveIntervalSecs = 5;
+constexpr int KeepAliveProbes = 4;
+// A data connection must show its cookie within this long (or the idle timeout, if
+// shorter); until then it waits beside the others without delaying them.
+constexpr double DataCookieTimeoutSecs = 5;
 // A client's results list each of its streams (about 200 bytes each with iperf3's
 // fields): room for 1 KiB per stream above a 64 KiB base, never above MaxJsonSize.
 constexpr std::uint32_t resultsJsonLimit(int streams)

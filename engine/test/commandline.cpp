@@ -204,6 +204,12 @@ private:
         case param::Id::TimeSkewThreshold:
             m_cl.server.timeSkewSeconds = value.toInt(); // range-checked by setValue
             break;
+        case param::Id::RcvTimeout:
+            m_cl.server.rcvTimeoutMs = m_cl.params.rcvTimeoutMs;
+            break;
+        case param::Id::IdleTimeout:
+            m_cl.server.idleTimeoutSecs = parseSeconds(value).value_or(m_cl.server.idleTimeoutSecs);
+            break;
         case param::Id::IPv4:
         case param::Id::IPv6:
             m_cl.server.family = m_cl.params.family;

@@ -21,6 +21,8 @@ constexpr std::uint64_t RrChunk = 256 * 1024;
 // A CRR transaction (connect, request, response) that takes longer has failed; so has an
 // accepted CRR connection that sends no request in this time.
 constexpr std::int64_t CrrTimeoutNs = 10'000'000'000;
+// An accepted CRR connection that has not shown the test's token in this time is a stranger.
+constexpr std::int64_t CrrTokenTimeoutNs = 2'000'000'000;
 // Connects refused in a row before a CRR flow gives up with an error.
 constexpr int CrrMaxFailures = 100;
 // Requests up to this size go out in one segment: no need for TCP_NODELAY.
@@ -48,7 +50,18 @@ public:
     {
     }
     void onReady(Worker &w, unsigned ready) override;
-    bool expired(std::int64_t now) const { return now - start > CrrTimeoutNs; }
+    bool expired(std::int64_t now) const
+    {
+        const bool tokenShown = rxHave >= std::uint64_t(owner.m_config.crrToken.size());
+        return now - start > (tokenShown ? CrrTimeoutNs : CrrTokenTimeoutNs);
+    }
+    // Dropped before it showed the token: counted, never answered.
+    void dropStranger()
+    {
+        if (rxHave < std::uint64_t(owner.m_config.crrToken.size()))
+            owner.m_strangers.fetch_add(1, std::memory_order_relaxed);
+        done();
+    }
     void done() { owner.m_exchanges.erase(self); } // deletes this
     // Registers with the poller (first wait) or changes what it waits for; may call done().
     void wait(Worker &w, unsigned wanted);
@@ -161,7 +174,9 @@ void DataStream::begin(Worker &w, bool blocking)
         setInterest(w, m_socket, net::Readable);
         break;
     case Role::CrrClient:
+        // The token and the request leave in one send (one segment when they fit).
         m_txBuffer.assign(std::size_t(std::min<std::uint64_t>(req, RrChunk)), 'q');
+        m_txBuffer.insert(m_txBuffer.begin(), m_config.crrToken.begin(), m_config.crrToken.end());
         if (!m_config.crrBindAddress.isEmpty())
             m_crrLocal = net::localAddressFor(m_config.crrBindAddress, m_config.crrTarget.family());
         startTransaction(w);
@@ -211,9 +226,13 @@ void DataStream::onTick(Worker &w, std::int64_t nowNs)
     if (m_role == Role::CrrClient && m_crr.valid() && nowNs - m_crrStart > CrrTimeoutNs) {
         fail(w, QStringLiteral("%1: no response within %2 s").arg(streamText(*this)).arg(CrrTimeoutNs / 1'000'000'000));
     } else if (m_role == Role::CrrServer) {
-        // Connections that never send their request do not pile up.
-        for (auto it = m_exchanges.begin(); it != m_exchanges.end();)
-            it = (*it)->expired(nowNs) ? m_exchanges.erase(it) : std::next(it);
+        // Connections that never send their request do not pile up; strangers are counted.
+        for (auto it = m_exchanges.begin(); it != m_exchanges.end();) {
+            Exchange &e = **it;
+            ++it;
+            if (e.expired(nowNs))
+                e.dropStranger(); // erases e
+        }
     }
 }
 
@@ -436,7 +455,7 @@ void DataStream::startTransaction(Worker &w)
             }
             continue;
         }
-        m_txPending = m_config.requestSize;
+        m_txPending = std::uint64_t(m_config.crrToken.size()) + m_config.requestSize;
         m_rxHave = 0;
         crrSend(w);
         return;
@@ -447,9 +466,15 @@ void DataStream::crrSend(Worker &w)
 {
     // While the connect is in progress a send says "not now" (EAGAIN), and the poller
     // reports the socket writable once it is connected; on loopback it usually already is.
+    // The buffer holds the token and the first chunk of the request; a longer request
+    // repeats the request part.
+    const std::uint64_t token = std::uint64_t(m_config.crrToken.size());
+    const std::uint64_t total = token + m_config.requestSize;
     while (m_txPending > 0) {
-        const std::size_t n = std::size_t(std::min<std::uint64_t>(m_txPending, m_txBuffer.size()));
-        const net::Transfer t = net::sendSome(m_crr, m_txBuffer.data(), n);
+        const std::uint64_t sent = total - m_txPending;
+        const std::uint64_t from = sent < m_txBuffer.size() ? sent : token;
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(m_txPending, m_txBuffer.size() - from));
+        const net::Transfer t = net::sendSome(m_crr, m_txBuffer.data() + from, n);
         if (t.status == net::IoStatus::Timeout) {
             setInterest(w, m_crr, net::Writable);
             return;
@@ -539,18 +564,29 @@ void DataStream::Exchange::onReady(Worker &w, unsigned)
 {
     const DataStream::Config &c = owner.m_config;
     if (txPending == 0) {
-        const std::size_t want = std::size_t(std::min<std::uint64_t>(c.requestSize - rxHave, RrChunk));
-        const net::Transfer t = net::receiveSome(socket, w.scratch(want), want);
+        // The token first (when the test has one), then the request.
+        const std::uint64_t token = std::uint64_t(c.crrToken.size());
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(token + c.requestSize - rxHave, RrChunk));
+        char *buffer = w.scratch(want);
+        const net::Transfer t = net::receiveSome(socket, buffer, want);
         if (t.status == net::IoStatus::Timeout) {
             wait(w, net::Readable);
             return;
         }
         if (t.status != net::IoStatus::Ok) {
-            done(); // the client went away: no transaction
+            dropStranger(); // the client went away: no transaction
             return;
         }
+        if (rxHave < token) {
+            const std::size_t check = std::size_t(std::min<std::uint64_t>(token - rxHave, std::uint64_t(t.bytes)));
+            if (std::memcmp(buffer, c.crrToken.constData() + rxHave, check) != 0) {
+                rxHave = 0; // counted as a stranger
+                dropStranger();
+                return;
+            }
+        }
         rxHave += std::uint64_t(t.bytes);
-        if (rxHave < c.requestSize) {
+        if (rxHave < token + c.requestSize) {
             wait(w, net::Readable);
             return;
         }

@@ -54,6 +54,9 @@ public:
         int inFlight = 1;
         net::Address crrTarget; // CrrClient: where to connect
         QString crrBindAddress; // CrrClient: local address to bind
+        // CRR: the token from the server's hello that opens every connection
+        // (docs/protocol.md §2.3); empty with servers that issue none.
+        QByteArray crrToken;
     };
     // Before the pool starts: what the stream will do.
     void prepare(const Config &config) { m_config = config; }
@@ -81,6 +84,8 @@ public:
     bool isRequestResponse() const { return m_role != Role::Sender && m_role != Role::Receiver; }
     // Completed transactions (request/response roles).
     std::uint64_t transactions() const { return m_transactions.load(std::memory_order_relaxed); }
+    // CRR server: connections dropped for not showing the token (wrong, late or none).
+    std::uint64_t strangers() const { return m_strangers.load(std::memory_order_relaxed); }
     const net::Socket &socket() const { return m_socket; }
     std::uint64_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
     bool finished() const { return m_finished.load(); }
@@ -123,6 +128,7 @@ private:
     net::Socket m_socket;
     std::atomic<std::uint64_t> m_transactions{0};
     std::atomic<std::uint64_t> m_bytes{0};
+    std::atomic<std::uint64_t> m_strangers{0};
     std::atomic<bool> m_finished{false};
     bool m_blocking = false;
     bool m_stopping = false;

@@ -67,6 +67,8 @@ enum class Id {
     RxCopy,
     Iperf2,
     ConnectTimeout,
+    RcvTimeout,
+    IdleTimeout,
     Threads,
     Title,
     Rr,

@@ -102,6 +102,8 @@ QJsonObject RrSummary::toJson() const
     o.insert(QStringLiteral("histogram_ns"), histogram.toJson());
     if (fairness)
         o.insert(QStringLiteral("fairness"), fairness->toJson());
+    if (crrStrangers)
+        o.insert(QStringLiteral("crr_strangers"), double(*crrStrangers));
     return o;
 }
 
@@ -122,6 +124,8 @@ bool RrSummary::fromJson(const QJsonObject &o, RrSummary *out, QString *error)
     if (tx < 0 || r.seconds < 0)
         return json::fail(error, QString(), QStringLiteral("nicbench.rr needs non-negative transactions and seconds"));
     r.transactions = std::uint64_t(tx);
+    if (const std::int64_t strangers = valueOr<std::int64_t>(o, QStringLiteral("crr_strangers"), -1); strangers >= 0)
+        r.crrStrangers = std::uint64_t(strangers);
     if (!LatencySummary::fromJson(valueOr(o, QStringLiteral("latency_us"), QJsonObject()), &r.latencyUs, error))
         return false;
     if (o.contains(QStringLiteral("histogram_ns")) &&

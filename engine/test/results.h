@@ -142,6 +142,9 @@ struct RrSummary {
     LatencyHistogram histogram; // nanoseconds
     // Transactions per connection (JSON "fairness"); absent in results from before it.
     std::optional<FlowSpread> fairness;
+    // CRR: connections the server dropped for not showing the test's token (JSON
+    // "crr_strangers"); absent where the server does not say.
+    std::optional<std::uint64_t> crrStrangers;
     double transactionsPerSecond() const { return seconds > 0 ? transactions / seconds : 0.0; }
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, RrSummary *out, QString *error);

@@ -8,11 +8,14 @@
 #include "protocol/protocol.h"
 #include "test/authoptions.h"
 #include "test/descriptorlimit.h"
+#include "test/progresswatch.h"
 #include "test/serverinfo.h"
+#include "test/streamacceptor.h"
 #include "test/testsession.h"
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <QtEndian>
 
 #include <cerrno>
@@ -37,6 +40,8 @@ QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, 
     }
     if (streams.isRequestResponse())
         o.insert(QStringLiteral("transactions"), double(streams.rrSummary().transactions));
+    if (result.params.kind == TestKind::Crr)
+        o.insert(QStringLiteral("crr_strangers"), double(streams.crrStrangers()));
     return o;
 }
 
@@ -58,6 +63,12 @@ QJsonObject helloJson(const ServerPolicy &policy, const QString &refused = {})
     else if (!policy.noInfo)
         hello.insert(QStringLiteral("host"), helloHostJson(HostEnvironment::local()));
     return hello;
+}
+
+// Milliseconds until the deadline, at least 0.
+int msUntil(net::Deadline d)
+{
+    return int(std::max<long long>(0, duration_cast<milliseconds>(d - net::Clock::now()).count()));
 }
 
 } // namespace
@@ -117,10 +128,17 @@ struct Server::Impl {
         s.reset();
         return false;
     }
+    // With options the kernel refuses, the plain listener comes back at once: bad
+    // parameters never leave the port closed.
     bool reopenListener(const net::SocketOptions &o, QString *error)
     {
         listenFd.reset();
         listenFd = net::listenTcp(options.bindAddress, boundPort, options.family, o, error);
+        if (!listenFd.valid() && (o.window != 0 || o.mss != 0 || o.noDelay)) {
+            QString ignored;
+            listenFd = net::listenTcp(options.bindAddress, boundPort, options.family, {}, &ignored);
+            return false;
+        }
         return listenFd.valid();
     }
     // Refuses a connection that arrives while a test runs, as iperf3 does: one
@@ -229,7 +247,7 @@ private:
     bool greet();
     bool applyListenOptions();
     bool acceptStreams();
-    bool addStream(net::Socket data, const net::Address &dataPeer);
+    void addStream(net::Socket data, const net::Address &dataPeer);
     bool runStreams();
     bool exchangeResults();
     bool finish();
@@ -244,6 +262,7 @@ private:
     TestSession session{params, &result, srv.listener};
     StreamSet &streams = session.streams();
     QByteArray cookie;
+    QByteArray crrToken; // opens every CRR connection (docs/protocol.md §2.3)
     bool nbClient = false;
     bool optionsApplied = false;
     net::Socket crrListen;
@@ -258,6 +277,7 @@ bool ServerRun::run()
 {
     srv.logLine(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
     net::setNoDelay(ctrl.socket());
+    net::setKeepAlive(ctrl.socket(), proto::KeepAliveIdleSecs, proto::KeepAliveIntervalSecs, proto::KeepAliveProbes);
     if (!receiveCookie())
         return finish();
     switch (receiveParams()) {
@@ -284,9 +304,11 @@ bool ServerRun::run()
 
 bool ServerRun::receiveCookie()
 {
+    // One deadline for the whole message, however it is dripped (docs/protocol.md §3).
     cookie = QByteArray(proto::CookieSize, '\0');
-    if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
-        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+    const net::Deadline d = net::deadlineIn(idle);
+    if (srv.waitControl(ctrl, msUntil(d)) <= 0 ||
+        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), d, &err) != net::IoStatus::Ok)
         return fail(
             ErrorCode::Timeout,
             QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
@@ -303,8 +325,9 @@ ServerRun::Request ServerRun::receiveParams()
     if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, err), Request::Failed;
     QJsonObject paramsJson;
-    if (srv.waitControl(ctrl, int(idle * 1000)) <= 0 ||
-        ctrl.readJson(&paramsJson, net::deadlineIn(idle), &err, proto::MaxParamsJsonSize) != net::IoStatus::Ok) {
+    const net::Deadline d = net::deadlineIn(idle);
+    if (srv.waitControl(ctrl, msUntil(d)) <= 0 ||
+        ctrl.readJson(&paramsJson, d, &err, proto::MaxParamsJsonSize) != net::IoStatus::Ok) {
         ctrl.sendError(proto::IeRecvParams);
         fail(ErrorCode::Protocol,
              QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
@@ -340,6 +363,10 @@ ServerRun::Request ServerRun::receiveParams()
     }
     if (const PolicyRefusal r = checkParams(srv.options.policy, params, *bitrate); r.refused())
         return refuse(r), Request::Failed;
+    // Clients that open CRR connections with a token say so; older ones get none.
+    if (params.kind == TestKind::Crr &&
+        paramsJson.value(QStringLiteral("nicbench")).toObject().value(QStringLiteral("crr_token")).toBool())
+        crrToken = QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
     return Request::Test;
 }
 
@@ -376,6 +403,9 @@ bool ServerRun::greet()
             return fail(ErrorCode::Io, err);
         }
         hello.insert(QStringLiteral("crr_port"), net::localPort(crrListen));
+        if (!crrToken.isEmpty())
+            hello.insert(QStringLiteral("crr_token"), QString::fromLatin1(crrToken));
+        srv.say(QStringLiteral("CRR connections on port %1").arg(net::localPort(crrListen)));
     }
     if (ctrl.writeState(proto::NicbenchHello, net::deadlineIn(idle), &err) != net::IoStatus::Ok ||
         ctrl.writeJson(hello, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
@@ -391,6 +421,13 @@ bool ServerRun::applyListenOptions()
         return true;
     net::SocketOptions listenOptions = dataOptions;
     listenOptions.congestion.clear();
+    // Tried on a spare socket first: options the kernel refuses (an MSS out of its range)
+    // are the client's error, and the listener is never closed for them.
+    const net::Socket trial = net::openTcp(net::localAddress(ctrl.socket()).family());
+    if (trial.valid() && !net::applyOptions(trial, listenOptions, &err)) {
+        ctrl.sendError(proto::IeParams);
+        return fail(ErrorCode::InvalidParams, QStringLiteral("bad socket options from the client: %1").arg(err));
+    }
     if (!srv.reopenListener(listenOptions, &err)) {
         ctrl.sendError(proto::IeListen);
         return fail(ErrorCode::Io, err);
@@ -413,6 +450,11 @@ bool ServerRun::acceptStreams()
     }
     toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
+    StreamAcceptor acceptor(srv.listenFd, ctrl.socket(), cookie, std::min(idle, proto::DataCookieTimeoutSecs));
+    if (total > 0 && !acceptor.valid(&err)) {
+        ctrl.sendError(proto::IeStreamAccept);
+        return fail(ErrorCode::Io, err);
+    }
     while (accepted < total) {
         if (srv.stop.load())
             return fail(ErrorCode::Stopped, QStringLiteral("server stopped"));
@@ -421,17 +463,20 @@ bool ServerRun::acceptStreams()
             return fail(ErrorCode::Timeout,
                         QStringLiteral("the client opened %1 of %2 data streams").arg(accepted).arg(total));
         }
-        const int ready = net::waitEither(srv.listenFd, ctrl.socket(), 100);
-        if (ready <= 0)
-            continue;
-        if (ready & 2)
+        StreamAcceptor::Step step = acceptor.wait(100);
+        for (StreamAcceptor::Accepted &a : step.accepted)
+            if (accepted < total)
+                addStream(std::move(a.socket), a.peer);
+        if (step.failed)
+            return fail(ErrorCode::Io, QStringLiteral("cannot wait for the data streams"));
+        if (step.controlReadable && accepted < total)
             return fail(ErrorCode::PeerClosed,
                         QStringLiteral("the client closed the control connection while opening streams"));
-        net::Address dataPeer;
-        net::Socket data = net::acceptTcp(srv.listenFd, 0, &dataPeer);
-        if (data.valid())
-            addStream(std::move(data), dataPeer);
     }
+    acceptor.turnAwayRest();
+    if (acceptor.strangers() > 0)
+        srv.say(QStringLiteral("Turned away %1 connection(s) without the test's cookie while streams opened")
+                    .arg(acceptor.strangers()));
     if (optionsApplied) {
         if (!srv.reopenListener({}, &err))
             srv.say(err);
@@ -440,18 +485,9 @@ bool ServerRun::acceptStreams()
     return true;
 }
 
-// A data connection counts once it shows the test's cookie; anything else is turned away.
-bool ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
+// A data connection that showed the test's cookie (StreamAcceptor turns the others away).
+void ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
 {
-    QByteArray dataCookie(proto::CookieSize, '\0');
-    QString cookieError;
-    if (net::readExact(data, dataCookie.data(), std::size_t(dataCookie.size()), net::deadlineIn(5), &cookieError) !=
-            net::IoStatus::Ok ||
-        dataCookie != cookie) {
-        const char denied = char(proto::AccessDenied);
-        net::sendNow(data, &denied, 1);
-        return false;
-    }
     QString optionError;
     if (!dataOptions.congestion.isEmpty() &&
         !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
@@ -465,7 +501,6 @@ bool ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
     result.connections.append({id, local.host(), local.port(), dataPeer.host(), dataPeer.port()});
     streams.add(std::make_unique<DataStream>(id, role, std::move(data)));
     ++accepted;
-    return true;
 }
 
 // The client decides when the test ends; the watchdog only catches a vanished client.
@@ -477,6 +512,7 @@ bool ServerRun::runStreams()
         return fail(ErrorCode::PeerClosed, err);
     DataStream::Config cfg = streamConfig(params);
     cfg.zeroCopy = false; // -Z is the client's choice for its own sends
+    cfg.crrToken = crrToken;
     if (params.endsOnBytes()) {
         budget.enabled = true;
         budget.remaining = std::int64_t(params.bytes);
@@ -491,6 +527,9 @@ bool ServerRun::runStreams()
     // A -n test is as long as its bytes take: --max-duration ends it (timed ones were checked).
     const double maxDuration = srv.options.policy.maxDurationSecs;
     const double durationCap = !params.isTimed() && maxDuration > 0 ? nowSecs() + maxDuration : 0;
+    // --rcv-timeout: a test in which nothing moves for this long has lost its client
+    // (silent, vanished, or behind a partition); byte-count tests have no other end.
+    ProgressWatch progress(srv.options.rcvTimeoutMs / 1000.0);
     for (;;) {
         const double now = nowSecs();
         if (watchdog > 0 && now > watchdog) {
@@ -501,6 +540,12 @@ bool ServerRun::runStreams()
             const PolicyRefusal r = durationReached(srv.options.policy);
             ctrl.sendError(r.iperfError);
             return fail(ErrorCode::Timeout, r.message);
+        }
+        if (progress.stalled(streams.progress(), now)) {
+            ctrl.sendError(proto::IeTimeout);
+            return fail(ErrorCode::Timeout, QStringLiteral("no data moved for %1 s (--rcv-timeout %2): ended the test")
+                                                .arg(progress.limitSecs())
+                                                .arg(srv.options.rcvTimeoutMs));
         }
         if (now >= session.nextTick()) {
             session.tick(now);
@@ -570,6 +615,8 @@ bool ServerRun::exchangeResults()
 bool ServerRun::finish()
 {
     session.finish();
+    if (const std::uint64_t strangers = streams.crrStrangers(); strangers > 0)
+        srv.say(QStringLiteral("Dropped %1 connection(s) to the CRR port without the test's token").arg(strangers));
     if (optionsApplied) {
         QString ignored;
         srv.reopenListener({}, &ignored);

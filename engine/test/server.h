@@ -17,7 +17,8 @@ struct ServerOptions {
     QString bindAddress; // empty: all addresses, dual-stack
     AddressFamily family = AddressFamily::Any;
     bool oneOff = false;         // -1: serve one test, then return
-    double idleTimeoutSecs = 30; // a stalled control connection is dropped after this
+    double idleTimeoutSecs = 30; // --idle-timeout: each control message must arrive within this
+    int rcvTimeoutMs = 120000;   // --rcv-timeout: a test in which no data moves this long ends
     int threads = 0;             // --threads: data worker threads, 0 = one per core
     // Authentication (protocol/auth.h): both paths set, or neither.
     QString rsaPrivateKeyPath;   // --rsa-private-key-path

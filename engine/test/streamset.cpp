@@ -151,6 +151,22 @@ std::uint64_t StreamSet::receivedBytes() const
     return total;
 }
 
+std::uint64_t StreamSet::progress() const
+{
+    std::uint64_t total = 0;
+    for (const Entry &e : m_streams)
+        total += e.stream->bytes() + e.stream->transactions();
+    return total;
+}
+
+std::uint64_t StreamSet::crrStrangers() const
+{
+    std::uint64_t total = 0;
+    for (const Entry &e : m_streams)
+        total += e.stream->strangers();
+    return total;
+}
+
 bool StreamSet::allSendersFinished() const
 {
     return std::all_of(m_streams.begin(), m_streams.end(),

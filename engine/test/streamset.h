@@ -46,7 +46,12 @@ public:
     bool anySender() const;
     // Bytes our receiving streams have taken in so far (for -n when only the peer sends).
     std::uint64_t receivedBytes() const;
+    // Bytes moved in either direction plus transactions, all streams: grows while data
+    // moves (the --rcv-timeout watchdogs watch it).
+    std::uint64_t progress() const;
     bool allSendersFinished() const;
+    // CRR server: connections dropped for not showing the test's token.
+    std::uint64_t crrStrangers() const;
     // True when every stream's thread has ended (all connections gone).
     bool allFinished() const;
     QString firstError() const;

@@ -50,6 +50,9 @@ QJsonObject TestParams::extensionJson() const
         o.insert(QStringLiteral("response_size"), double(responseSize));
         o.insert(QStringLiteral("in_flight"), inFlight);
     }
+    // This client opens every CRR connection with the token the server's hello gives.
+    if (kind == TestKind::Crr)
+        o.insert(QStringLiteral("crr_token"), true);
     return o;
 }
 

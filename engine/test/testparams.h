@@ -41,6 +41,9 @@ struct TestParams {
     bool skipRxCopy = true;               // receive with MSG_TRUNC (no copy to user space)
     bool zeroCopy = false;                // -Z: send with sendfile() from a memory file
     int connectTimeoutMs = 5000;
+    // --rcv-timeout: no data moved in either direction for this long ends a test with an
+    // error (client and server alike; iperf3's default and unit). Not sent to the peer.
+    int rcvTimeoutMs = 120000;
     int threads = 0; // --threads: data worker threads, 0 = one per core
     QString title;
     // Request/response (streams is the number of connections for these kinds).

@@ -8,6 +8,7 @@
 #include "test/authoptions.h"
 #include "test/descriptorlimit.h"
 #include "test/parameters.h"
+#include "test/progresswatch.h"
 #include "test/testsession.h"
 
 #include <QJsonObject>
@@ -85,6 +86,7 @@ private:
     StreamSet &streams = session.streams();
     QJsonObject hello;
     net::Address crrTarget;
+    QByteArray crrToken;
 };
 
 bool ClientRun::handshake()
@@ -100,6 +102,7 @@ bool ClientRun::handshake()
     if (!ctrl.valid())
         return fail(code, err);
     net::setNoDelay(ctrl.socket());
+    net::setKeepAlive(ctrl.socket(), proto::KeepAliveIdleSecs, proto::KeepAliveIntervalSecs, proto::KeepAliveProbes);
     cookie = proto::makeCookie();
     result.cookie = QString::fromLatin1(cookie.constData());
     if (const net::IoStatus st =
@@ -204,6 +207,9 @@ bool ClientRun::createStreams()
         crrTarget = net::resolveAddress(peer.host(), quint16(*crrPort), peer.family(), &err);
         if (!crrTarget.valid())
             return fail(ErrorCode::Resolve, err);
+        crrToken = hello.value(QStringLiteral("crr_token")).toString().toLatin1();
+        if (crrToken.size() > 64)
+            return fail(ErrorCode::Protocol, QStringLiteral("the server's CRR token is longer than 64 bytes"));
         for (int i = 0; i < params.streams; ++i)
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrClient, net::Socket()));
     }
@@ -265,16 +271,27 @@ bool ClientRun::runPhase()
     cfg.budget = &budget;
     cfg.crrTarget = crrTarget;
     cfg.crrBindAddress = params.bindAddress;
+    cfg.crrToken = crrToken;
     const QString startError = session.start(cfg, ctrl.socket(), params.threads);
     if (!startError.isEmpty())
         return fail(ErrorCode::Io, startError);
     const bool timed = params.isTimed();
     if (timed)
         session.endAfterWarmup(params.duration);
+    // --rcv-timeout: a stalled server or a partition ends the test with an error; the
+    // intervals measured so far stay in the result.
+    ProgressWatch progress(params.rcvTimeoutMs / 1000.0);
     for (;;) {
         const double now = nowSecs();
         if (stop->load() || session.timeUp(now))
             break;
+        if (progress.stalled(streams.progress(), now)) {
+            session.endDataPhase(false);
+            return fail(ErrorCode::Timeout,
+                        QStringLiteral("no data moved for %1 s (--rcv-timeout %2): the server or the network stalled")
+                            .arg(progress.limitSecs())
+                            .arg(params.rcvTimeoutMs));
+        }
         // -n ends the test even when a -t is also given (the first limit reached ends it).
         if (byteCountReached())
             break;
@@ -375,6 +392,14 @@ void ClientRun::finish()
         }
         if (!result.peerExtension.isEmpty())
             applyRemoteAccounting(result.peerExtension, &result);
+        if (const auto strangers = proto::toInt64(result.peerExtension.value(QStringLiteral("crr_strangers")));
+            result.hasRr && strangers && *strangers >= 0) {
+            result.rr.crrStrangers = std::uint64_t(*strangers);
+            if (*strangers > 0)
+                result.warnings.append(QStringLiteral("the server dropped %1 connection(s) to its CRR port that did "
+                                                      "not carry this test's token (another host?)")
+                                           .arg(*strangers));
+        }
     }
     ctrl.close();
 }
