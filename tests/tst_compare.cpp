@@ -8,6 +8,7 @@
 #include "compare/comparisonspec.h"
 #include "compare/comparisonstatistics.h"
 #include "compare/snapshot.h"
+#include "core/gzip.h"
 #include "integrationhelpers.h"
 
 #include <QElapsedTimer>
@@ -163,6 +164,7 @@ private slots:
     void cliEndToEnd();
     void cliFlagsForm();
     void cliRejectsBadInput();
+    void cliRefusesGzipBomb();
 
 private:
     QTemporaryDir m_dir;
@@ -509,6 +511,35 @@ void TestCompare::cliRejectsBadInput()
         const CliRun r = runCli(c.args, 30000);
         QVERIFY2(r.finished && r.exitCode == 1 && r.err.contains(c.expected), qPrintable(r.describe(c.args)));
     }
+}
+
+// Issue 15: a 509 KB .nicbench.gz made `report` use 4.7 GB for 24 s. A bomb of the same
+// shape (a snapshot header, then 512 MiB of one string, ~0.5 MB compressed as 128 gzip
+// members) is refused while it is decompressed, at the 64 MiB cap, in a process limited to
+// 1 GiB of address space, within a few seconds.
+void TestCompare::cliRefusesGzipBomb()
+{
+    const QByteArray head = R"({"format":"nicbench-snapshot","version":2,"title":")";
+    const QByteArray member = gzipCompress(QByteArray(4 * 1024 * 1024, 'a'));
+    QByteArray bomb = gzipCompress(head);
+    for (int i = 0; i < 128; ++i)
+        bomb += member;
+    QVERIFY2(bomb.size() < 1024 * 1024, qPrintable(QString::number(bomb.size())));
+    const QString path = m_dir.filePath(QStringLiteral("bomb.nicbench.gz"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bomb) == bomb.size());
+    f.close();
+    QElapsedTimer t;
+    t.start();
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"), QStringLiteral("ulimit -v 1048576 && exec \"$0\" report \"$1\""), nbtest::cliPath(),
+             path});
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 1, err.constData());
+    QVERIFY2(err.contains("exceeds the 64 MiB limit") && !err.contains("bad_alloc"), err.constData());
+    QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestCompare)

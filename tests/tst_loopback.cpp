@@ -755,6 +755,14 @@ void TestLoopback::fakeServerResults_data()
                                     << QStringLiteral("numeric 'id' and 'bytes'") << false << qint64(0);
     QTest::newRow("unknown stream id") << frame(R"({"streams":[{"id":99,"bytes":12}]})") << QStringLiteral("stream 99")
                                        << false << qint64(0);
+    // Issue 15: absurd or empty figures were taken as results (exit 0).
+    QTest::newRow("remote CPU 1e308")
+        << frame(R"({"streams":[{"id":1,"bytes":12345678}],"cpu_util_total":1e308,"cpu_util_user":0,)"
+                 R"("cpu_util_system":0})")
+        << QStringLiteral("'cpu_util_total' is 1e+308") << false << qint64(0);
+    QTest::newRow("empty results") << frame(R"({"streams":[]})") << QStringLiteral("stream 1 is missing") << false
+                                   << qint64(0);
+    QTest::newRow("16 MiB results") << int32be(16 * 1024 * 1024) << QStringLiteral("exceeds") << false << qint64(0);
     QTest::newRow("truncated then closed") << frame(R"({"streams":[]})").left(8)
                                            << QStringLiteral("cannot read the server's results") << true << qint64(0);
 }
@@ -771,6 +779,8 @@ void TestLoopback::fakeServerResults()
         nb::net::Socket ctrl, data;
         if (!f.handshake(&ctrl, &data))
             return;
+        // A download: something must arrive, or the test has no result at all.
+        f.write(data, QByteArray(256 * 1024, 'x'));
         QByteArray st;
         if (!f.read(ctrl, 1, &st, 5) || st.at(0) != char(nb::proto::TestEnd))
             return;

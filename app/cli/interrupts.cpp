@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "interrupts.h"
+#include "terminaltext.h"
 
 #include "platform/platform.h"
 
@@ -33,7 +34,7 @@ void installInterruptHandler(void (*onFirst)())
 
 int fail(const QString &message)
 {
-    std::fprintf(stderr, "nicbench-cli: error: %s\n", message.toLocal8Bit().constData());
+    std::fprintf(stderr, "nicbench-cli: error: %s\n", terminalSafe(message).toLocal8Bit().constData());
     return 1;
 }
 

@@ -7,6 +7,7 @@
 #include "platform/adapterinfo.h"
 #include "platform/platform.h"
 #include "reportprinter.h"
+#include "terminaltext.h"
 #include "test/commandline.h"
 #include "test/server.h"
 #include "test/serverinfo.h"
@@ -34,9 +35,10 @@ void stopAll()
 
 using nb::cli::fail;
 
+// Everything printed here may come from a server's description of its machine.
 QByteArray local8(const QString &s)
 {
-    return s.toLocal8Bit();
+    return nb::cli::terminalSafe(s).toLocal8Bit();
 }
 
 void printAdapterTable(const QList<nb::AdapterInfo> &adapters)

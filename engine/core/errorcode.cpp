@@ -12,7 +12,7 @@ struct Entry {
     const char *name;
     const char *message;
 };
-constexpr std::array<Entry, 14> entries{{
+constexpr std::array<Entry, 15> entries{{
     {ErrorCode::None, "", ""},
     {ErrorCode::Stopped, "stopped", "stopped"},
     {ErrorCode::Busy, "busy", "the server is busy running a test"},
@@ -27,6 +27,7 @@ constexpr std::array<Entry, 14> entries{{
     {ErrorCode::ServerError, "server_error", "the server reported an error"},
     {ErrorCode::Io, "io", "a network error occurred"},
     {ErrorCode::Limit, "limit", "a system limit is too low for this test"},
+    {ErrorCode::NoData, "no_data", "the test moved no data"},
 }};
 } // namespace
 

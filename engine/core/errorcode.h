@@ -22,6 +22,7 @@ enum class ErrorCode {
     ServerError,   // the server reported an error (SERVER_ERROR)
     Io,            // another system error on a socket
     Limit,         // a limit of this machine is too low for the test (open files)
+    NoData,        // the test ran but moved no data or completed no transaction
 };
 
 // A sentence for the code alone ("the server is busy running a test").

@@ -3,6 +3,7 @@
 
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
+#include "test/peerresults.h"
 
 #include <QJsonArray>
 
@@ -170,7 +171,7 @@ bool Query::readHello(HostEnvironment *out, QString *error)
 {
     QString err;
     QJsonObject hello;
-    const net::IoStatus s = ctrl.readJson(&hello, deadline, &err);
+    const net::IoStatus s = ctrl.readJson(&hello, deadline, &err, proto::MaxHelloJsonSize);
     if (s != net::IoStatus::Ok)
         return fail(error, ErrorCode::Protocol,
                     s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
@@ -179,6 +180,7 @@ bool Query::readHello(HostEnvironment *out, QString *error)
     // is free again whatever we make of its answer. Ours keeps its listening socket, so
     // its hang-up is enough.
     terminate(0);
+    capJsonText(&hello, peer::MaxTextLength, peer::MaxListItems); // printed as it came
     const QJsonValue host = hello.value(QStringLiteral("host"));
     if (!host.isObject())
         return fail(error, ErrorCode::Unsupported,
