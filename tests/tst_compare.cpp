@@ -165,6 +165,7 @@ private slots:
     void cliFlagsForm();
     void cliRejectsBadInput();
     void cliRefusesGzipBomb();
+    void cliReportIsTerminalSafe();
 
 private:
     QTemporaryDir m_dir;
@@ -540,6 +541,32 @@ void TestCompare::cliRefusesGzipBomb()
     QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 1, err.constData());
     QVERIFY2(err.contains("exceeds the 64 MiB limit") && !err.contains("bad_alloc"), err.constData());
     QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
+}
+
+// Issue 15: escape sequences in a snapshot's labels and title reached the terminal through
+// `report`. They are shown as text ("\x1b"), never written raw.
+void TestCompare::cliReportIsTerminalSafe()
+{
+    QFile in(QStringLiteral(NICBENCH_TEST_DATA "/snapshots/cli-v1-loopback.nicbench"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    doc.insert(QStringLiteral("title"), QStringLiteral("Lab\x1b]0;owned\x07 run\x1b[2J"));
+    QJsonArray configs = doc.value(QStringLiteral("configurations")).toArray();
+    QJsonObject first = configs.at(0).toObject();
+    first.insert(QStringLiteral("label"), QStringLiteral("P1\x1b[31m\u202e"));
+    configs.replace(0, first);
+    doc.insert(QStringLiteral("configurations"), configs);
+    const QString path = m_dir.filePath(QStringLiteral("escapes.nicbench"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(doc).toJson());
+    out.close();
+    const QStringList args{QStringLiteral("report"), path};
+    const CliRun r = runCli(args, 30000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
+    QVERIFY2(!r.out.contains('\x1b') && !r.out.contains('\x07'), qPrintable(r.describe(args)));
+    QVERIFY2(!r.out.contains("\xe2\x80\xae"), "a right-to-left override was printed raw");
+    QVERIFY2(r.out.contains("Lab\\x1b]0;owned\\x07 run\\x1b[2J"), qPrintable(r.describe(args)));
 }
 
 QTEST_GUILESS_MAIN(TestCompare)

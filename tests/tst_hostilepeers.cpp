@@ -104,7 +104,8 @@ public:
         nb::net::Socket data = nb::net::acceptTcp(m_listen, 5000);
         char cookie[nb::proto::CookieSize];
         QString err;
-        if (data.valid() && nb::net::readExact(data, cookie, sizeof cookie, nb::net::deadlineIn(5), &err) != IoStatus::Ok)
+        if (data.valid() &&
+            nb::net::readExact(data, cookie, sizeof cookie, nb::net::deadlineIn(5), &err) != IoStatus::Ok)
             data.reset();
         return data;
     }
@@ -241,21 +242,23 @@ void TestHostilePeers::clientCutsCpuIntervals()
         if (!greet(ctrl) || !sendAll(ctrl, QByteArray(1, char(nb::proto::CreateStreams))))
             return;
         const nb::net::Socket data = self->acceptData();
-        if (!data.valid() || !sendAll(ctrl, QByteArray{char(nb::proto::TestStart), char(nb::proto::TestRunning)}))
+        if (!data.valid() || !sendAll(ctrl, QByteArray(1, char(nb::proto::TestStart)) + char(nb::proto::TestRunning)))
             return;
         sendAll(data, QByteArray(1024 * 1024, 'x'));
         QJsonObject theirs;
         QString err;
-        if (readState(ctrl, 10) != nb::proto::TestEnd || !sendAll(ctrl, QByteArray(1, char(nb::proto::ExchangeResults))) ||
+        if (readState(ctrl, 10) != nb::proto::TestEnd ||
+            !sendAll(ctrl, QByteArray(1, char(nb::proto::ExchangeResults))) ||
             nb::proto::readJson(ctrl, &theirs, nb::net::deadlineIn(5), &err) != IoStatus::Ok)
             return;
         QJsonArray intervals;
         for (int i = 0; i < 2000; ++i)
-            intervals.append(QJsonObject{{QStringLiteral("start"), i * 0.001}, {QStringLiteral("end"), (i + 1) * 0.001}});
+            intervals.append(
+                QJsonObject{{QStringLiteral("start"), i * 0.001}, {QStringLiteral("end"), (i + 1) * 0.001}});
         const QJsonObject results{
             {QStringLiteral("cpu_util_total"), 1.0},
-            {QStringLiteral("streams"), QJsonArray{QJsonObject{{QStringLiteral("id"), 1},
-                                                               {QStringLiteral("bytes"), 1024 * 1024}}}},
+            {QStringLiteral("streams"),
+             QJsonArray{QJsonObject{{QStringLiteral("id"), 1}, {QStringLiteral("bytes"), 1024 * 1024}}}},
             {QStringLiteral("nicbench"), QJsonObject{{QStringLiteral("cpu_intervals"), intervals},
                                                      {QStringLiteral("version"), QString(5000, QLatin1Char('v'))}}}};
         nb::proto::writeJson(ctrl, results, nb::net::deadlineIn(5), &err);
@@ -267,8 +270,9 @@ void TestHostilePeers::clientCutsCpuIntervals()
     QElapsedTimer t;
     const nb::TestResult r = runClient(fake.port, 1, &t);
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QVERIFY2(r.remoteCpuIntervals.size() <= r.intervals.size() + 2,
-             qPrintable(QStringLiteral("%1 kept for %2 taken").arg(r.remoteCpuIntervals.size()).arg(r.intervals.size())));
+    QVERIFY2(
+        r.remoteCpuIntervals.size() <= r.intervals.size() + 2,
+        qPrintable(QStringLiteral("%1 kept for %2 taken").arg(r.remoteCpuIntervals.size()).arg(r.intervals.size())));
     const QString warnings = r.warnings.join(QLatin1Char('|'));
     QVERIFY2(warnings.contains(QStringLiteral("of its 2000 CPU intervals")), qPrintable(warnings));
     QVERIFY2(warnings.contains(QStringLiteral("256 characters")), qPrintable(warnings));

@@ -74,18 +74,16 @@ void TestPeerResults::peerResults_data()
     QTest::newRow("multi-threaded peer above 100% of one core")
         << QByteArray(R"({"cpu_util_total":180,"cpu_util_user":20,"cpu_util_system":160,"streams":[)" + good + "]}")
         << true << QString();
-    QTest::newRow("no CPU figures at all")
-        << QByteArray(R"({"streams":[)" + good + "]}") << true << QString();
+    QTest::newRow("no CPU figures at all") << QByteArray(R"({"streams":[)" + good + "]}") << true << QString();
 
     QTest::newRow("remote CPU 1e308")
         << QByteArray(R"({"cpu_util_total":1e308,"cpu_util_user":0,"cpu_util_system":0,"streams":[)" + good + "]}")
         << true << QStringLiteral("'cpu_util_total' is 1e+308");
     QTest::newRow("negative CPU")
-        << QByteArray(R"({"cpu_util_total":-3,"cpu_util_user":0,"cpu_util_system":0,"streams":[)" + good + "]}")
-        << true << QStringLiteral("'cpu_util_total' is -3");
-    QTest::newRow("CPU as text")
-        << QByteArray(R"({"cpu_util_total":"12","streams":[)" + good + "]}") << true
-        << QStringLiteral("not a finite number");
+        << QByteArray(R"({"cpu_util_total":-3,"cpu_util_user":0,"cpu_util_system":0,"streams":[)" + good + "]}") << true
+        << QStringLiteral("'cpu_util_total' is -3");
+    QTest::newRow("CPU as text") << QByteArray(R"({"cpu_util_total":"12","streams":[)" + good + "]}") << true
+                                 << QStringLiteral("not a finite number");
     QTest::newRow("no streams array") << QByteArray(R"({"cpu_util_total":1})") << true
                                       << QStringLiteral("no 'streams' array");
     QTest::newRow("empty streams: ours is missing") << doc("") << true << QStringLiteral("stream 1 is missing");
@@ -102,18 +100,19 @@ void TestPeerResults::peerResults_data()
         << doc(R"({"id":9,"bytes":1})") << true << QStringLiteral("stream 9, which this side does not have");
     QTest::newRow("retransmits -7") << doc(R"({"id":1,"bytes":10,"retransmits":-7})") << true
                                     << QStringLiteral("retransmits -7");
-    QTest::newRow("end time a day later") << doc(R"({"id":1,"bytes":10,"end_time":86400})") << true
-                                          << QStringLiteral("'end_time' is 86400");
+    QTest::newRow("end time a day later")
+        << doc(R"({"id":1,"bytes":10,"end_time":86400})") << true << QStringLiteral("'end_time' is 86400");
     QTest::newRow("extension CPU 1e308")
-        << doc(good, R"("nicbench":{"cpu":{"start":0,"end":1,"cpu_count":4,"system_busy_pct":1e308},"cpu_intervals":[]},)")
+        << doc(good,
+               R"("nicbench":{"cpu":{"start":0,"end":1,"cpu_count":4,"system_busy_pct":1e308},"cpu_intervals":[]},)")
         << true << QStringLiteral("'system_busy_pct' is 1e+308");
     QTest::newRow("extension process CPU beyond its cores")
-        << doc(good, R"("nicbench":{"cpu_intervals":[{"start":0,"end":1,"cpu_count":2,"process_pct":900}]},)")
-        << true << QStringLiteral("CPU interval 1");
+        << doc(good, R"("nicbench":{"cpu_intervals":[{"start":0,"end":1,"cpu_count":2,"process_pct":900}]},)") << true
+        << QStringLiteral("CPU interval 1");
     QTest::newRow("extension negative transactions")
         << doc(good, R"("nicbench":{"transactions":-1},)") << true << QStringLiteral("'transactions' is -1");
-    QTest::newRow("extension not an object") << doc(good, R"("nicbench":7,)") << true
-                                             << QStringLiteral("'nicbench' is not an object");
+    QTest::newRow("extension not an object")
+        << doc(good, R"("nicbench":7,)") << true << QStringLiteral("'nicbench' is not an object");
 }
 
 void TestPeerResults::peerResults()
@@ -212,16 +211,16 @@ void TestPeerResults::implausible_data()
     QTest::newRow("-R: nothing received") << int(K::Stream) << QList<nb::StreamSummary>{stream(false, 0, 0)}
                                           << std::uint64_t(0) << QStringLiteral("from the server to the client");
     QTest::newRow("bidir: one direction empty")
-        << int(K::Stream) << QList<nb::StreamSummary>{stream(true, 100, 100), stream(false, 50, 0)}
-        << std::uint64_t(0) << QStringLiteral("from the server to the client");
+        << int(K::Stream) << QList<nb::StreamSummary>{stream(true, 100, 100), stream(false, 50, 0)} << std::uint64_t(0)
+        << QStringLiteral("from the server to the client");
     QTest::newRow("no streams") << int(K::Stream) << QList<nb::StreamSummary>{} << std::uint64_t(0)
                                 << QStringLiteral("no data stream");
-    QTest::newRow("RR with transactions") << int(K::Rr) << QList<nb::StreamSummary>{stream(true, 10, 10)}
-                                          << std::uint64_t(5) << QString();
+    QTest::newRow("RR with transactions")
+        << int(K::Rr) << QList<nb::StreamSummary>{stream(true, 10, 10)} << std::uint64_t(5) << QString();
     QTest::newRow("RR with zero transactions") << int(K::Rr) << QList<nb::StreamSummary>{stream(true, 0, 0)}
                                                << std::uint64_t(0) << QStringLiteral("no transaction completed");
-    QTest::newRow("CRR with zero transactions") << int(K::Crr) << QList<nb::StreamSummary>{} << std::uint64_t(0)
-                                                << QStringLiteral("connect/request/response");
+    QTest::newRow("CRR with zero transactions")
+        << int(K::Crr) << QList<nb::StreamSummary>{} << std::uint64_t(0) << QStringLiteral("connect/request/response");
 }
 
 void TestPeerResults::implausible()

@@ -14,8 +14,7 @@ bool needsEscape(char16_t c)
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
         return true;
     // Bidirectional embeddings, overrides and isolates reorder what follows them.
-    return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f ||
-           c == 0x061c;
+    return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
 }
 
 } // namespace

@@ -66,9 +66,9 @@ bool cpuSampleSound(const QJsonObject &o, QString *why)
         const QString &key = it.key();
         const bool isTime = key == QLatin1String("start") || key == QLatin1String("end");
         const double max = key.startsWith(QLatin1String("process")) ? processMax
-                           : key.endsWith(QLatin1String("_pct"))   ? 100.5
-                           : isTime                                ? MaxSampleSeconds
-                                                                   : peer::MaxCores;
+                           : key.endsWith(QLatin1String("_pct"))    ? 100.5
+                           : isTime                                 ? MaxSampleSeconds
+                                                                    : peer::MaxCores;
         if (!numberIn(o, key, 0, max, false, nullptr, nullptr, why))
             return false;
     }
@@ -117,9 +117,9 @@ bool checkPeerResults(const QJsonObject &json, const QList<LocalStreamView> &loc
         f.bytes = std::uint64_t(*bytes);
         // What the peer received on a stream we sent on cannot exceed what we sent; what it
         // sent to us is bounded by the fastest link there is.
-        const std::uint64_t maxBytes =
-            it->weSent ? it->totalBytes + it->totalBytes / 100 + peer::ReceiveMargin
-                       : std::uint64_t(peer::MaxBytesPerSecond * maxSeconds) + peer::MaxBytesSlack;
+        const std::uint64_t maxBytes = it->weSent
+                                           ? it->totalBytes + it->totalBytes / 100 + peer::ReceiveMargin
+                                           : std::uint64_t(peer::MaxBytesPerSecond * maxSeconds) + peer::MaxBytesSlack;
         if (f.bytes > maxBytes)
             return fail(error, QStringLiteral("stream %1 claims %2 %3, more than can have moved (%4 at most)")
                                    .arg(f.id)

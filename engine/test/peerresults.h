@@ -18,7 +18,7 @@ struct TestResult;
 // What this side knows about one of its streams when the peer's results arrive.
 struct LocalStreamView {
     int id = 0;
-    bool weSent = false;          // this side sent on the stream (the peer received)
+    bool weSent = false;          // bulk data this side sent (the peer only received)
     std::uint64_t totalBytes = 0; // everything this side moved on it, warm-up included
 };
 

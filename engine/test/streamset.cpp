@@ -207,9 +207,12 @@ QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSy
 
 bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error, PeerFigures *figures)
 {
+    // Only bulk data has one direction: the ends of a request/response stream both count
+    // requests and responses, and the server may have answered more than we have read.
     QList<LocalStreamView> local;
     for (const Entry &e : m_streams)
-        local.append({e.stream->id(), e.stream->isSender(), e.frozen ? e.finalBytes : e.stream->bytes()});
+        local.append({e.stream->id(), e.stream->role() == DataStream::Role::Sender,
+                      e.frozen ? e.finalBytes : e.stream->bytes()});
     PeerFigures peer;
     if (!checkPeerResults(json, local, m_end - m_countStart, &peer, error))
         return false;
