@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Issue 15, caps before parsing: control messages of 16 MiB sent to a real server process
-// (whose resident memory is read from /proc before and after) and by a scripted server to
-// our client; a server's CPU intervals beyond what the test can have made are cut, with a
-// note. Everything on loopback; every wait bounded.
+// Issue 15, peers that send what cannot be right: control messages of 16 MiB sent to a real
+// server process (whose resident memory is read from /proc before and after) and by a
+// scripted server to our client; absurd client results refused by the server; a server's
+// CPU intervals beyond what the test can have made cut, with a note; no wrong-path warning
+// on a test that ended in an error. Everything on loopback; every wait bounded.
 #include "integrationhelpers.h"
 #include "net/connect.h"
 #include "net/io.h"
@@ -128,6 +129,33 @@ bool greet(const nb::net::Socket &ctrl)
            nb::proto::readJson(ctrl, &params, nb::net::deadlineIn(5), &err) == IoStatus::Ok;
 }
 
+// A scripted client's one-stream upload against our server, up to EXCHANGE_RESULTS: the
+// server now waits for the client's results.
+bool runUpToResults(quint16 port, nb::net::Socket *ctrl, nb::net::Socket *data)
+{
+    *ctrl = connectTo(port);
+    const QByteArray cookie = nb::proto::makeCookie();
+    if (!ctrl->valid() || !sendAll(*ctrl, cookie) || readState(*ctrl) != nb::proto::ParamExchange)
+        return false;
+    QString err;
+    if (nb::proto::writeJson(*ctrl, nbtest::loopbackTestParams(port, 0.5, 1).toIperfParams(), nb::net::deadlineIn(5),
+                             &err) != IoStatus::Ok)
+        return false;
+    int state = readState(*ctrl);
+    if (state == nb::proto::NicbenchHello) {
+        QJsonObject hello;
+        if (nb::proto::readJson(*ctrl, &hello, nb::net::deadlineIn(5), &err) != IoStatus::Ok)
+            return false;
+        state = readState(*ctrl);
+    }
+    if (state != nb::proto::CreateStreams)
+        return false;
+    *data = connectTo(port);
+    return data->valid() && sendAll(*data, cookie) && readState(*ctrl) == nb::proto::TestStart &&
+           readState(*ctrl) == nb::proto::TestRunning && sendAll(*data, QByteArray(1024 * 1024, 'd')) &&
+           sendAll(*ctrl, QByteArray(1, char(nb::proto::TestEnd))) && readState(*ctrl) == nb::proto::ExchangeResults;
+}
+
 nb::TestResult runClient(quint16 port, double seconds, QElapsedTimer *t)
 {
     nb::TestParams p = nbtest::loopbackTestParams(port, seconds, 1);
@@ -142,8 +170,11 @@ class TestHostilePeers : public QObject {
     Q_OBJECT
 private slots:
     void serverRefusesHugeMessages();
+    void serverRefusesAbsurdResults_data();
+    void serverRefusesAbsurdResults();
     void clientRefusesHugeHello();
     void clientCutsCpuIntervals();
+    void noPathWarningAfterError();
 };
 
 // 16 MiB as parameters, then 16 MiB as results after a real test: each refused from its
@@ -173,28 +204,8 @@ void TestHostilePeers::serverRefusesHugeMessages()
     }
     {
         // A real one-stream upload of half a second, then 16 MiB where the results go.
-        const nb::net::Socket c = connectTo(port);
-        QVERIFY(c.valid());
-        const QByteArray cookie = nb::proto::makeCookie();
-        QVERIFY(sendAll(c, cookie));
-        QCOMPARE(readState(c), int(nb::proto::ParamExchange));
-        nb::TestParams p = nbtest::loopbackTestParams(port, 0.5, 1);
-        QString err;
-        QCOMPARE(nb::proto::writeJson(c, p.toIperfParams(), nb::net::deadlineIn(5), &err), IoStatus::Ok);
-        int state = readState(c);
-        if (state == nb::proto::NicbenchHello) {
-            QJsonObject hello;
-            QCOMPARE(nb::proto::readJson(c, &hello, nb::net::deadlineIn(5), &err), IoStatus::Ok);
-            state = readState(c);
-        }
-        QCOMPARE(state, int(nb::proto::CreateStreams));
-        const nb::net::Socket data = connectTo(port);
-        QVERIFY(data.valid() && sendAll(data, cookie));
-        QCOMPARE(readState(c), int(nb::proto::TestStart));
-        QCOMPARE(readState(c), int(nb::proto::TestRunning));
-        QVERIFY(sendAll(data, QByteArray(1024 * 1024, 'd')));
-        QVERIFY(sendAll(c, QByteArray(1, char(nb::proto::TestEnd))));
-        QCOMPARE(readState(c), int(nb::proto::ExchangeResults));
+        nb::net::Socket c, data;
+        QVERIFY(runUpToResults(port, &c, &data));
         t.start();
         QVERIFY(sendAll(c, lengthHeader(kHuge)));
         // Refused from the header: the server hangs up (or says SERVER_ERROR) at once.
@@ -217,6 +228,28 @@ void TestHostilePeers::serverRefusesHugeMessages()
 }
 
 // A hello (the NicBench greeting) of 16 MiB: refused at once, a one-line error.
+void TestHostilePeers::serverRefusesAbsurdResults_data()
+{
+    QTest::addColumn<QByteArray>("results");
+    QTest::newRow("CPU 1e308") << QByteArray(R"({"cpu_util_total":1e308,"streams":[{"id":1,"bytes":1000}]})");
+    QTest::newRow("no streams") << QByteArray(R"({"cpu_util_total":1,"streams":[]})");
+    QTest::newRow("sent 1e17 bytes") << QByteArray(R"({"streams":[{"id":1,"bytes":100000000000000000}]})");
+}
+
+// The client's results are checked by the server as the server's are by the client: the
+// server answers SERVER_ERROR, and the test is not counted as a result.
+void TestHostilePeers::serverRefusesAbsurdResults()
+{
+    QFETCH(QByteArray, results);
+    nbtest::ServerThread server;
+    QString err;
+    QVERIFY2(server.start(&err), qPrintable(err));
+    nb::net::Socket c, data;
+    QVERIFY(runUpToResults(server.port(), &c, &data));
+    QVERIFY(sendAll(c, lengthHeader(quint32(results.size())) + results));
+    QCOMPARE(readState(c), int(nb::proto::ServerError));
+}
+
 void TestHostilePeers::clientRefusesHugeHello()
 {
     ScriptedServer fake([](const nb::net::Socket &ctrl) {
@@ -277,6 +310,35 @@ void TestHostilePeers::clientCutsCpuIntervals()
     QVERIFY2(warnings.contains(QStringLiteral("of its 2000 CPU intervals")), qPrintable(warnings));
     QVERIFY2(warnings.contains(QStringLiteral("256 characters")), qPrintable(warnings));
     QVERIFY(r.peerExtension.value(QStringLiteral("version")).toString().size() <= 256);
+}
+
+// Issue 15: every test that ended in an error said "Traffic probably took another path than
+// lo: ... lo counted only 0 Bytes" (the counters were never read at its end). A server
+// killed mid-test: an error, and no such warning.
+void TestHostilePeers::noPathWarningAfterError()
+{
+    struct Intervals : nb::TestListener {
+        std::atomic<int> count{0};
+        void intervalReady(const nb::IntervalReport &) override { count.fetch_add(1); }
+    } listener;
+    nbtest::Child server;
+    const quint16 port = nbtest::freePort();
+    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port)});
+    QVERIFY2(server.waitStarted() && nbtest::waitListening(port), qPrintable(server.describe()));
+    nb::ThroughputClient client(nbtest::loopbackTestParams(port, 20, 0.5), &listener);
+    nb::TestResult r;
+    std::thread run([&] { r = client.run(); });
+    QElapsedTimer t;
+    t.start();
+    while (listener.count.load() < 1 && t.elapsed() < 10000)
+        QThread::msleep(20);
+    server.kill();
+    run.join();
+    QVERIFY2(listener.count.load() >= 1, "no interval within 10 s");
+    QVERIFY(!r.ok());
+    QVERIFY2(r.sum(true).bytesSent > 0, "the test had moved data before the server went away");
+    for (const QString &w : r.warnings)
+        QVERIFY2(!w.contains(QStringLiteral("another path")), qPrintable(w));
 }
 
 QTEST_GUILESS_MAIN(TestHostilePeers)
