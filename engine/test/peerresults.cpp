@@ -5,10 +5,12 @@
 #include "protocol/protocol.h"
 #include "test/results.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QSet>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <functional>
 
@@ -97,6 +99,11 @@ bool checkPeerResults(const QJsonObject &json, const QList<LocalStreamView> &loc
         return fail(error, QStringLiteral("%1 streams reported, this side has %2").arg(arr.size()).arg(local.size()));
     const double seconds = std::isfinite(localSeconds) && localSeconds > 0 ? localSeconds : 0;
     const double maxSeconds = seconds + peer::SecondsSlack;
+    // By id: 10,000 connections make a quadratic search cost seconds.
+    QHash<int, qsizetype> localById;
+    localById.reserve(local.size());
+    for (qsizetype i = 0; i < local.size(); ++i)
+        localById.insert(local.at(i).id, i);
     QSet<int> seen;
     for (const QJsonValue &v : arr) {
         if (!v.isObject())
@@ -106,12 +113,13 @@ bool checkPeerResults(const QJsonObject &json, const QList<LocalStreamView> &loc
         const auto bytes = proto::toInt64(s.value(QStringLiteral("bytes")));
         if (!id || !bytes || *bytes < 0)
             return fail(error, QStringLiteral("a stream needs numeric 'id' and 'bytes'"));
-        const auto it = std::find_if(local.begin(), local.end(), [&](const LocalStreamView &l) { return l.id == *id; });
-        if (it == local.end())
+        const auto found = *id >= INT_MIN && *id <= INT_MAX ? localById.constFind(int(*id)) : localById.constEnd();
+        if (found == localById.constEnd())
             return fail(error, QStringLiteral("they name stream %1, which this side does not have").arg(*id));
         if (seen.contains(int(*id)))
             return fail(error, QStringLiteral("stream %1 is reported twice").arg(*id));
         seen.insert(int(*id));
+        const LocalStreamView *it = &local.at(*found);
         PeerStreamFigures f;
         f.id = int(*id);
         f.bytes = std::uint64_t(*bytes);

@@ -3,6 +3,7 @@
 
 #include "protocol/protocol.h"
 
+#include <QHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -216,9 +217,12 @@ bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error, PeerFi
     PeerFigures peer;
     if (!checkPeerResults(json, local, m_end - m_countStart, &peer, error))
         return false;
+    QHash<int, Entry *> byId;
+    byId.reserve(qsizetype(m_streams.size()));
+    for (Entry &e : m_streams)
+        byId.insert(e.stream->id(), &e);
     for (const PeerStreamFigures &f : peer.streams) {
-        auto it =
-            std::find_if(m_streams.begin(), m_streams.end(), [&](const Entry &e) { return e.stream->id() == f.id; });
+        Entry *it = byId.value(f.id); // checkPeerResults found every id among ours
         it->peerBytes = f.bytes;
         it->peerRetrans = f.retransmits;
         it->peerSeconds = f.seconds;
