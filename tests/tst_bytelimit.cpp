@@ -36,6 +36,8 @@ private Q_SLOTS:
     void timeBeforeBytes();
     void reverseBytes_data();
     void reverseBytes();
+    void bidirBytes_data();
+    void bidirBytes();
 
 private:
     // Starts a one-off server of the given kind and returns its port (0 on failure).
@@ -139,6 +141,38 @@ void TestByteLimit::reverseBytes()
     const Sums s = sums(client.outJson());
     QVERIFY2(s.received >= 199 * kMiB && s.received <= 201 * kMiB, qPrintable(QString::number(s.received)));
     QVERIFY2(s.sent >= s.received && s.sent <= 201 * kMiB, qPrintable(QString::number(s.sent)));
+    QVERIFY2(srv.waitFinished(10000), qPrintable(srv.describe()));
+    QCOMPARE(srv.exitCode(), 0);
+}
+
+void TestByteLimit::bidirBytes_data()
+{
+    bytesBeforeTime_data();
+}
+
+// --bidir -n: each side sends the count, and the client ends only once it has the
+// server's too (issue 15: ending at our own count could leave the reverse direction short).
+void TestByteLimit::bidirBytes()
+{
+    QFETCH(QString, server);
+    if (server == QLatin1String("iperf3") && !nbtest::haveTool(server))
+        QSKIP("iperf3 is not installed");
+    nbtest::Child srv;
+    const quint16 port = startServer(&srv, server);
+    QVERIFY2(port, qPrintable(srv.describe()));
+    nbtest::Child client;
+    QVERIFY2(runClient(&client, port, {QStringLiteral("--bidir"), QStringLiteral("-n"), QStringLiteral("100M")}),
+             qPrintable(client.describe()));
+    QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
+    const QJsonObject doc = client.outJson();
+    const Sums forward = sums(doc);
+    const QJsonObject end = doc.value(QStringLiteral("end")).toObject();
+    const double reverseReceived =
+        end.value(QStringLiteral("sum_received_bidir_reverse")).toObject().value(QStringLiteral("bytes")).toDouble();
+    QVERIFY2(forward.sent >= 100 * kMiB && forward.sent <= 101 * kMiB, qPrintable(QString::number(forward.sent)));
+    QVERIFY2(forward.received >= 99 * kMiB, qPrintable(QString::number(forward.received)));
+    QVERIFY2(reverseReceived >= 99 * kMiB && reverseReceived <= 101 * kMiB,
+             qPrintable(QString::number(reverseReceived)));
     QVERIFY2(srv.waitFinished(10000), qPrintable(srv.describe()));
     QCOMPARE(srv.exitCode(), 0);
 }

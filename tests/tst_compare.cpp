@@ -8,6 +8,7 @@
 #include "compare/comparisonspec.h"
 #include "compare/comparisonstatistics.h"
 #include "compare/snapshot.h"
+#include "core/gzip.h"
 #include "integrationhelpers.h"
 
 #include <QElapsedTimer>
@@ -163,6 +164,8 @@ private slots:
     void cliEndToEnd();
     void cliFlagsForm();
     void cliRejectsBadInput();
+    void cliRefusesGzipBomb();
+    void cliReportIsTerminalSafe();
 
 private:
     QTemporaryDir m_dir;
@@ -509,6 +512,61 @@ void TestCompare::cliRejectsBadInput()
         const CliRun r = runCli(c.args, 30000);
         QVERIFY2(r.finished && r.exitCode == 1 && r.err.contains(c.expected), qPrintable(r.describe(c.args)));
     }
+}
+
+// Issue 15: a 509 KB .nicbench.gz made `report` use 4.7 GB for 24 s. A bomb of the same
+// shape (a snapshot header, then 512 MiB of one string, ~0.5 MB compressed as 128 gzip
+// members) is refused while it is decompressed, at the 64 MiB cap, in a process limited to
+// 1 GiB of address space, within a few seconds.
+void TestCompare::cliRefusesGzipBomb()
+{
+    const QByteArray head = R"({"format":"nicbench-snapshot","version":2,"title":")";
+    const QByteArray member = gzipCompress(QByteArray(4 * 1024 * 1024, 'a'));
+    QByteArray bomb = gzipCompress(head);
+    for (int i = 0; i < 128; ++i)
+        bomb += member;
+    QVERIFY2(bomb.size() < 1024 * 1024, qPrintable(QString::number(bomb.size())));
+    const QString path = m_dir.filePath(QStringLiteral("bomb.nicbench.gz"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bomb) == bomb.size());
+    f.close();
+    QElapsedTimer t;
+    t.start();
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"), QStringLiteral("ulimit -v 1048576 && exec \"$0\" report \"$1\""), nbtest::cliPath(),
+             path});
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 1, err.constData());
+    QVERIFY2(err.contains("exceeds the 64 MiB limit") && !err.contains("bad_alloc"), err.constData());
+    QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
+}
+
+// Issue 15: escape sequences in a snapshot's labels and title reached the terminal through
+// `report`. They are shown as text ("\x1b"), never written raw.
+void TestCompare::cliReportIsTerminalSafe()
+{
+    QFile in(QStringLiteral(NICBENCH_TEST_DATA "/snapshots/cli-v1-loopback.nicbench"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    doc.insert(QStringLiteral("title"), QStringLiteral("Lab\x1b]0;owned\x07 run\x1b[2J"));
+    QJsonArray configs = doc.value(QStringLiteral("configurations")).toArray();
+    QJsonObject first = configs.at(0).toObject();
+    first.insert(QStringLiteral("label"), QStringLiteral("P1\x1b[31m\u202e"));
+    configs.replace(0, first);
+    doc.insert(QStringLiteral("configurations"), configs);
+    const QString path = m_dir.filePath(QStringLiteral("escapes.nicbench"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(doc).toJson());
+    out.close();
+    const QStringList args{QStringLiteral("report"), path};
+    const CliRun r = runCli(args, 30000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
+    QVERIFY2(!r.out.contains('\x1b') && !r.out.contains('\x07'), qPrintable(r.describe(args)));
+    QVERIFY2(!r.out.contains("\xe2\x80\xae"), "a right-to-left override was printed raw");
+    QVERIFY2(r.out.contains("Lab\\x1b]0;owned\\x07 run\\x1b[2J"), qPrintable(r.describe(args)));
 }
 
 QTEST_GUILESS_MAIN(TestCompare)

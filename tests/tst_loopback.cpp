@@ -30,6 +30,12 @@ namespace {
 class ServerRecorder : public nb::TestListener {
 public:
     void testStarted(const nb::TestResult &) override { m_started.fetch_add(1); }
+    void intervalReady(const nb::IntervalReport &r) override
+    {
+        if (r.sum(false).bytes > 0 || r.sum(true).bytes > 0)
+            m_intervalsWithData.fetch_add(1);
+    }
+    int intervalsWithData() const { return m_intervalsWithData.load(); }
     void testFinished(const nb::TestResult &r) override
     {
         std::lock_guard lock(m_mutex);
@@ -49,6 +55,7 @@ public:
 
 private:
     std::atomic<int> m_started{0};
+    std::atomic<int> m_intervalsWithData{0};
     mutable std::mutex m_mutex;
     QList<nb::TestResult> m_finished;
 };
@@ -599,6 +606,9 @@ void TestLoopback::busyServer()
         }
     } joiner{first, firstThread};
     QVERIFY(server.waitStarted(1, 5000));
+    // Data flows before anything else happens: a test stopped before its first byte has
+    // no result (ErrorCode::NoData), which is not what this case is about.
+    QTRY_VERIFY_WITH_TIMEOUT(server.recorder.intervalsWithData() > 0, 10000);
 
     // A raw connection gets exactly one ACCESS_DENIED byte and nothing else (A.8).
     QString cerr;
@@ -755,6 +765,14 @@ void TestLoopback::fakeServerResults_data()
                                     << QStringLiteral("numeric 'id' and 'bytes'") << false << qint64(0);
     QTest::newRow("unknown stream id") << frame(R"({"streams":[{"id":99,"bytes":12}]})") << QStringLiteral("stream 99")
                                        << false << qint64(0);
+    // Issue 15: absurd or empty figures were taken as results (exit 0).
+    QTest::newRow("remote CPU 1e308")
+        << frame(R"({"streams":[{"id":1,"bytes":12345678}],"cpu_util_total":1e308,"cpu_util_user":0,)"
+                 R"("cpu_util_system":0})")
+        << QStringLiteral("'cpu_util_total' is 1e+308") << false << qint64(0);
+    QTest::newRow("empty results") << frame(R"({"streams":[]})") << QStringLiteral("stream 1 is missing") << false
+                                   << qint64(0);
+    QTest::newRow("16 MiB results") << int32be(16 * 1024 * 1024) << QStringLiteral("exceeds") << false << qint64(0);
     QTest::newRow("truncated then closed") << frame(R"({"streams":[]})").left(8)
                                            << QStringLiteral("cannot read the server's results") << true << qint64(0);
 }
@@ -771,6 +789,8 @@ void TestLoopback::fakeServerResults()
         nb::net::Socket ctrl, data;
         if (!f.handshake(&ctrl, &data))
             return;
+        // A download: something must arrive, or the test has no result at all.
+        f.write(data, QByteArray(256 * 1024, 'x'));
         QByteArray st;
         if (!f.read(ctrl, 1, &st, 5) || st.at(0) != char(nb::proto::TestEnd))
             return;

@@ -63,6 +63,7 @@ class TestProtocol : public QObject {
 private slots:
     void resultsLimit_data();
     void resultsLimit();
+    void peerResultsLimit();
     void cookieShape();
     void cookieValidation_data();
     void cookieValidation();
@@ -690,6 +691,19 @@ void TestProtocol::resultsLimit()
     QFETCH(int, streams);
     QFETCH(quint32, limit);
     QCOMPARE(nb::proto::resultsJsonLimit(streams), limit);
+}
+
+// A server's results as the client reads them: the client's allowance, 64 KiB for the
+// extension's machine and 1 KiB per CPU interval the client took itself; never above
+// MaxJsonSize. Parameters are capped at 8 KiB like iperf3 3.18's.
+void TestProtocol::peerResultsLimit()
+{
+    QCOMPARE(nb::proto::MaxParamsJsonSize, 8u * 1024);
+    QCOMPARE(nb::proto::peerResultsJsonLimit(1, 0), quint32(65536 + 1024 + 65536));
+    QCOMPARE(nb::proto::peerResultsJsonLimit(1, 12), quint32(65536 + 1024 + 65536 + 12 * 1024));
+    QCOMPARE(nb::proto::peerResultsJsonLimit(1, -3), nb::proto::peerResultsJsonLimit(1, 0));
+    QCOMPARE(nb::proto::peerResultsJsonLimit(10000, 100000), nb::proto::MaxJsonSize);
+    QVERIFY(nb::proto::MaxHelloJsonSize < nb::proto::MaxJsonSize);
 }
 
 QTEST_GUILESS_MAIN(TestProtocol)

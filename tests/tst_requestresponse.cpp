@@ -127,6 +127,7 @@ class TestRequestResponse : public QObject {
 private slots:
     void rrLoopback();
     void rrLargeMessagesManyConnections();
+    void rrDeepInFlight();
     void crrLoopback();
     void refusedByStockIperf3();
     void cpuFiguresInJson();
@@ -226,6 +227,29 @@ void TestRequestResponse::rrLargeMessagesManyConnections()
     QCOMPARE(s.rr.connections, 4);
     QVERIFY2(s.rr.transactions >= r.rr.transactions && s.rr.transactions <= r.rr.transactions + 4 * 4,
              qPrintable(QStringLiteral("server %1, client %2").arg(s.rr.transactions).arg(r.rr.transactions)));
+}
+
+// Issue 15: --in-flight 32 with 1 MiB requests and responses (32 MiB each way, far more
+// than the socket buffers hold) reported 0 transactions. Both ends read while they write,
+// so it completes transactions; a run with none would be an error (ErrorCode::NoData).
+void TestRequestResponse::rrDeepInFlight()
+{
+    InProcessServer server;
+    QString err;
+    QVERIFY2(server.start(&err), qPrintable(err));
+    TestParams p = rrParams(server.port(), TestKind::Rr, 2.0);
+    p.requestSize = 1 << 20;
+    p.responseSize = 1 << 20;
+    p.inFlight = 32;
+    ThroughputClient client(p);
+    const TestResult r = client.run();
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY2(r.rr.transactions > 0, qPrintable(QString::number(r.rr.transactions)));
+    QCOMPARE(r.rr.latencyUs.count, r.rr.transactions);
+    QCOMPARE(r.streams.size(), 1);
+    QCOMPARE(r.streams.front().bytesSent % (2u << 20), 0u);
+    QTRY_COMPARE_WITH_TIMEOUT(server.results.count(), 1, 5000);
+    QVERIFY2(server.results.last().ok(), qPrintable(server.results.last().error));
 }
 
 void TestRequestResponse::crrLoopback()

@@ -40,6 +40,8 @@ class TestServerPolicy : public QObject {
 private slots:
     void printable_data();
     void printable();
+    void terminalSafe_data();
+    void terminalSafe();
     void allowList_data();
     void allowList();
     void allowed_data();
@@ -60,6 +62,27 @@ private slots:
     void shippedEnvironmentFile();
     void helloHostCarriesNoMac();
 };
+
+void TestServerPolicy::terminalSafe_data()
+{
+    QTest::addColumn<QString>("in");
+    QTest::addColumn<QString>("out");
+    QTest::newRow("plain, lines kept") << QStringLiteral("a\tb\nc") << QStringLiteral("a\tb\nc");
+    QTest::newRow("CSI shown") << QStringLiteral("x\x1b[2Jy") << QStringLiteral("x\\x1b[2Jy");
+    QTest::newRow("C1 CSI shown") << QString(QChar(0x9b)) + QStringLiteral("31m") << QStringLiteral("\\x9b31m");
+    QTest::newRow("carriage return shown") << QStringLiteral("ok\rFAIL") << QStringLiteral("ok\\x0dFAIL");
+    QTest::newRow("bidi override shown") << QString(QChar(0x202e)) + QStringLiteral("txt.exe")
+                                         << QStringLiteral("\\u202etxt.exe");
+    QTest::newRow("accents and CJK kept") << QStringLiteral("Ethernet-Verbindung \u00e9 \u7f51\u5361")
+                                          << QStringLiteral("Ethernet-Verbindung \u00e9 \u7f51\u5361");
+}
+
+void TestServerPolicy::terminalSafe()
+{
+    QFETCH(QString, in);
+    QFETCH(QString, out);
+    QCOMPARE(nb::terminalSafe(in), out);
+}
 
 void TestServerPolicy::printable_data()
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparecommand.h"
 #include "interrupts.h"
+#include "core/sanitize.h"
 
 #include "compare/comparisonanswer.h"
 #include "compare/comparisonrunner.h"
@@ -26,7 +27,8 @@ void stopRunner()
 
 void print(const QString &text, FILE *to = stdout)
 {
-    std::fputs(text.toLocal8Bit().constData(), to);
+    // Labels, titles and errors come from snapshot files and servers: shown, never obeyed.
+    std::fputs(terminalSafe(text).toLocal8Bit().constData(), to);
     std::fflush(to);
 }
 

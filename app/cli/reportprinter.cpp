@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportprinter.h"
+#include "core/sanitize.h"
 
 #include "core/units.h"
 
@@ -38,7 +39,8 @@ QString bytesText(double n)
 
 void ReportPrinter::printLine(const QString &line, FILE *to)
 {
-    const QByteArray b = line.toLocal8Bit();
+    // Lines carry the server's messages and results: nothing in them may steer the terminal.
+    const QByteArray b = terminalSafe(line).toLocal8Bit();
     std::fwrite(b.constData(), 1, size_t(b.size()), to);
     std::fputc('\n', to);
     std::fflush(to);

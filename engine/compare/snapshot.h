@@ -38,8 +38,8 @@ public:
     // 2: configurations carry "adapter" and "variant" (version 1 files get them from
     // their labels on load, Configuration::splitLabel).
     static constexpr int kFormatVersion = 2;
-    static constexpr qint64 kMaxFileBytes = qint64(512) * 1024 * 1024; // as stored
-    static constexpr qint64 kMaxJsonBytes = qint64(512) * 1024 * 1024; // after gunzip
+    static constexpr qint64 kMaxFileBytes = qint64(64) * 1024 * 1024; // as stored
+    static constexpr qint64 kMaxJsonBytes = qint64(64) * 1024 * 1024; // after gunzip
     static constexpr int kMaxConfigurations = 1024;
     static constexpr int kMaxRuns = 100000;
 

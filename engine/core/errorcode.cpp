@@ -28,6 +28,7 @@ constexpr std::array<Entry, 15> entries{{
     {ErrorCode::Io, "io", "a network error occurred"},
     {ErrorCode::Limit, "limit", "a system limit is too low for this test"},
     {ErrorCode::AuthFailed, "auth_failed", "authentication failed"},
+    {ErrorCode::NoData, "no_data", "the test moved no data"},
 }};
 } // namespace
 

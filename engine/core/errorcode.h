@@ -23,6 +23,7 @@ enum class ErrorCode {
     Io,            // another system error on a socket
     Limit,         // a limit of this machine is too low for the test (open files)
     AuthFailed,    // authentication failed (iperf3 error 142) or its options are unusable
+    NoData,        // the test ran but moved no data or completed no transaction
 };
 
 // A sentence for the code alone ("the server is busy running a test").

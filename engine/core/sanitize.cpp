@@ -54,4 +54,28 @@ QString printable(QStringView text, int maxLen)
     return out;
 }
 
+QString terminalSafe(QStringView text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        char32_t c = text[i].unicode();
+        const bool pair = QChar::isHighSurrogate(c) && i + 1 < text.size() && text[i + 1].isLowSurrogate();
+        if (pair)
+            c = QChar::surrogateToUcs4(text[i], text[i + 1]);
+        if (c == U'\n' || c == U'\t' || isPlain(c)) {
+            out += text[i];
+            if (pair)
+                out += text[i + 1];
+        } else if (c < 0x100) {
+            out += QStringLiteral("\\x%1").arg(unsigned(c), 2, 16, QLatin1Char('0'));
+        } else {
+            out += QStringLiteral("\\u%1").arg(unsigned(c), pair ? 6 : 4, 16, QLatin1Char('0'));
+        }
+        if (pair)
+            ++i;
+    }
+    return out;
+}
+
 } // namespace nb

@@ -16,4 +16,10 @@ namespace nb {
 // Longer than maxLen characters: cut to maxLen and "..." appended. maxLen <= 0: no cut.
 QString printable(QStringView text, int maxLen = 200);
 
+// For text printed as it is, over several lines (a report, a table, a peer's message on
+// stderr): every character printable() would replace, except newline and tab, is shown as
+// an escape instead ("\x1b", "\u202e"), so the terminal interprets nothing and nothing is
+// hidden, and the reader sees what was there. No length cap.
+QString terminalSafe(QStringView text);
+
 } // namespace nb

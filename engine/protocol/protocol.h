@@ -48,8 +48,11 @@ constexpr int MaxStreams = 128;
 // make us allocate.
 constexpr std::uint32_t MaxJsonSize = 16 * 1024 * 1024;
 // What a server reads before it knows anything about the client: the test parameters
-// (ours are under 2 KiB; stock iperf3 3.18 itself caps them at 8 KiB).
-constexpr std::uint32_t MaxParamsJsonSize = 64 * 1024;
+// (ours are under 2 KiB; stock iperf3 3.18 itself caps them at 8 KiB, and so do we).
+constexpr std::uint32_t MaxParamsJsonSize = 8 * 1024;
+// The NicBench hello and the info query's answer: the server's machine with every adapter
+// and address (a few KiB; 256 KiB is room for hundreds of adapters).
+constexpr std::uint32_t MaxHelloJsonSize = 256 * 1024;
 // Keepalive on control connections (both sides): a peer whose machine vanished is noticed
 // after KeepAliveIdleSecs + KeepAliveIntervalSecs * KeepAliveProbes (40 s) without traffic.
 constexpr int KeepAliveIdleSecs = 20;
@@ -63,6 +66,15 @@ constexpr double DataCookieTimeoutSecs = 5;
 constexpr std::uint32_t resultsJsonLimit(int streams)
 {
     const std::uint64_t limit = 64 * 1024 + std::uint64_t(streams > 0 ? streams : 0) * 1024;
+    return limit < MaxJsonSize ? std::uint32_t(limit) : MaxJsonSize;
+}
+// A server's results as the client reads them: the client's allowance plus, for our
+// server's extension, its machine (64 KiB) and 1 KiB per CPU interval (a sample is about
+// 350 bytes); `intervals` is how many the client took itself (plus the partial last).
+constexpr std::uint32_t peerResultsJsonLimit(int streams, int intervals)
+{
+    const std::uint64_t limit =
+        std::uint64_t(resultsJsonLimit(streams)) + 64 * 1024 + std::uint64_t(intervals > 0 ? intervals : 0) * 1024;
     return limit < MaxJsonSize ? std::uint32_t(limit) : MaxJsonSize;
 }
 

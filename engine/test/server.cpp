@@ -590,14 +590,15 @@ bool ServerRun::exchangeResults()
     QJsonObject theirs;
     if (ctrl.readJson(&theirs, rd, &err, proto::resultsJsonLimit(streams.size())) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, QStringLiteral("cannot read the client's results: %1").arg(err));
-    if (!streams.applyPeerResults(theirs, &err)) {
+    PeerFigures figures;
+    if (!streams.applyPeerResults(theirs, &err, &figures)) {
         ctrl.sendError(proto::IeStreamId);
         return fail(ErrorCode::Protocol, err);
     }
-    result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
-    result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
-    result.cpu.remoteSystem = proto::toDouble(theirs.value(QStringLiteral("cpu_util_system"))).value_or(0);
-    result.cpu.remoteKnown = true;
+    result.cpu.remoteTotal = figures.cpuTotal;
+    result.cpu.remoteUser = figures.cpuUser;
+    result.cpu.remoteSystem = figures.cpuSystem;
+    result.cpu.remoteKnown = figures.cpuKnown;
     const bool receiverOnly = toReceive == total;
     QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
     if (nbClient)

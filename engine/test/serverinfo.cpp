@@ -5,6 +5,7 @@
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
 #include "test/authoptions.h"
+#include "test/peerresults.h"
 
 #include <QJsonArray>
 
@@ -178,7 +179,7 @@ bool Query::readHello(HostEnvironment *out, QString *error)
 {
     QString err;
     QJsonObject hello;
-    const net::IoStatus s = ctrl.readJson(&hello, deadline, &err);
+    const net::IoStatus s = ctrl.readJson(&hello, deadline, &err, proto::MaxHelloJsonSize);
     if (s != net::IoStatus::Ok)
         return fail(error, ErrorCode::Protocol,
                     s == net::IoStatus::Error ? QStringLiteral("%1: malformed NicBench greeting: %2").arg(where(), err)
@@ -191,6 +192,7 @@ bool Query::readHello(HostEnvironment *out, QString *error)
     if (const QString refused = hello.value(QStringLiteral("refused")).toString(); !refused.isEmpty())
         return fail(error, ErrorCode::ServerError,
                     QStringLiteral("%1 refused the query: %2").arg(where(), printable(refused, 300)));
+    capJsonText(&hello, peer::MaxTextLength, peer::MaxListItems); // printed as it came
     const QJsonValue host = hello.value(QStringLiteral("host"));
     if (!host.isObject())
         return fail(error, ErrorCode::Unsupported,

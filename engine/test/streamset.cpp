@@ -3,6 +3,7 @@
 
 #include "protocol/protocol.h"
 
+#include <QHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -221,36 +222,30 @@ QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSy
     return o;
 }
 
-bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error)
+bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error, PeerFigures *figures)
 {
-    const QJsonValue sv = json.value(QStringLiteral("streams"));
-    if (!sv.isArray()) {
-        *error = QStringLiteral("peer results have no 'streams' array");
+    // Only bulk data has one direction: the ends of a request/response stream both count
+    // requests and responses, and the server may have answered more than we have read.
+    QList<LocalStreamView> local;
+    for (const Entry &e : m_streams)
+        local.append({e.stream->id(), e.stream->role() == DataStream::Role::Sender,
+                      e.frozen ? e.finalBytes : e.stream->bytes()});
+    PeerFigures peer;
+    if (!checkPeerResults(json, local, m_end - m_countStart, &peer, error))
         return false;
-    }
-    for (const QJsonValue &v : sv.toArray()) {
-        if (!v.isObject()) {
-            *error = QStringLiteral("peer results: stream entry is not an object");
-            return false;
-        }
-        const QJsonObject s = v.toObject();
-        const auto id = proto::toInt64(s.value(QStringLiteral("id")));
-        const auto bytes = proto::toInt64(s.value(QStringLiteral("bytes")));
-        if (!id || !bytes || *bytes < 0) {
-            *error = QStringLiteral("peer results: stream needs numeric 'id' and 'bytes'");
-            return false;
-        }
-        auto it =
-            std::find_if(m_streams.begin(), m_streams.end(), [&](const Entry &e) { return e.stream->id() == *id; });
-        if (it == m_streams.end()) {
-            *error = QStringLiteral("peer results name stream %1, which this side does not have").arg(*id);
-            return false;
-        }
-        it->peerBytes = std::uint64_t(*bytes);
-        it->peerRetrans = proto::toInt64(s.value(QStringLiteral("retransmits"))).value_or(-1);
-        it->peerSeconds = proto::toDouble(s.value(QStringLiteral("end_time"))).value_or(0);
+    QHash<int, Entry *> byId;
+    byId.reserve(qsizetype(m_streams.size()));
+    for (Entry &e : m_streams)
+        byId.insert(e.stream->id(), &e);
+    for (const PeerStreamFigures &f : peer.streams) {
+        Entry *it = byId.value(f.id); // checkPeerResults found every id among ours
+        it->peerBytes = f.bytes;
+        it->peerRetrans = f.retransmits;
+        it->peerSeconds = f.seconds;
         it->peerKnown = true;
     }
+    if (figures)
+        *figures = peer;
     return true;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "test/datastream.h"
+#include "test/peerresults.h"
 #include "test/results.h"
 #include "test/workerpool.h"
 
@@ -59,9 +60,10 @@ public:
     // The JSON this side sends in EXCHANGE_RESULTS.
     QJsonObject resultsJson(double cpuTotal, double cpuUser, double cpuSystem, bool receiverOnly,
                             const QString &congestion) const;
-    // Reads the peer's results; matches streams by id (unknown ids are an error, like
-    // iperf3's IESTREAMID).
-    bool applyPeerResults(const QJsonObject &json, QString *error);
+    // Reads the peer's results once checkPeerResults (test/peerresults.h) found them sound;
+    // matches streams by id (unknown ids are an error, like iperf3's IESTREAMID). The
+    // checked top-level figures (CPU) go to *figures when given.
+    bool applyPeerResults(const QJsonObject &json, QString *error, PeerFigures *figures = nullptr);
     QList<StreamSummary> summaries() const;
     // Request/response totals after freeze(); only meaningful when the streams are RR roles.
     bool isRequestResponse() const;

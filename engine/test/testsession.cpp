@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/testsession.h"
 
+#include "test/peerresults.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -133,6 +135,11 @@ void TestSession::finish()
             m_result->rr.kind = m_params.kind;
         }
         m_result->computeStreamFairness();
+        // A test that ran to its end with nothing moved is an error, not a figure of 0.
+        if (const QString why = implausibleResult(*m_result); !why.isEmpty()) {
+            m_result->error = why;
+            m_result->errorCode = ErrorCode::NoData;
+        }
         applyAccounting(m_accounting, m_result);
     }
     m_streams.abortAll();

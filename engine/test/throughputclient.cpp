@@ -9,6 +9,7 @@
 #include "test/descriptorlimit.h"
 #include "test/parameters.h"
 #include "test/progresswatch.h"
+#include "test/peerresults.h"
 #include "test/testsession.h"
 
 #include <QJsonObject>
@@ -138,10 +139,13 @@ bool ClientRun::handshake()
     if (state == proto::NicbenchHello) {
         // Only a NicBench server sends this (docs/protocol.md); it carries the server's
         // capabilities and, for CRR, the port that takes one connection per transaction.
-        if (const net::IoStatus st = ctrl.readJson(&hello, net::deadlineIn(ControlTimeoutSecs), &err);
+        if (const net::IoStatus st =
+                ctrl.readJson(&hello, net::deadlineIn(ControlTimeoutSecs), &err, proto::MaxHelloJsonSize);
             st != net::IoStatus::Ok)
             return fail(net::errorCodeOf(st),
                         QStringLiteral("malformed NicBench greeting from the server: %1").arg(err));
+        // What the server says of itself is printed and saved: no longer than a name needs.
+        capJsonText(&hello, peer::MaxTextLength, peer::MaxListItems);
         result.peerIsNicbench = true;
         result.remoteVersion = hello.value(QStringLiteral("version")).toString();
         // The server's policy refused the test; SERVER_ERROR follows (docs/protocol.md §2.7).
@@ -250,14 +254,14 @@ bool ClientRun::createStreams()
 
 // -n: our senders stop by themselves once the byte count is sent. With -R only the server
 // sends (it stops at the count too); then the count is reached when we have received it,
-// as iperf3's client decides.
+// as iperf3's client decides. With --bidir both: our count sent and the server's received.
 bool ClientRun::byteCountReached() const
 {
     if (!params.endsOnBytes())
         return false;
-    if (streams.anySender())
-        return streams.allSendersFinished();
-    return streams.receivedBytes() >= params.bytes;
+    if (streams.anySender() && !streams.allSendersFinished())
+        return false;
+    return !params.isReverse() && !params.isBidir() ? true : streams.receivedBytes() >= params.bytes;
 }
 
 bool ClientRun::runPhase()
@@ -360,17 +364,26 @@ bool ClientRun::exchangeResults()
     const QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, result.senderCongestion);
     if (const net::IoStatus st = ctrl.writeJson(mine, deadline, &err); st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("cannot send results: %1").arg(err));
+    // The server's results hold at most one CPU sample per interval we took ourselves (and
+    // the final partial one): anything beyond that size is refused before it is parsed.
+    const int maxIntervals = int(result.intervals.size()) + 2;
     QJsonObject theirs;
-    if (const net::IoStatus st = ctrl.readJson(&theirs, deadline, &err); st != net::IoStatus::Ok)
+    if (const net::IoStatus st =
+            ctrl.readJson(&theirs, deadline, &err, proto::peerResultsJsonLimit(int(streams.size()), maxIntervals));
+        st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("cannot read the server's results: %1").arg(err));
-    if (!streams.applyPeerResults(theirs, &err))
+    PeerFigures figures;
+    if (!streams.applyPeerResults(theirs, &err, &figures))
         return fail(ErrorCode::Protocol, err);
-    result.cpu.remoteTotal = proto::toDouble(theirs.value(QStringLiteral("cpu_util_total"))).value_or(0);
-    result.cpu.remoteUser = proto::toDouble(theirs.value(QStringLiteral("cpu_util_user"))).value_or(0);
-    result.cpu.remoteSystem = proto::toDouble(theirs.value(QStringLiteral("cpu_util_system"))).value_or(0);
-    result.cpu.remoteKnown = theirs.contains(QStringLiteral("cpu_util_total"));
-    result.receiverCongestion = theirs.value(QStringLiteral("congestion_used")).toString();
-    result.peerExtension = theirs.value(QStringLiteral("nicbench")).toObject();
+    result.cpu.remoteTotal = figures.cpuTotal;
+    result.cpu.remoteUser = figures.cpuUser;
+    result.cpu.remoteSystem = figures.cpuSystem;
+    result.cpu.remoteKnown = figures.cpuKnown;
+    result.receiverCongestion = theirs.value(QStringLiteral("congestion_used")).toString().left(peer::MaxTextLength);
+    QString note;
+    result.peerExtension = capPeerExtension(theirs.value(QStringLiteral("nicbench")).toObject(), maxIntervals, &note);
+    if (!note.isEmpty())
+        result.warnings.append(note);
     if (const net::IoStatus st = ctrl.readState(&state, deadline, &err); st != net::IoStatus::Ok)
         return fail(net::errorCodeOf(st), QStringLiteral("the server did not finish the test: %1").arg(err));
     if (state != proto::DisplayResults)
