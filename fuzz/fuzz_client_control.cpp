@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The client side of the control channel: the input is what a server sends once the client
-// has sent its parameters (engine/test/throughputclient.cpp ClientRun, and the info query
-// in engine/test/serverinfo.cpp): a state byte; NICBENCH_HELLO with its JSON frame (the
+// connects (engine/test/throughputclient.cpp ClientRun, and the info query in
+// engine/test/serverinfo.cpp): PARAM_EXCHANGE; NICBENCH_HELLO with its JSON frame (the
 // machine description, crr_port); SERVER_ERROR with its two int32; CREATE_STREAMS,
 // TEST_START, TEST_RUNNING, EXCHANGE_RESULTS and the server's results frame, whose
 // "nicbench" object carries the server's CPU and adapter figures. The first input byte
@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     TestResult result;
     QString err;
     std::int8_t state = 0;
-    if (!in.readState(&state))
+    if (!expect(in, proto::ParamExchange) || !in.readState(&state))
         return 0;
     QJsonObject hello;
     if (state == proto::NicbenchHello) {
