@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparecommand.h"
-#include "interrupts.h"
 #include "core/sanitize.h"
+#include "interrupts.h"
 
 #include "compare/comparisonanswer.h"
 #include "compare/comparisonrunner.h"

@@ -12,7 +12,7 @@ struct Entry {
     const char *name;
     const char *message;
 };
-constexpr std::array<Entry, 15> entries{{
+constexpr std::array<Entry, 16> entries{{
     {ErrorCode::None, "", ""},
     {ErrorCode::Stopped, "stopped", "stopped"},
     {ErrorCode::Busy, "busy", "the server is busy running a test"},

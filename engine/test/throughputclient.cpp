@@ -8,8 +8,8 @@
 #include "test/authoptions.h"
 #include "test/descriptorlimit.h"
 #include "test/parameters.h"
-#include "test/progresswatch.h"
 #include "test/peerresults.h"
+#include "test/progresswatch.h"
 #include "test/testsession.h"
 
 #include <QJsonObject>
