@@ -667,7 +667,7 @@ void TestLoopback::fakeServerStates_data()
     QTest::newRow("SERVER_ERROR busy") << (QByteArray(1, char(nb::proto::ServerError)) + int32be(121) + int32be(0))
                                        << false << QStringLiteral("the server reported an error: the server is busy");
     QTest::newRow("SERVER_ERROR with errno")
-        << (QByteArray(1, char(nb::proto::ServerError)) + int32be(111) + int32be(ECONNRESET)) << false
+        << (QByteArray(1, char(nb::proto::ServerError)) + int32be(114) + int32be(ECONNRESET)) << false
         << QStringLiteral("unable to receive parameters from client (") + QString::fromLocal8Bit(strerror(ECONNRESET));
     // 3.12's auth failure writes only one int32 and closes (A.8).
     QTest::newRow("SERVER_ERROR auth, one int") << (QByteArray(1, char(nb::proto::ServerError)) + int32be(142)) << true
@@ -709,7 +709,7 @@ void TestLoopback::serverErrorWhileRunning()
             return;
         handshakeOk.store(true);
         std::this_thread::sleep_for(300ms);
-        f.write(ctrl, QByteArray(1, char(nb::proto::ServerError)) + int32be(118) + int32be(0));
+        f.write(ctrl, QByteArray(1, char(nb::proto::ServerError)) + int32be(144) + int32be(0));
         f.waitForClose(ctrl);
     });
     QVERIFY(fake.start());
@@ -721,7 +721,8 @@ void TestLoopback::serverErrorWhileRunning()
     QVERIFY(!run.result.ok());
     QVERIFY2(run.seconds < 3,
              qPrintable(QStringLiteral("a 10 s test must end at the error, took %1 s").arg(run.seconds)));
-    QVERIFY2(run.result.error.contains(QStringLiteral("test timed out on the server")), qPrintable(run.result.error));
+    QVERIFY2(run.result.error.contains(QStringLiteral("idle timeout for receiving data")),
+             qPrintable(run.result.error));
     // What the fake saw is the client's parameter JSON, as a stock server would.
     QCOMPARE(fake.receivedParams.value(QStringLiteral("reverse")), QJsonValue(true));
     QCOMPARE(fake.receivedParams.value(QStringLiteral("time")).toDouble(), 10.0);

@@ -256,7 +256,7 @@ void TestManyFlows::descriptorLimitTooLowOnTheServer()
                            QStringLiteral("2")};
     const nbtest::CliRun run = nbtest::runCli(args, 15000);
     QVERIFY2(run.finished && run.exitCode != 0, qPrintable(run.describe(args)));
-    QVERIFY2(run.err.contains("unable to initialize test (Too many open files)"), qPrintable(run.describe(args)));
+    QVERIFY2(run.err.contains("test initialization failed (Too many open files)"), qPrintable(run.describe(args)));
     // The server says which limit and how to raise it.
     QTRY_VERIFY_WITH_TIMEOUT(server.output().contains(QStringLiteral("may open only 100 (RLIMIT_NOFILE")), 5000);
     QVERIFY2(server.output().contains(QStringLiteral("ulimit -n")), qPrintable(server.output()));

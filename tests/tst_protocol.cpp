@@ -9,6 +9,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLibrary>
 #include <QSet>
 #include <QTest>
 #include <QtEndian>
@@ -460,6 +461,30 @@ void TestProtocol::iperfErrorText()
 {
     QVERIFY(nb::proto::iperfErrorText(121).contains(QStringLiteral("busy")));
     QCOMPARE(nb::proto::iperfErrorText(99999), QStringLiteral("iperf3 error 99999"));
+    // Every number we name means what libiperf 3.12 (Debian 12's iperf3) says it means:
+    // our text and iperf_strerror's share their start (ours leave out the errno iperf3
+    // appends, and name this server's limit rather than iperf3's own maximum).
+#ifdef Q_OS_LINUX
+    QLibrary libiperf(QStringLiteral("iperf"), 0);
+    using StrError = const char *(*)(int);
+    const auto strerror = reinterpret_cast<StrError>(libiperf.resolve("iperf_strerror"));
+    if (!strerror)
+        QSKIP("libiperf.so.0 (Debian's libiperf0, installed with iperf3) is not here");
+    int compared = 0;
+    for (int e = 1; e < 300; ++e) {
+        const QString ours = nb::proto::iperfErrorText(e);
+        if (ours.startsWith(QStringLiteral("iperf3 error")))
+            continue;
+        const QString theirs = QString::fromLocal8Bit(strerror(e));
+        qsizetype common = 0;
+        while (common < ours.size() && common < theirs.size() && ours[common] == theirs[common])
+            ++common;
+        QVERIFY2(common == ours.size() || common >= 20,
+                 qPrintable(QStringLiteral("%1: ours \"%2\", libiperf \"%3\"").arg(e).arg(ours, theirs)));
+        ++compared;
+    }
+    QVERIFY(compared > 30);
+#endif
 }
 
 void TestProtocol::paramsMatchReal312Client_data()

@@ -40,7 +40,7 @@ protected:
     QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
 };
 
-class LatencyLogTicker : public QCPAxisTickerLog {
+class RrLatencyLogTicker : public QCPAxisTickerLog {
 public:
     LatencyUnit unit;
 
@@ -220,7 +220,7 @@ void RrChart::updateAxes()
     if (log != latencyAxisIsLog()) {
         latency->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
         if (log) {
-            auto *ticker = new LatencyLogTicker;
+            auto *ticker = new RrLatencyLogTicker;
             ticker->setLogBase(10);
             ticker->setSubTickCount(8);
             latency->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
@@ -230,7 +230,7 @@ void RrChart::updateAxes()
         }
     }
     if (log) {
-        static_cast<LatencyLogTicker *>(latency->ticker().data())->unit = unit;
+        static_cast<RrLatencyLogTicker *>(latency->ticker().data())->unit = unit;
         // From the power of ten below the fastest p50 to a little above the slowest p99.
         const double bottom = std::pow(10.0, std::floor(std::log10(m_minLatency)));
         latency->setRange(bottom, std::max(top, bottom * 10));

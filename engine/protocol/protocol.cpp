@@ -143,11 +143,13 @@ std::optional<double> toDouble(const QJsonValue &value)
     return d;
 }
 
+// The texts are libiperf 3.12's iperf_strerror() for the same numbers (Debian 12's iperf3),
+// shortened where it appends errno; tst_protocol checks them against the installed library.
 QString iperfErrorText(int e)
 {
     switch (e) {
     case 1:
-        return QStringLiteral("bad parameters");
+        return QStringLiteral("cannot be both server and client");
     case 5:
         return QStringLiteral("test duration too long for this server");
     case 6:
@@ -155,9 +157,9 @@ QString iperfErrorText(int e)
     case 27:
         return QStringLiteral("total required bandwidth is larger than the server's limit");
     case 100:
-        return QStringLiteral("unable to create a new stream");
+        return QStringLiteral("unable to create a new test");
     case 101:
-        return QStringLiteral("unable to initialize test");
+        return QStringLiteral("test initialization failed");
     case 102:
         return QStringLiteral("unable to start listener for connections");
     case 103:
@@ -175,39 +177,51 @@ QString iperfErrorText(int e)
     case 109:
         return QStringLiteral("control socket has closed unexpectedly");
     case 110:
-        return QStringLiteral("unable to send parameters to server");
+        return QStringLiteral("received an unknown control message");
     case 111:
-        return QStringLiteral("unable to receive parameters from client");
+        return QStringLiteral("unable to send control message");
     case 112:
-        return QStringLiteral("parameter exchange failed");
+        return QStringLiteral("unable to receive control message");
     case 113:
-        return QStringLiteral("unable to send results");
+        return QStringLiteral("unable to send parameters to server");
     case 114:
+        return QStringLiteral("unable to receive parameters from client");
+    case 115:
+        return QStringLiteral("unable to package results");
+    case 116:
+        return QStringLiteral("unable to send results");
+    case 117:
         return QStringLiteral("unable to receive results");
     case 118:
-        return QStringLiteral("test timed out on the server");
+        return QStringLiteral("select failed");
+    case 119:
+        return QStringLiteral("the client has terminated");
+    case 120:
+        return QStringLiteral("the server has terminated");
     case 121:
         return QStringLiteral("the server is busy running a test");
     case 142:
         return QStringLiteral("test authorization failed");
+    case 144:
+        return QStringLiteral("idle timeout for receiving data");
     case 200:
         return QStringLiteral("unable to create a new stream");
     case 201:
         return QStringLiteral("unable to initialize stream");
     case 202:
-        return QStringLiteral("unable to listen for streams");
+        return QStringLiteral("unable to start stream listener");
     case 203:
         return QStringLiteral("unable to connect stream");
     case 204:
         return QStringLiteral("unable to accept stream connection");
     case 205:
-        return QStringLiteral("unable to send stream data");
+        return QStringLiteral("unable to write to stream socket");
     case 206:
-        return QStringLiteral("unable to receive stream data");
+        return QStringLiteral("unable to read from stream socket");
     case 207:
-        return QStringLiteral("unable to write stream");
+        return QStringLiteral("stream socket has closed unexpectedly");
     case 208:
-        return QStringLiteral("stream not found");
+        return QStringLiteral("stream has an invalid id");
     default:
         return QStringLiteral("iperf3 error %1").arg(e);
     }

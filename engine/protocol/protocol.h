@@ -122,18 +122,23 @@ std::optional<double> toDouble(const QJsonValue &value);
 
 // iperf3 error numbers (i_errno) that we send in SERVER_ERROR or act on.
 enum IperfError : int {
-    IeInitTest = 101,     // unable to initialize test
-    IeRecvCookie = 106,   // unable to receive cookie at server
-    IeCtrlClose = 109,    // control socket has closed unexpectedly
-    IeRecvParams = 111,   // unable to receive parameters from client
-    IeParams = 112,       // parameter exchange failed
-    IeTimeout = 118,      // test timed out on the server
+    IeInitTest = 101,   // test initialization failed
+    IeRecvCookie = 106, // unable to receive cookie at server
+    IeCtrlClose = 109,  // control socket has closed unexpectedly
+    IeRecvParams = 114, // unable to receive parameters from client
+    // Parameters we cannot run: iperf3 has no number of its own for that, and 3.12's
+    // client prints 101 as "test initialization failed", which is what happened.
+    IeParams = IeInitTest,
+    // What earlier NicBench servers sent for bad parameters (3.12
+    // prints it as "unable to receive control message"); the info query still knows it.
+    IeParamsEarlier = 112,
+    IeTimeout = 144,      // IENOMSG, "idle timeout for receiving data" (--rcv-timeout)
     IeServerBusy = 121,   // the server is busy running a test
     IeAuthTest = 142,     // test authorization failed (IEAUTHTEST; 3.12 sends no errno after it)
     IeInitStream = 201,   // unable to initialize stream
-    IeListen = 202,       // unable to listen for streams
+    IeListen = 202,       // unable to start stream listener
     IeStreamAccept = 204, // unable to accept stream connection
-    IeStreamId = 208,     // stream not found
+    IeStreamId = 208,     // stream has an invalid id
 };
 
 // Names of iperf3 error numbers (i_errno) we may see in SERVER_ERROR.

@@ -292,7 +292,7 @@ bool ServerRun::run()
 
     if (const QString limit = checkDescriptorLimit(params, true); !limit.isEmpty()) {
         // Before CREATE_STREAMS: the client opens nothing. Its message carries iperf3's
-        // "unable to initialize test (Too many open files)"; ours names the limit.
+        // "test initialization failed (Too many open files)"; ours names the limit.
         ctrl.sendError(proto::IeInitTest, EMFILE);
         fail(ErrorCode::Limit, limit);
         return finish();

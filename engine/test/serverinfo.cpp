@@ -155,7 +155,7 @@ bool Query::askForHello(QString *error)
                         .arg(where()));
     case proto::ServerError: {
         const QString text = ctrl.readServerError(deadline, &iErrno);
-        if (iErrno == proto::IeParams)
+        if (iErrno == proto::IeParams || iErrno == proto::IeParamsEarlier)
             return fail(error, ErrorCode::Unsupported,
                         QStringLiteral("%1 refused the query: its NicBench version is older than the info "
                                        "query (%2)")
