@@ -106,6 +106,9 @@ void TestPeerResults::peerResults_data()
         << doc(good,
                R"("nicbench":{"cpu":{"start":0,"end":1,"cpu_count":4,"system_busy_pct":1e308},"cpu_intervals":[]},)")
         << true << QStringLiteral("'system_busy_pct' is 1e+308");
+    QTest::newRow("extension process CPU a little over its cores (sampling)")
+        << doc(good, R"("nicbench":{"cpu_intervals":[{"start":0,"end":1,"cpu_count":2,"process_pct":210.5}]},)") << true
+        << QString();
     QTest::newRow("extension process CPU beyond its cores")
         << doc(good, R"("nicbench":{"cpu_intervals":[{"start":0,"end":1,"cpu_count":2,"process_pct":900}]},)") << true
         << QStringLiteral("CPU interval 1");
