@@ -171,12 +171,21 @@ inline nb::TestParams loopbackTestParams(quint16 port, double seconds, double in
 class ServerThread {
 public:
     explicit ServerThread(const QString &bindAddress = kLoopback, nb::TestListener *listener = nullptr)
+        : ServerThread(options(bindAddress), listener)
+    {
+    }
+    // Other options: start from options(), change what the test needs.
+    explicit ServerThread(const nb::ServerOptions &o, nb::TestListener *listener = nullptr)
+        : m_server(std::make_unique<nb::Server>(o, listener))
+    {
+    }
+    static nb::ServerOptions options(const QString &bindAddress = kLoopback)
     {
         nb::ServerOptions o;
         o.port = 0;
         o.bindAddress = bindAddress;
         o.idleTimeoutSecs = 10;
-        m_server = std::make_unique<nb::Server>(o, listener);
+        return o;
     }
     ServerThread(const ServerThread &) = delete;
     ServerThread &operator=(const ServerThread &) = delete;

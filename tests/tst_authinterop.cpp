@@ -14,48 +14,21 @@
 #include <QElapsedTimer>
 #include <QTest>
 
-#include <thread>
-
 using namespace nbtest;
 
 namespace {
 
 constexpr int DurationSecs = 1;
 
-// Our server with authentication on its own thread; stopped and joined however the test ends.
-class AuthServer {
-public:
-    AuthServer(const QString &privateKey, const QString &users, int skew = auth::DefaultSkewSeconds)
-    {
-        nb::ServerOptions o;
-        o.port = 0;
-        o.bindAddress = kLoopback;
-        o.idleTimeoutSecs = 10;
-        o.rsaPrivateKeyPath = privateKey;
-        o.authorizedUsersPath = users;
-        o.timeSkewSeconds = skew;
-        m_server = std::make_unique<nb::Server>(o);
-    }
-    ~AuthServer()
-    {
-        m_server->stop();
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-    bool start(QString *error)
-    {
-        if (!m_server->listen(error))
-            return false;
-        m_thread = std::thread([this] { m_server->serve(); });
-        return true;
-    }
-    quint16 port() const { return m_server->port(); }
-    int testsServed() const { return m_server->testsServed(); }
-
-private:
-    std::unique_ptr<nb::Server> m_server;
-    std::thread m_thread;
-};
+// Our server with authentication, on its own thread (ServerThread).
+nb::ServerOptions authOptions(const QString &privateKey, const QString &users, int skew = auth::DefaultSkewSeconds)
+{
+    nb::ServerOptions o = ServerThread::options();
+    o.rsaPrivateKeyPath = privateKey;
+    o.authorizedUsersPath = users;
+    o.timeSkewSeconds = skew;
+    return o;
+}
 
 } // namespace
 
@@ -103,7 +76,7 @@ nb::TestParams TestAuthInterop::clientParams(quint16 port, const QString &passwo
 void TestAuthInterop::ourClientOurServer()
 {
     NBTEST_REQUIRE_AUTH();
-    AuthServer server(m_files.privateKey, m_files.users);
+    ServerThread server(authOptions(m_files.privateKey, m_files.users));
     QString error;
     QVERIFY2(server.start(&error), qPrintable(error));
 
@@ -135,7 +108,7 @@ void TestAuthInterop::ourClientOurServer()
 void TestAuthInterop::infoQueryNeedsCredentials()
 {
     NBTEST_REQUIRE_AUTH();
-    AuthServer server(m_files.privateKey, m_files.users);
+    ServerThread server(authOptions(m_files.privateKey, m_files.users));
     QString error;
     QVERIFY2(server.start(&error), qPrintable(error));
     nb::ServerInfoQuery q;
