@@ -170,8 +170,10 @@ void TestRequestResponse::rrLoopback()
         QVERIFY(i.rr.transactions > 0);
         QVERIFY(qAbs(i.rr.transactionsPerSecond() * (i.rr.end - i.rr.start) - double(i.rr.transactions)) < 1e-3);
         // The interval's count and histogram are read one after the other while the
-        // connection runs, so they may differ by the transaction completing in between.
-        QVERIFY2(i.rr.latencyUs.count + 1 >= i.rr.transactions && i.rr.latencyUs.count <= i.rr.transactions + 1,
+        // connection runs, so they may differ by the transactions completing in between:
+        // one on a fast build, a few under ASan (797 vs 795 seen).
+        const std::uint64_t skew = std::max<std::uint64_t>(2, i.rr.transactions / 100);
+        QVERIFY2(i.rr.latencyUs.count + skew >= i.rr.transactions && i.rr.latencyUs.count <= i.rr.transactions + skew,
                  qPrintable(QStringLiteral("%1 vs %2").arg(i.rr.latencyUs.count).arg(i.rr.transactions)));
         QVERIFY2(latencyOrdered(i.rr.latencyUs, &err), qPrintable(err));
         sum += i.rr.transactions;

@@ -83,6 +83,10 @@ private:
     TestResult result;
     proto::ControlChannel ctrl;
     QByteArray cookie;
+    // -n for our senders. A member, not a local of runPhase: when a phase returns early (a
+    // SERVER_ERROR, a stall) the worker threads still read it until session.finish() stops
+    // them (UBSan caught the read of a dead stack frame after --max-duration ended a -n test).
+    ByteBudget budget;
     TestSession session{params, &result, listener};
     StreamSet &streams = session.streams();
     QJsonObject hello;
@@ -266,7 +270,6 @@ bool ClientRun::byteCountReached() const
 
 bool ClientRun::runPhase()
 {
-    ByteBudget budget;
     if (params.bytes > 0) {
         budget.enabled = true;
         budget.remaining = std::int64_t(params.bytes);
