@@ -155,6 +155,8 @@ QJsonObject nicbenchJson(const TestResult &r)
     nb.insert(key("warnings"), QJsonArray::fromStringList(r.warnings));
     if (r.hasRr)
         nb.insert(key("rr"), r.rr.toJson());
+    if (r.loadedLatency)
+        nb.insert(key("loaded_latency"), r.loadedLatency->toJson());
     if (r.fairness)
         nb.insert(key("fairness"), r.fairness->toJson());
     if (r.fairnessBidirReverse)
@@ -234,6 +236,12 @@ bool readNicbench(const QJsonObject &nb, TestResult *r, QString *error)
         if (!RrSummary::fromJson(valueOr(nb, key("rr"), QJsonObject()), &r->rr, error))
             return false;
         r->hasRr = true;
+    }
+    if (nb.contains(key("loaded_latency"))) {
+        LoadedLatencyResult l;
+        if (!LoadedLatencyResult::fromJson(valueOr(nb, key("loaded_latency"), QJsonObject()), &l, error))
+            return false;
+        r->loadedLatency = l;
     }
     // Both absent in documents from before the fairness figures.
     for (auto [name, spread] :

@@ -21,7 +21,7 @@ constexpr double MaxConnections = 10000;
 // iperf3's letters wherever they overlap. Columns: id, short, long, value name, type, unit,
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
 // [flag value, scale, message for a size below min].
-const std::array<Parameter, 50> kTable = {{
+const std::array<Parameter, 54> kTable = {{
     {Id::Port, 'p', "port", "N", Type::Int, "", 1, 65535, false, "5201", "server port to listen on / connect to",
      Section::Common, AllKinds, nullptr, "port", &P::port},
     {Id::Bind, 'B', "bind", "ADDR", Type::Text, "", 0, 0, false, "", "bind to this local address", Section::Common,
@@ -277,14 +277,15 @@ const std::array<Parameter, 50> kTable = {{
     {Id::Omit, 'O', "omit", "SECS", Type::Seconds, "s", 0, 600, false, "0", "warm-up seconds left out of the results",
      Section::Client, AllKinds, "omit", "omit", &P::omit},
     {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, MaxStreams, false, "1",
-     "parallel streams; a stock iperf3 server takes up to 128", Section::Client, Stream, "parallel", "streams",
-     &P::streams},
+     "parallel streams (each way with --latency-under-load); a stock iperf3 server takes up to 128", Section::Client,
+     Stream | LoadedLatency, "parallel", "streams", &P::streams},
     {Id::Reverse, 'R', "reverse", nullptr, Type::Flag, "", 0, 0, false, "", "download: the server sends",
      Section::Client, Stream, "reverse", "direction", &P::direction, int(Direction::Download)},
     {Id::Bidir, 0, "bidir", nullptr, Type::Flag, "", 0, 0, false, "", "both directions at once", Section::Client,
      Stream, "bidirectional", "direction", &P::direction, int(Direction::Bidirectional)},
     {Id::BlockSize, 'l', "length", "N[KMG]", Type::Size, "bytes", 1, MiB, false, "128K", "buffer length per write",
-     Section::Client, Stream, "len", "block_size", &P::blockSize, 1, 1, "buffer length must be at least 1 byte"},
+     Section::Client, Stream | LoadedLatency, "len", "block_size", &P::blockSize, 1, 1,
+     "buffer length must be at least 1 byte"},
     {Id::Window, 'w', "window", "N[KMG]", Type::Size, "bytes", 0, GiB, false, "", "socket buffer size", Section::Client,
      AllKinds, "window", "window", &P::window},
     {Id::Mss, 'M', "set-mss", "N", Type::Int, "bytes", 88, 9216 * 4, true, "", "TCP maximum segment size",
@@ -295,10 +296,11 @@ const std::array<Parameter, 50> kTable = {{
      "congestion control (Linux), e.g. cubic, bbr", Section::Client, AllKinds, "congestion", "congestion",
      &P::congestion},
     {Id::ZeroCopy, 'Z', "zerocopy", nullptr, Type::Flag, "", 0, 0, false, "",
-     "send with sendfile() (no copy from user space)", Section::Client, Stream, nullptr, "zerocopy", &P::zeroCopy},
+     "send with sendfile() (no copy from user space)", Section::Client, Stream | LoadedLatency, nullptr, "zerocopy",
+     &P::zeroCopy},
     {Id::RxCopy, 0, "rx-copy", nullptr, Type::Flag, "", 0, 0, false, "",
-     "copy received data to user space (default: discard in the kernel)", Section::Client, Stream, "nicbench.rx_copy",
-     "skip_rx_copy", &P::skipRxCopy, 0},
+     "copy received data to user space (default: discard in the kernel)", Section::Client, Stream | LoadedLatency,
+     "nicbench.rx_copy", "skip_rx_copy", &P::skipRxCopy, 0},
     {Id::Iperf2, 0, "iperf2", nullptr, Type::Flag, "", 0, 0, false, "", "the server is a stock iperf2 (iperf -s)",
      Section::Client, Stream, nullptr, "peer_protocol", &P::protocol, int(PeerProtocol::Iperf2)},
     {Id::ConnectTimeout, 0, "connect-timeout", "S", Type::Seconds, "s", 0.1, 600, false, "5",
@@ -335,17 +337,30 @@ const std::array<Parameter, 50> kTable = {{
     {Id::Crr, 0, "crr", nullptr, Type::Flag, "", 0, 0, false, "", "a new connection per transaction (netperf TCP_CRR)",
      Section::RequestResponse, Crr, "nicbench.test", "kind", &P::kind, int(TestKind::Crr)},
     {Id::RequestSize, 0, "request-size", "N", Type::Size, "bytes", 1, MiB, false, "1", "request bytes",
-     Section::RequestResponse, Rr | Crr, "nicbench.request_size", "request_size", &P::requestSize, 1, 1,
+     Section::RequestResponse, Rr | Crr | LoadedLatency, "nicbench.request_size", "request_size", &P::requestSize, 1, 1,
      "must be at least 1 byte"},
     {Id::ResponseSize, 0, "response-size", "N", Type::Size, "bytes", 1, MiB, false, "1", "response bytes",
-     Section::RequestResponse, Rr | Crr, "nicbench.response_size", "response_size", &P::responseSize, 1, 1,
-     "must be at least 1 byte"},
+     Section::RequestResponse, Rr | Crr | LoadedLatency, "nicbench.response_size", "response_size", &P::responseSize, 1,
+     1, "must be at least 1 byte"},
     // The same field as -P: request/response tests count connections, not streams.
     {Id::Connections, 0, "connections", "N", Type::Int, "", 1, MaxConnections, false, "1",
      "concurrent connections; same as -P", Section::RequestResponse, Rr | Crr, "parallel", "streams", &P::streams},
     {Id::InFlight, 0, "in-flight", "N", Type::Int, "", 1, 1024, false, "1",
      "transactions outstanding per connection; --rr only", Section::RequestResponse, Rr, "nicbench.in_flight",
      "in_flight", &P::inFlight},
+
+    {Id::LatencyUnderLoad, 0, "latency-under-load", nullptr, Type::Flag, "", 0, 0, false, "",
+     "a request/response probe on its own connection for the whole test while load\n"
+     "phases run (download, upload, both); -P streams each way",
+     Section::LoadedLatency, LoadedLatency, "nicbench.test", "kind", &P::kind, int(TestKind::LoadedLatency)},
+    {Id::PhaseSeconds, 0, "phase-seconds", "SECS", Type::Seconds, "s", 1, 3600, false, "5", "length of each phase",
+     Section::LoadedLatency, LoadedLatency, "nicbench.phase_seconds", "phase_seconds", &P::phaseSeconds},
+    {Id::Phases, 0, "phases", "LIST", Type::Text, "", 0, 0, false, LoadSchedule::DefaultOrder,
+     "the phases in order, from idle, download, upload and bidir", Section::LoadedLatency, LoadedLatency,
+     "nicbench.phases", "phases", &P::phases},
+    {Id::ProbeDscp, 0, "probe-dscp", "N", Type::Int, "", 0, 63, false, "0",
+     "DSCP of the probe's packets (46: EF); 0: unmarked", Section::LoadedLatency, LoadedLatency, "nicbench.probe_dscp",
+     "probe_dscp", &P::probeDscp},
 
     // Credentials for a server that requires authentication; never written to results.
     {Id::Username, 0, "username", "USER", Type::Text, "", 0, 0, false, "",
@@ -423,6 +438,8 @@ QString sectionTitle(Section s)
         return QStringLiteral("Client:");
     case Section::RequestResponse:
         return QStringLiteral("Request/response (needs a NicBench server):");
+    case Section::LoadedLatency:
+        return QStringLiteral("Latency under load (the probe needs a NicBench server):");
     case Section::Other:
         return QStringLiteral("Other:");
     }
@@ -431,7 +448,17 @@ QString sectionTitle(Section s)
 
 unsigned kindBit(TestKind k)
 {
-    return k == TestKind::Rr ? Rr : k == TestKind::Crr ? Crr : Stream;
+    switch (k) {
+    case TestKind::Stream:
+        break;
+    case TestKind::Rr:
+        return Rr;
+    case TestKind::Crr:
+        return Crr;
+    case TestKind::LoadedLatency:
+        return LoadedLatency;
+    }
+    return Stream;
 }
 
 bool isNumeric(const Parameter &p)
@@ -577,7 +604,8 @@ QString optionsHelp()
 {
     constexpr qsizetype column = 26;
     QString h;
-    for (Section s : {Section::Common, Section::Server, Section::Client, Section::RequestResponse, Section::Other}) {
+    for (Section s : {Section::Common, Section::Server, Section::Client, Section::RequestResponse,
+                      Section::LoadedLatency, Section::Other}) {
         h += sectionTitle(s) + QLatin1Char('\n');
         for (const Parameter &p : kTable) {
             if (p.section != s)

@@ -25,10 +25,10 @@ enum class Type {
 };
 
 // The --help (and man page) section a row is listed in, in this order.
-enum class Section { Common, Server, Client, RequestResponse, Other };
+enum class Section { Common, Server, Client, RequestResponse, LoadedLatency, Other };
 
 // The test kinds that read a parameter (a bit set).
-enum Kinds : unsigned { NoKind = 0, Stream = 1, Rr = 2, Crr = 4, AllKinds = 7 };
+enum Kinds : unsigned { NoKind = 0, Stream = 1, Rr = 2, Crr = 4, LoadedLatency = 8, AllKinds = 15 };
 
 // One per row, so callers (the GUI's fields, the command line's own options) can name one.
 enum class Id {
@@ -77,6 +77,10 @@ enum class Id {
     ResponseSize,
     Connections,
     InFlight,
+    LatencyUnderLoad,
+    PhaseSeconds,
+    Phases,
+    ProbeDscp,
     Interfaces,
     Username,
     RsaPublicKeyPath,

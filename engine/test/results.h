@@ -9,6 +9,7 @@
 #include "platform/adapterinfo.h"
 #include "platform/cpumonitor.h"
 #include "platform/hostenvironment.h"
+#include "test/loadedlatency.h"
 #include "test/testparams.h"
 
 #include <QJsonObject>
@@ -167,6 +168,9 @@ struct TestResult {
     bool isServerSide = false;
     bool hasRr = false;
     RrSummary rr;
+    // Latency under load (TestKind::LoadedLatency): the phases; intervals carry the probe's
+    // figures in their rr member. JSON nicbench.loaded_latency.
+    std::optional<LoadedLatencyResult> loadedLatency;
     // Stream tests: bytes per stream as this side counted them, for the test's direction
     // (the one iperf3 sums in "sum_sent") and, with --bidir, the other one. JSON
     // nicbench.fairness and nicbench.fairness_bidir_reverse; absent in older results.

@@ -34,6 +34,8 @@ QString testKindName(TestKind k)
         return QStringLiteral("rr");
     case TestKind::Crr:
         return QStringLiteral("crr");
+    case TestKind::LoadedLatency:
+        return QStringLiteral("loaded_latency");
     }
     return {};
 }
@@ -49,6 +51,13 @@ QJsonObject TestParams::extensionJson() const
         o.insert(QStringLiteral("request_size"), double(requestSize));
         o.insert(QStringLiteral("response_size"), double(responseSize));
         o.insert(QStringLiteral("in_flight"), inFlight);
+    }
+    if (isLoadedLatency()) {
+        o.insert(QStringLiteral("request_size"), double(requestSize));
+        o.insert(QStringLiteral("response_size"), double(responseSize));
+        o.insert(QStringLiteral("phases"), phases);
+        o.insert(QStringLiteral("phase_seconds"), phaseSeconds);
+        o.insert(QStringLiteral("probe_dscp"), probeDscp);
     }
     // This client opens every CRR connection with the token the server's hello gives.
     if (kind == TestKind::Crr)
@@ -69,6 +78,21 @@ QString TestParams::validate() const
         if (!isTimed())
             return QStringLiteral("request/response tests need a duration (-t)");
     }
+    if (isLoadedLatency()) {
+        if (direction == Direction::Download)
+            return QStringLiteral("latency under load runs download, upload and both directions itself (--phases), "
+                                  "not -R");
+        if (protocol == PeerProtocol::Iperf2)
+            return QStringLiteral("latency under load needs an iperf3 or NicBench server, not iperf2");
+        if (endsOnBytes())
+            return QStringLiteral(
+                "latency under load runs for its phases (--phase-seconds), not for a byte count (-n)");
+        if (omit > 0)
+            return QStringLiteral("latency under load has no warm-up (-O): its first phase is the idle baseline");
+        QString error;
+        if (!LoadSchedule::parseOrder(phases, &error))
+            return error;
+    }
     const QString range = param::checkRanges(*this);
     if (!range.isEmpty())
         return range;
@@ -77,6 +101,24 @@ QString TestParams::validate() const
     if (protocol == PeerProtocol::Iperf2 && direction != Direction::Upload)
         return QStringLiteral("only upload tests are supported against an iperf2 server");
     return {};
+}
+
+LoadSchedule TestParams::loadSchedule() const
+{
+    QString ignored;
+    return LoadSchedule(LoadSchedule::parseOrder(phases, &ignored).value_or(QList<LoadPhase>()), phaseSeconds);
+}
+
+TestParams TestParams::normalized() const
+{
+    TestParams p = *this;
+    if (isLoadedLatency()) {
+        p.direction = Direction::Bidirectional;
+        p.duration = loadSchedule().total();
+        p.omit = 0;
+        p.bytes = 0;
+    }
+    return p;
 }
 
 QJsonObject TestParams::toIperfParams() const
@@ -163,7 +205,8 @@ bool readIperfRows(const QJsonObject &json, const QJsonObject &ext, TestParams *
 {
     static const QString extPrefix = QStringLiteral("nicbench.");
     for (const param::Parameter &row : param::parameters()) {
-        if (!row.iperfKey || row.id == param::Id::Rr || row.id == param::Id::Crr) // kind: a string, read apart
+        if (!row.iperfKey || row.id == param::Id::Rr || row.id == param::Id::Crr ||
+            row.id == param::Id::LatencyUnderLoad) // kind: a string, read apart
             continue;
         if (!param::appliesTo(row, p->kind)) // "parallel": streams or connections, each with its limit
             continue;
@@ -227,6 +270,8 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
             p.kind = TestKind::Rr;
         else if (kind == QLatin1String("crr"))
             p.kind = TestKind::Crr;
+        else if (kind == QLatin1String("loaded_latency"))
+            p.kind = TestKind::LoadedLatency;
         else if (!kind.isEmpty() && kind != QLatin1String("stream")) {
             *error = QStringLiteral("unknown NicBench test kind '%1'").arg(kind);
             return false;
@@ -242,6 +287,14 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
     }
     if (blockcount && *blockcount > 0 && p.bytes == 0)
         p.bytes = std::uint64_t(*blockcount * p.blockSize);
+    if (p.isLoadedLatency()) {
+        if (!LoadSchedule::parseOrder(p.phases, error))
+            return false;
+        if (!p.isBidir()) {
+            *error = QStringLiteral("a latency-under-load test opens both directions (bidirectional)");
+            return false;
+        }
+    }
     *out = p;
     return true;
 }
@@ -278,6 +331,13 @@ QJsonObject TestParams::toJson() const
         o.insert(QStringLiteral("response_size"), double(responseSize));
         o.insert(QStringLiteral("in_flight"), inFlight);
     }
+    if (isLoadedLatency()) {
+        o.insert(QStringLiteral("request_size"), double(requestSize));
+        o.insert(QStringLiteral("response_size"), double(responseSize));
+        o.insert(QStringLiteral("phases"), phases);
+        o.insert(QStringLiteral("phase_seconds"), phaseSeconds);
+        o.insert(QStringLiteral("probe_dscp"), probeDscp);
+    }
     return o;
 }
 
@@ -289,9 +349,10 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
     // The kind first: which rows apply (and so the limits) depend on it.
     if (!readString(o, QStringLiteral("kind"), &kind, QString(), error))
         return false;
-    p.kind = kind == QLatin1String("rr")    ? TestKind::Rr
-             : kind == QLatin1String("crr") ? TestKind::Crr
-                                            : TestKind::Stream;
+    p.kind = kind == QLatin1String("rr")               ? TestKind::Rr
+             : kind == QLatin1String("crr")            ? TestKind::Crr
+             : kind == QLatin1String("loaded_latency") ? TestKind::LoadedLatency
+                                                       : TestKind::Stream;
     // Every table row with a JSON key: numbers in the row's range, booleans and text as
     // they are; the enumerations are named strings, read after the loop.
     for (const param::Parameter &row : param::parameters()) {

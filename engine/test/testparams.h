@@ -2,6 +2,7 @@
 #pragma once
 
 #include "net/address.h" // AddressFamily
+#include "test/loadschedule.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -16,8 +17,10 @@ enum class Direction { Upload, Download, Bidirectional };
 // stock iperf2 server, which takes plain TCP streams with no control channel.
 enum class PeerProtocol { Iperf3, Iperf2 };
 // Stream: bulk throughput. Rr: request/response on persistent connections (netperf
-// TCP_RR). Crr: a new connection per transaction (netperf TCP_CRR).
-enum class TestKind { Stream, Rr, Crr };
+// TCP_RR). Crr: a new connection per transaction (netperf TCP_CRR). LoadedLatency: a
+// request/response probe on its own connection for the whole test while load phases run
+// (test/loadschedule.h); needs a NicBench server for the probe.
+enum class TestKind { Stream, Rr, Crr, LoadedLatency };
 
 // Everything that defines a throughput test. Plain value type. Flags, ranges, defaults
 // and JSON keys of the fields are in the parameter table (test/parameters.cpp).
@@ -51,6 +54,11 @@ struct TestParams {
     std::uint32_t requestSize = 1;
     std::uint32_t responseSize = 1;
     int inFlight = 1; // transactions outstanding per connection
+    // Latency under load: the phases in order, each phaseSeconds long, and the probe's DSCP
+    // (0: unmarked). The probe's request and response sizes are requestSize/responseSize.
+    QString phases = QString::fromLatin1(LoadSchedule::DefaultOrder);
+    double phaseSeconds = 5.0;
+    int probeDscp = 0;
     // Authentication (--username, --rsa-public-key-path; protocol/auth.h). The password is no
     // table row: it comes from IPERF3_PASSWORD or a prompt and is never written anywhere.
     QString username;
@@ -72,13 +80,23 @@ struct TestParams {
 
     // The NicBench extension object sent inside the iperf3 parameter JSON (docs/protocol.md).
     QJsonObject extensionJson() const;
-    bool isRequestResponse() const { return kind != TestKind::Stream; }
+    bool isRequestResponse() const { return kind == TestKind::Rr || kind == TestKind::Crr; }
+    bool isLoadedLatency() const { return kind == TestKind::LoadedLatency; }
+    // The phases (parsed from `phases`; empty when it does not parse, which validate() reports).
+    LoadSchedule loadSchedule() const;
+    // A latency-under-load test as it runs: both directions open (the phases gate them), the
+    // duration the phases add up to, no warm-up and no byte count. Other kinds unchanged.
+    TestParams normalized() const;
     // What ends the test, in one place: each limit that is set can end it, and the first
     // one reached does (-t with -n: the clock or the byte count, whichever comes first).
     bool isTimed() const { return duration > 0; }
     bool endsOnBytes() const { return bytes > 0; }
-    // Data connections the client opens: one per stream and direction; CRR opens its own.
-    int dataConnectionCount() const { return kind == TestKind::Crr ? 0 : isBidir() ? streams * 2 : streams; }
+    // Data connections the client opens: one per stream and direction; CRR opens its own;
+    // latency under load adds the probe's connection after the load streams of both directions.
+    int dataConnectionCount() const
+    {
+        return kind == TestKind::Crr ? 0 : isLoadedLatency() ? streams * 2 + 1 : isBidir() ? streams * 2 : streams;
+    }
     // Request/response tests keep their connection count in the same field as -P.
     int connections() const { return streams; }
     bool isReverse() const { return direction == Direction::Download; }
