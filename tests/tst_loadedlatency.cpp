@@ -120,10 +120,14 @@ void TestLoadedLatency::unshapedLinkStaysNearIdle()
     nbtest::ServerProcess server;
     const QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList args{QStringLiteral("-c"),          nbtest::kLoopback,
-                           QStringLiteral("-p"),          QString::number(server.port()),
-                           QStringLiteral("--latency-under-load"), QStringLiteral("--phase-seconds"),
-                           QStringLiteral("1"),           QStringLiteral("-J")};
+    const QStringList args{QStringLiteral("-c"),
+                           nbtest::kLoopback,
+                           QStringLiteral("-p"),
+                           QString::number(server.port()),
+                           QStringLiteral("--latency-under-load"),
+                           QStringLiteral("--phase-seconds"),
+                           QStringLiteral("1"),
+                           QStringLiteral("-J")};
     QString last;
     for (int attempt = 1; attempt <= 3; ++attempt) {
         const nbtest::CliRun run = nbtest::runCli(args, 60000);
@@ -135,7 +139,8 @@ void TestLoadedLatency::unshapedLinkStaysNearIdle()
         last = QStringLiteral("idle p50 %1 us;").arg(idle);
         for (int i = 1; i < 4; ++i) {
             const double p50 = latency(phase(doc, i), "p50");
-            last += QStringLiteral(" %1 p50 %2 us").arg(phase(doc, i).value(QStringLiteral("name")).toString()).arg(p50);
+            last +=
+                QStringLiteral(" %1 p50 %2 us").arg(phase(doc, i).value(QStringLiteral("name")).toString()).arg(p50);
             within = within && p50 > 0 && p50 <= idle + 1000;
         }
         qInfo("attempt %d: %s", attempt, qPrintable(last));
@@ -169,10 +174,14 @@ void TestLoadedLatency::stockIperf3ServerRunsLoadWithoutProbe()
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
     const QJsonObject ll = loadedLatency(doc);
-    QVERIFY2(ll.value(QStringLiteral("probe")).toObject().value(QStringLiteral("error")).toString().contains(
-                 QStringLiteral("stock iperf3")),
+    QVERIFY2(ll.value(QStringLiteral("probe"))
+                 .toObject()
+                 .value(QStringLiteral("error"))
+                 .toString()
+                 .contains(QStringLiteral("stock iperf3")),
              run.out.constData());
-    const QJsonArray warnings = doc.value(QStringLiteral("nicbench")).toObject().value(QStringLiteral("warnings")).toArray();
+    const QJsonArray warnings =
+        doc.value(QStringLiteral("nicbench")).toObject().value(QStringLiteral("warnings")).toArray();
     QVERIFY(!warnings.isEmpty() && warnings.at(0).toString().contains(QStringLiteral("latency probe")));
     QCOMPARE(ll.value(QStringLiteral("phases")).toArray().size(), 4);
     QVERIFY(number(phase(doc, 1), "download_bits_per_second") > 1e8);
