@@ -13,7 +13,6 @@
 
 #include <algorithm>
 
-
 namespace {
 
 constexpr double kPhaseSeconds = 4;
