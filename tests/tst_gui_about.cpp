@@ -47,7 +47,8 @@ private Q_SLOTS:
         for (const QString &want :
              {QStringLiteral("NicBench " NICBENCH_VERSION), QStringLiteral("GPL-3.0-or-later"),
               QStringLiteral("Qt " QT_VERSION_STR), QStringLiteral("running on Qt ") + QString::fromLatin1(qVersion()),
-              QStringLiteral("QCustomPlot " QCUSTOMPLOT_VERSION_STR), QStringLiteral("Revision ") + AboutDialog::revision()})
+              QStringLiteral("QCustomPlot " QCUSTOMPLOT_VERSION_STR),
+              QStringLiteral("Revision ") + AboutDialog::revision()})
             QVERIFY2(text.contains(want), qPrintable(QStringLiteral("'%1' not in: %2").arg(want, text)));
     }
 
@@ -60,15 +61,14 @@ private Q_SLOTS:
                      "the build is in a git checkout but the revision is unknown");
             return;
         }
-        const QRegularExpressionMatch m =
-            QRegularExpression(QStringLiteral("^([0-9a-f]{7,40})(-dirty)?$")).match(rev);
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^([0-9a-f]{7,40})(-dirty)?$")).match(rev);
         QVERIFY2(m.hasMatch(), qPrintable(rev));
         if (QStandardPaths::findExecutable(QStringLiteral("git")).isEmpty())
             QSKIP("no git to look the revision up");
         QProcess git;
-        git.start(QStringLiteral("git"), {QStringLiteral("-C"), QStringLiteral(NICBENCH_SOURCE_ROOT),
-                                          QStringLiteral("cat-file"), QStringLiteral("-e"),
-                                          m.captured(1) + QStringLiteral("^{commit}")});
+        git.start(QStringLiteral("git"),
+                  {QStringLiteral("-C"), QStringLiteral(NICBENCH_SOURCE_ROOT), QStringLiteral("cat-file"),
+                   QStringLiteral("-e"), m.captured(1) + QStringLiteral("^{commit}")});
         QVERIFY(git.waitForFinished(30000));
         QVERIFY2(git.exitCode() == 0, qPrintable(QStringLiteral("%1 is no commit of this repository").arg(rev)));
     }
@@ -89,7 +89,8 @@ private Q_SLOTS:
         QCOMPARE(licence, QString::fromUtf8(source.readAll()));
         QVERIFY(licence.contains(QStringLiteral("GNU GENERAL PUBLIC LICENSE")) &&
                 licence.contains(QStringLiteral("Version 3, 29 June 2007")));
-        QVERIFY2(box.height() > heightBefore, qPrintable(QStringLiteral("%1 -> %2").arg(heightBefore).arg(box.height())));
+        QVERIFY2(box.height() > heightBefore,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(heightBefore).arg(box.height())));
         QTest::mouseClick(box.licenceButton(), Qt::LeftButton);
         QTRY_VERIFY(!box.licenceView()->isVisible());
     }

@@ -50,10 +50,12 @@ void TestManPage::rows_data()
                                                  QStringLiteral("test duration;"), QStringLiteral("0 means forever")};
     // Flags as wide as the column leave one space before the text.
     QTest::newRow("full column") << QStringLiteral("      --rsa-public-key-path FILE the server's key\n")
-                                 << QStringList{QStringLiteral(".TP"), QStringLiteral(".B \\-\\-rsa\\-public\\-key\\-path FILE"),
+                                 << QStringList{QStringLiteral(".TP"),
+                                                QStringLiteral(".B \\-\\-rsa\\-public\\-key\\-path FILE"),
                                                 QStringLiteral("the server's key")};
     QTest::newRow("no value") << QStringLiteral("      --no-info only\n")
-                              << QStringList{QStringLiteral(".TP"), QStringLiteral(".B \\-\\-no\\-info"), QStringLiteral("only")};
+                              << QStringList{QStringLiteral(".TP"), QStringLiteral(".B \\-\\-no\\-info"),
+                                             QStringLiteral("only")};
     QTest::newRow("operand row") << QStringLiteral("  FILE.nicbench [FILE2 ...]   open snapshots\n")
                                  << QStringList{QStringLiteral(".TP"), QStringLiteral(".B FILE.nicbench [FILE2 ...]"),
                                                 QStringLiteral("open snapshots")};
@@ -90,32 +92,31 @@ void TestManPage::wholePage()
     page.files = {{QStringLiteral("/etc/default/x"), QStringLiteral("options")}};
     page.seeAlso = {QStringLiteral("iperf3(1)"), QStringLiteral("nicbench(1)")};
     const QString roff = nb::manPageRoff(page);
-    const QStringList want = {
-        QStringLiteral(".TH NICBENCH-CLI 1 \"\" \"NicBench 1.2.3\" \"User Commands\""),
-        QStringLiteral(".SH NAME"),
-        QStringLiteral("nicbench\\-cli \\- a benchmark"),
-        QStringLiteral(".SH SYNOPSIS"),
-        QStringLiteral(".nf"),
-        QStringLiteral(".B nicbench\\-cli \\-s [options]"),
-        QStringLiteral(".B nicbench\\-cli \\-c HOST"),
-        QStringLiteral(".fi"),
-        QStringLiteral(".SH DESCRIPTION"),
-        QStringLiteral("First."),
-        QStringLiteral(".PP"),
-        QStringLiteral("Second."),
-        QStringLiteral(".SH OPTIONS"),
-        QStringLiteral(".SS Common"),
-        QStringLiteral(".TP"),
-        QStringLiteral(".B \\-p, \\-\\-port N"),
-        QStringLiteral("the port"),
-        QStringLiteral(".SH FILES"),
-        QStringLiteral(".TP"),
-        QStringLiteral(".I /etc/default/x"),
-        QStringLiteral("options"),
-        QStringLiteral(".SH SEE ALSO"),
-        QStringLiteral(".BR iperf3 (1),"),
-        QStringLiteral(".BR nicbench (1)"),
-        QString()};
+    const QStringList want = {QStringLiteral(".TH NICBENCH-CLI 1 \"\" \"NicBench 1.2.3\" \"User Commands\""),
+                              QStringLiteral(".SH NAME"),
+                              QStringLiteral("nicbench\\-cli \\- a benchmark"),
+                              QStringLiteral(".SH SYNOPSIS"),
+                              QStringLiteral(".nf"),
+                              QStringLiteral(".B nicbench\\-cli \\-s [options]"),
+                              QStringLiteral(".B nicbench\\-cli \\-c HOST"),
+                              QStringLiteral(".fi"),
+                              QStringLiteral(".SH DESCRIPTION"),
+                              QStringLiteral("First."),
+                              QStringLiteral(".PP"),
+                              QStringLiteral("Second."),
+                              QStringLiteral(".SH OPTIONS"),
+                              QStringLiteral(".SS Common"),
+                              QStringLiteral(".TP"),
+                              QStringLiteral(".B \\-p, \\-\\-port N"),
+                              QStringLiteral("the port"),
+                              QStringLiteral(".SH FILES"),
+                              QStringLiteral(".TP"),
+                              QStringLiteral(".I /etc/default/x"),
+                              QStringLiteral("options"),
+                              QStringLiteral(".SH SEE ALSO"),
+                              QStringLiteral(".BR iperf3 (1),"),
+                              QStringLiteral(".BR nicbench (1)"),
+                              QString()};
     QStringList lines = roff.split(QLatin1Char('\n'));
     QVERIFY2(lines.first().startsWith(QStringLiteral(".\\\" Generated")), qPrintable(lines.first()));
     lines.removeFirst();

@@ -76,7 +76,7 @@ void TestManPageFiles::everyFlagInPage_data()
     QTest::addColumn<QString>("program");
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("page");
-    QTest::addColumn<int>("atLeast"); // flags: a help text cut short would show here
+    QTest::addColumn<int>("atLeast");     // flags: a help text cut short would show here
     QTest::addColumn<int>("rowsAtLeast"); // option rows "  -x, --flag  text"
     QTest::newRow("nicbench-cli --help") << QStringLiteral(NICBENCH_CLI_PATH) << QStringList{QStringLiteral("--help")}
                                          << QStringLiteral("nicbench-cli") << 60 << 40;
@@ -110,7 +110,24 @@ void TestManPageFiles::everyFlagInPage()
         if (!text.contains(inPage))
             missing.append(f);
     }
-    QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("not in %1.1: %2").arg(page, missing.join(QLatin1Char(' ')))));
+    QVERIFY2(missing.isEmpty(),
+             qPrintable(QStringLiteral("not in %1.1: %2").arg(page, missing.join(QLatin1Char(' ')))));
+    // The flags an option row starts with head a tagged paragraph (.B line) of their own,
+    // not only a mention in some text.
+    static const QRegularExpression rowFlags(QStringLiteral("^ +((?:-[^\\s,]+,? ?)+)"),
+                                             QRegularExpression::MultilineOption);
+    static const QRegularExpression tagLine(QStringLiteral("^\\.B (.*)$"), QRegularExpression::MultilineOption);
+    QStringList tags;
+    for (auto it = tagLine.globalMatch(text); it.hasNext();)
+        tags.append(flagsIn(it.next().captured(1)));
+    int tagged = 0;
+    for (auto it = rowFlags.globalMatch(help); it.hasNext();) {
+        for (const QString &f : flagsIn(it.next().captured(1))) {
+            QVERIFY2(tags.contains(f), qPrintable(QStringLiteral("%1 heads no option in %2.1").arg(f, page)));
+            ++tagged;
+        }
+    }
+    QVERIFY2(tagged >= rowsAtLeast, qPrintable(QString::number(tagged)));
     // And their texts: each option row's description (the words after the flag column), the
     // page holding the same words.
     static const QRegularExpression row(QStringLiteral("^  +-[^ ].*?  +(\\S.*)$"), QRegularExpression::MultilineOption);
@@ -138,9 +155,9 @@ void TestManPageFiles::groffHasNoWarnings()
     QFile f(QStringLiteral(NICBENCH_MAN_DIR "/") + page + QStringLiteral(".1"));
     QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
     // -ww: all warnings; -z: no output, only the diagnostics on stderr.
-    const QString diagnostics = output(groff, {QStringLiteral("-man"), QStringLiteral("-Tutf8"), QStringLiteral("-ww"),
-                                               QStringLiteral("-z")},
-                                       f.readAll());
+    const QString diagnostics =
+        output(groff, {QStringLiteral("-man"), QStringLiteral("-Tutf8"), QStringLiteral("-ww"), QStringLiteral("-z")},
+               f.readAll());
     QVERIFY2(diagnostics.isEmpty(), qPrintable(diagnostics));
 }
 

@@ -31,13 +31,12 @@ QString cliManPage()
                        "The nicbench(1) window opens the same snapshots."),
         QStringLiteral("Exit status: 0 success, 1 an error (one line on stderr), 2 a bad command line or, "
                        "for compare, some runs failed.")};
-    page.files = {
-        {QStringLiteral("/etc/default/nicbench-server"),
-         QStringLiteral("NICBENCH_SERVER_ARGS: the server's options for nicbench-server.service")},
-        {QStringLiteral("/usr/lib/systemd/system/nicbench-server.service"),
-         QStringLiteral("the server as a systemd service (not enabled on install)")},
-        {QStringLiteral("/usr/share/doc/nicbench/"),
-         QStringLiteral("README.md and the protocol, JSON output and snapshot format descriptions")}};
+    page.files = {{QStringLiteral("/etc/default/nicbench-server"),
+                   QStringLiteral("NICBENCH_SERVER_ARGS: the server's options for nicbench-server.service")},
+                  {QStringLiteral("/usr/lib/systemd/system/nicbench-server.service"),
+                   QStringLiteral("the server as a systemd service (not enabled on install)")},
+                  {QStringLiteral("/usr/share/doc/nicbench/"),
+                   QStringLiteral("README.md and the protocol, JSON output and snapshot format descriptions")}};
     page.seeAlso = {QStringLiteral("nicbench(1)"), QStringLiteral("iperf3(1)"), QStringLiteral("systemd.exec(5)")};
     return manPageRoff(page);
 }

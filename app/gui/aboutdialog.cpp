@@ -55,6 +55,10 @@ AboutDialog::AboutDialog(QWidget *parent) : QDialog(parent)
     connect(m_licenceButton, &QPushButton::toggled, this, &AboutDialog::toggleLicence);
     connect(docs, &QPushButton::clicked, this, [this] { openDocumentation(this); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Enter closes the box; the focus starts on Close rather than on the licence.
+    QPushButton *close = buttons->button(QDialogButtonBox::Close);
+    close->setDefault(true);
+    close->setFocus();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);

@@ -12,8 +12,7 @@ class QPushButton;
 
 namespace nb::gui {
 
-class AboutDialog : public QDialog
-{
+class AboutDialog : public QDialog {
     Q_OBJECT
 public:
     explicit AboutDialog(QWidget *parent = nullptr);

@@ -117,7 +117,8 @@ QString manPageRoff(const ManPage &page)
     if (!page.files.isEmpty()) {
         r += QStringLiteral(".SH FILES\n");
         for (const auto &[path, what] : page.files)
-            r += QStringLiteral(".TP\n.I ") + roffEscape(path) + QLatin1Char('\n') + roffEscape(what) + QLatin1Char('\n');
+            r += QStringLiteral(".TP\n.I ") + roffEscape(path) + QLatin1Char('\n') + roffEscape(what) +
+                 QLatin1Char('\n');
     }
     if (!page.seeAlso.isEmpty()) {
         r += QStringLiteral(".SH SEE ALSO\n");

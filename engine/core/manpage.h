@@ -11,14 +11,14 @@
 namespace nb {
 
 struct ManPage {
-    QString name;    // "nicbench-cli"
-    QString section; // "1"
-    QString version; // in the footer
-    QString summary; // the NAME line after the dash
-    QString help;    // the --help text, as printed
-    QStringList description;                     // paragraphs before OPTIONS
-    QList<std::pair<QString, QString>> files;    // FILES: path, what it is
-    QStringList seeAlso;                         // "iperf3(1)"
+    QString name;                             // "nicbench-cli"
+    QString section;                          // "1"
+    QString version;                          // in the footer
+    QString summary;                          // the NAME line after the dash
+    QString help;                             // the --help text, as printed
+    QStringList description;                  // paragraphs before OPTIONS
+    QList<std::pair<QString, QString>> files; // FILES: path, what it is
+    QStringList seeAlso;                      // "iperf3(1)"
 };
 
 // The page in roff. Help lines: "Usage: ..." (and the indented lines after it) become the
