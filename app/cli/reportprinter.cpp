@@ -35,6 +35,22 @@ QString bytesText(double n)
     return formatBytes(n);
 }
 
+// iperf3's UDP columns: "0.033 ms  2/77 (2.6%)"; a sender's interval shows its datagrams.
+QString udpLossText(double jitterMs, std::uint64_t lost, std::uint64_t total)
+{
+    const double pct = total > 0 ? 100.0 * double(lost) / double(total) : 0.0;
+    return QStringLiteral("%1 ms  %2/%3 (%4%)")
+        .arg(jitterMs, 0, 'f', 3)
+        .arg(lost)
+        .arg(total)
+        .arg(QString::number(pct, 'g', 2));
+}
+
+QString joined(const QString &a, const QString &b)
+{
+    return a.isEmpty() ? b : b.isEmpty() ? a : a + QStringLiteral("  ") + b;
+}
+
 } // namespace
 
 void ReportPrinter::printLine(const QString &line, FILE *to)
@@ -55,6 +71,7 @@ void ReportPrinter::message(const QString &text)
 void ReportPrinter::testStarted(const TestResult &header)
 {
     m_bidir = header.params.isBidir();
+    m_udp = header.params.udp;
     m_streams = header.params.isBidir() ? header.params.streams * 2 : header.params.streams;
     if (m_style == Style::JsonStream) {
         QJsonObject o;
@@ -78,15 +95,21 @@ void ReportPrinter::testStarted(const TestResult &header)
         return;
     }
     if (!header.isServerSide)
-        printLine(QStringLiteral("Testing %1, %2 stream%3, %4 buffers, %5")
-                      .arg(directionName(header.params.direction))
-                      .arg(header.params.streams)
-                      .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
-                      .arg(formatBytes(header.params.blockSize))
-                      .arg(header.params.isTimed() ? QStringLiteral("%1 seconds").arg(header.params.duration)
-                                                   : formatBytes(double(header.params.bytes))));
-    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr   Cwnd")
-                  .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
+        printLine(
+            QStringLiteral("Testing %1%2, %3 stream%4, %5 %6, %7")
+                .arg(header.params.udp ? QStringLiteral("UDP ") : QString(), directionName(header.params.direction))
+                .arg(header.params.streams)
+                .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
+                .arg(formatBytes(header.params.blockSize))
+                .arg(!header.params.udp             ? QStringLiteral("buffers")
+                     : header.params.bandwidth == 0 ? QStringLiteral("datagrams, unlimited rate")
+                                                    : QStringLiteral("datagrams at %1 per stream")
+                                                          .arg(formatBitrate(double(header.params.bandwidth))))
+                .arg(header.params.isTimed() ? QStringLiteral("%1 seconds").arg(header.params.duration)
+                                             : formatBytes(double(header.params.bytes))));
+    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          %2")
+                  .arg(m_bidir ? QStringLiteral("[Role]") : QString(),
+                       m_udp ? QStringLiteral("Jitter    Lost/Total Datagrams") : QStringLiteral("Retr   Cwnd")));
 }
 
 void ReportPrinter::printStreamLine(const QString &id, double start, double end, double bytes, std::int64_t retr,
@@ -137,7 +160,12 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
         const QString id =
             m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
                     : QStringLiteral("%1").arg(s.id, 3);
-        if (report.streams.size() == 1 || m_bidir || true)
+        if (s.udp)
+            printStreamLine(
+                id, s.start, s.end, double(s.bytes), -1, -1,
+                joined(s.sender ? QString::number(s.packets) : udpLossText(s.jitterMs, s.lostPackets, s.packets),
+                       omitted));
+        else
             printStreamLine(id, s.start, s.end, double(s.bytes), s.sender ? s.retransmits : -1,
                             s.sender ? s.cwndBytes : -1, omitted);
     }
@@ -149,7 +177,13 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
             const QString id = m_bidir
                                    ? QStringLiteral("SUM][%1").arg(dir ? QStringLiteral("TX") : QStringLiteral("RX"))
                                    : QStringLiteral("SUM");
-            printStreamLine(id, sum.start, sum.end, double(sum.bytes), dir ? sum.retransmits : -1, -1, omitted);
+            if (sum.udp)
+                printStreamLine(
+                    id, sum.start, sum.end, double(sum.bytes), -1, -1,
+                    joined(dir ? QString::number(sum.packets) : udpLossText(sum.jitterMs, sum.lostPackets, sum.packets),
+                           omitted));
+            else
+                printStreamLine(id, sum.start, sum.end, double(sum.bytes), dir ? sum.retransmits : -1, -1, omitted);
         }
     }
 }
@@ -207,12 +241,22 @@ void ReportPrinter::testFinished(const TestResult &result)
     if (result.streams.isEmpty())
         return;
     printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
-    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr")
-                  .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
+    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          %2")
+                  .arg(m_bidir ? QStringLiteral("[Role]") : QString(),
+                       m_udp ? QStringLiteral("Jitter    Lost/Total Datagrams") : QStringLiteral("Retr")));
     for (const StreamSummary &s : result.streams) {
         const QString id =
             m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
                     : QStringLiteral("%1").arg(s.id, 3);
+        if (s.udp) {
+            // As iperf3: the sender's line has no jitter or loss of its own.
+            printStreamLine(id, 0, s.seconds, double(s.bytesSent), -1, -1,
+                            udpLossText(0, 0, s.packetsSent) + QStringLiteral("  sender"));
+            printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1,
+                            -1,
+                            udpLossText(s.jitterMs, s.lostPackets, s.packetsReceived) + QStringLiteral("  receiver"));
+            continue;
+        }
         printStreamLine(id, 0, s.seconds, double(s.bytesSent), s.retransmits, -1, QStringLiteral("sender"));
         printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1, -1,
                         QStringLiteral("receiver"));
@@ -226,6 +270,14 @@ void ReportPrinter::testFinished(const TestResult &result)
             const QString id =
                 m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
                         : QStringLiteral("SUM");
+            if (d.udp) {
+                printStreamLine(id, 0, d.seconds, double(d.bytesSent), -1, -1,
+                                udpLossText(0, 0, d.packetsSent) + QStringLiteral("  sender"));
+                printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1,
+                                udpLossText(d.jitterMs, d.lostPackets, d.packetsReceived) +
+                                    QStringLiteral("  receiver"));
+                continue;
+            }
             printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
             printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
         }

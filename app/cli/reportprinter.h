@@ -28,6 +28,7 @@ private:
     bool m_verbose;
     bool m_server;
     bool m_bidir = false;
+    bool m_udp = false;
     int m_streams = 0;
 };
 

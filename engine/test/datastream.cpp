@@ -113,6 +113,10 @@ void DataStream::setInterest(Worker &w, const net::Socket &s, unsigned interest)
 
 bool DataStream::canRunBlocking() const
 {
+    // A datagram moves whole or not at all, so UDP has no partial-transfer concern; a paced
+    // sender needs a thread of its own to sleep in (StreamSet gives each UDP stream one).
+    if (isUdp())
+        return true;
     if (!net::TimedOutCallsAreExact)
         return false;
     switch (m_role) {
@@ -125,6 +129,8 @@ bool DataStream::canRunBlocking() const
                BlockingRrMaxInFlightBytes;
     case Role::CrrClient:
     case Role::CrrServer:
+    case Role::UdpSender:
+    case Role::UdpReceiver:
         break;
     }
     return false;
@@ -189,6 +195,22 @@ void DataStream::begin(Worker &w, bool blocking)
         net::setNoDelay(m_socket); // inherited by every accepted connection
         setInterest(w, m_socket, net::Readable);
         break;
+    case Role::UdpSender:
+    case Role::UdpReceiver: {
+        UdpFlow::Settings u;
+        u.sender = m_role == Role::UdpSender;
+        u.datagramBytes = m_config.blockSize;
+        u.bitsPerSecond = m_config.udpBitsPerSecond;
+        u.pacingTimerNs = m_config.udpPacingTimerNs;
+        u.wideCounters = m_config.udpWideCounters;
+        u.budget = m_config.budget;
+        m_udp = std::make_unique<UdpFlow>(u);
+        m_udp->begin(Worker::nowNs());
+        m_udpReady.store(true);
+        prepareSocket();
+        setInterest(w, m_socket, u.sender ? net::Writable : net::Readable);
+        break;
+    }
     }
 }
 
@@ -216,7 +238,21 @@ void DataStream::onReady(Worker &w, unsigned ready)
     case Role::CrrServer:
         onAccept(w);
         break;
+    case Role::UdpSender:
+    case Role::UdpReceiver:
+        onUdpReady(w);
+        break;
     }
+}
+
+void DataStream::onUdpReady(Worker &w)
+{
+    const UdpFlow::Step step = m_udp->run(m_socket, m_blocking);
+    add(m_bytes, step.bytes);
+    if (!step.error.isEmpty())
+        fail(w, QStringLiteral("%1: %2").arg(streamText(*this), step.error));
+    else if (step.done)
+        finish(w);
 }
 
 void DataStream::onTick(Worker &w, std::int64_t nowNs)

@@ -3,6 +3,7 @@
 
 #include "net/address.h"
 #include "net/socket.h"
+#include "test/udpstream.h"
 #include "test/workerpool.h"
 
 #include <QString>
@@ -38,7 +39,8 @@ public:
     // Config::crrTarget; CrrServer accepts them on a (shared) listening socket; a
     // CrrServer without a socket is a placeholder that only keeps the stream ids the
     // peer knows (one listener per worker is enough).
-    enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer };
+    // UdpSender/UdpReceiver: iperf3's UDP mode (test/udpstream.h runs the datagrams).
+    enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer, UdpSender, UdpReceiver };
     DataStream(int id, Role role, net::Socket socket);
     ~DataStream();
     DataStream(const DataStream &) = delete;
@@ -57,6 +59,10 @@ public:
         // CRR: the token from the server's hello that opens every connection
         // (docs/protocol.md §2.3); empty with servers that issue none.
         QByteArray crrToken;
+        // UDP (-u): rate (0 unlimited), --pacing-timer and --udp-counters-64bit.
+        double udpBitsPerSecond = 1e6;
+        std::int64_t udpPacingTimerNs = 1'000'000;
+        bool udpWideCounters = false;
     };
     // Before the pool starts: what the stream will do.
     void prepare(const Config &config) { m_config = config; }
@@ -79,9 +85,20 @@ public:
 
     int id() const { return m_id; }
     // Roles that put bytes on the wire first (senders and the client side of RR/CRR).
-    bool isSender() const { return m_role == Role::Sender || m_role == Role::RrClient || m_role == Role::CrrClient; }
+    bool isSender() const
+    {
+        return m_role == Role::Sender || m_role == Role::RrClient || m_role == Role::CrrClient ||
+               m_role == Role::UdpSender;
+    }
     Role role() const { return m_role; }
-    bool isRequestResponse() const { return m_role != Role::Sender && m_role != Role::Receiver; }
+    bool isRequestResponse() const
+    {
+        return m_role == Role::RrClient || m_role == Role::RrServer || m_role == Role::CrrClient ||
+               m_role == Role::CrrServer;
+    }
+    // The UDP figures (UDP roles only, after begin()): packets, loss, jitter.
+    const UdpFlow *udp() const { return m_udpReady.load() ? m_udp.get() : nullptr; }
+    bool isUdp() const { return m_role == Role::UdpSender || m_role == Role::UdpReceiver; }
     // Completed transactions (request/response roles).
     std::uint64_t transactions() const { return m_transactions.load(std::memory_order_relaxed); }
     // CRR server: connections dropped for not showing the token (wrong, late or none).
@@ -120,6 +137,7 @@ private:
     void onCrrClientReady(Worker &w, unsigned ready);
     void connectFailed(Worker &w, const QString &error);
     void onAccept(Worker &w);
+    void onUdpReady(Worker &w);
     friend class Exchange;
 
     int m_id;
@@ -155,7 +173,15 @@ private:
     int m_acceptBurst = 1; // CRR server: connections accepted per wake-up
     // CRR server: connections accepted and not yet answered.
     std::list<std::unique_ptr<Exchange>> m_exchanges;
+    // UDP roles: the datagram path, made by begin() (m_udpReady then says it exists).
+    std::unique_ptr<UdpFlow> m_udp;
+    std::atomic<bool> m_udpReady{false};
 };
+
+inline DataStream::Role udpRole(bool sender)
+{
+    return sender ? DataStream::Role::UdpSender : DataStream::Role::UdpReceiver;
+}
 
 // Stream ids in creation order, as iperf3 numbers them: 1, 3, 4, 5, ...
 inline int streamIdForIndex(int index)
