@@ -39,9 +39,14 @@ void TestUdpAccounting::headerBytes_data()
     QTest::newRow("64-bit as observed") << true << qint64(58791LL * 1'000'000'000 + 608'141'000) << quint64(1)
                                         << QByteArray::fromHex("0000e5a70009478d0000000000000001");
     QTest::newRow("32-bit") << false << qint64(1'500'000'000) << quint64(0x01020304)
-                            << QByteArray::fromHex("00000001" "0007a120" "01020304");
+                            << QByteArray::fromHex("00000001"
+                                                   "0007a120"
+                                                   "01020304");
     QTest::newRow("64-bit high word") << true << qint64(0) << quint64(0x0000000500000007)
-                                      << QByteArray::fromHex("00000000" "00000000" "00000005" "00000007");
+                                      << QByteArray::fromHex("00000000"
+                                                             "00000000"
+                                                             "00000005"
+                                                             "00000007");
 }
 
 void TestUdpAccounting::headerBytes()

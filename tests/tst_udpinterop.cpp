@@ -71,13 +71,13 @@ void compareUdpDocuments(const QJsonObject &clientDoc, const QJsonObject &server
         const QJsonObject received = receiverEnd.value(QStringLiteral("sum_received") + suffix).toObject();
         // What the receiver told the sender in the results exchange, as the sender printed it.
         const QJsonObject receivedAtSender = senderEnd.value(QStringLiteral("sum_received") + suffix).toObject();
-        const QString where = QStringLiteral("direction %1 (client sends: %2): sent %3 received %4 told %5")
-                                  .arg(suffix.isEmpty() ? QStringLiteral("primary") : suffix)
-                                  .arg(clientSends)
-                                  .arg(QString::fromUtf8(QJsonDocument(sent).toJson(QJsonDocument::Compact)),
-                                       QString::fromUtf8(QJsonDocument(received).toJson(QJsonDocument::Compact)),
-                                       QString::fromUtf8(
-                                           QJsonDocument(receivedAtSender).toJson(QJsonDocument::Compact)));
+        const QString where =
+            QStringLiteral("direction %1 (client sends: %2): sent %3 received %4 told %5")
+                .arg(suffix.isEmpty() ? QStringLiteral("primary") : suffix)
+                .arg(clientSends)
+                .arg(QString::fromUtf8(QJsonDocument(sent).toJson(QJsonDocument::Compact)),
+                     QString::fromUtf8(QJsonDocument(received).toJson(QJsonDocument::Compact)),
+                     QString::fromUtf8(QJsonDocument(receivedAtSender).toJson(QJsonDocument::Compact)));
         const double packetsSent = num(sent, "packets");
         const double packetsReceived = num(received, "packets");
         const double lost = num(received, "lost_packets");
@@ -166,11 +166,11 @@ void TestUdpInterop::ourClientStockServer()
     QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
     QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
     Child client;
-    client.start(nbtest::cliPath(), QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
-                                                QString::number(port), QStringLiteral("-u"), QStringLiteral("-b"),
-                                                QStringLiteral("20M"), QStringLiteral("-t"),
-                                                QString::number(DurationSecs), QStringLiteral("-J")} +
-                                        modeArgs(mode));
+    client.start(nbtest::cliPath(),
+                 QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
+                             QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("20M"), QStringLiteral("-t"),
+                             QString::number(DurationSecs), QStringLiteral("-J")} +
+                     modeArgs(mode));
     QVERIFY2(client.waitFinished((DurationSecs + 15) * 1000), qPrintable(client.describe()));
     QVERIFY2(server.waitFinished(5000), qPrintable(server.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // net/udp.h on Linux.
-#include "net/udp.h"
 #include "net/resolve_linux.h"
+#include "net/udp.h"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -44,8 +44,8 @@ Socket connectUdp(const QString &host, quint16 port, AddressFamily family, const
             continue;
         }
         if (!bindAddress.isEmpty()) {
-            const Address local = localAddressFor(bindAddress, ai->ai_family == AF_INET6 ? AddressFamily::IPv6
-                                                                                          : AddressFamily::IPv4);
+            const Address local =
+                localAddressFor(bindAddress, ai->ai_family == AF_INET6 ? AddressFamily::IPv6 : AddressFamily::IPv4);
             if (!local.valid() || ::bind(c.handle(), static_cast<const sockaddr *>(local.raw()), local.length()) != 0) {
                 *error = QStringLiteral("cannot bind to %1").arg(bindAddress);
                 freeaddrinfo(res);
@@ -63,8 +63,8 @@ Socket connectUdp(const QString &host, quint16 port, AddressFamily family, const
     }
     freeaddrinfo(res);
     if (!s.valid())
-        *error = QStringLiteral("cannot open a UDP socket to %1 port %2: %3").arg(host).arg(port).arg(
-            systemErrorText(err));
+        *error =
+            QStringLiteral("cannot open a UDP socket to %1 port %2: %3").arg(host).arg(port).arg(systemErrorText(err));
     return s;
 }
 
@@ -92,8 +92,7 @@ Socket bindUdp(const Address &local, std::uint32_t window, QString *error)
 Transfer receiveFrom(const Socket &s, void *buffer, std::size_t size, Address *from)
 {
     socklen_t len = Address::Capacity;
-    const ssize_t n =
-        ::recvfrom(s.handle(), buffer, size, MSG_DONTWAIT, static_cast<sockaddr *>(from->raw()), &len);
+    const ssize_t n = ::recvfrom(s.handle(), buffer, size, MSG_DONTWAIT, static_cast<sockaddr *>(from->raw()), &len);
     if (n >= 0) {
         from->setLength(unsigned(len));
         return {n, IoStatus::Ok, 0};

@@ -6,9 +6,9 @@
 #include "net/udp.h"
 #include "net/winsock_windows.h"
 
+#include <mstcpip.h>
 #include <winsock2.h>
 #include <ws2tcpip.h>
-#include <mstcpip.h>
 
 namespace nb::net {
 
@@ -17,7 +17,8 @@ namespace {
 NativeSocket newUdpSocket(int family)
 {
     startWinsock();
-    SOCKET s = WSASocketW(family, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+    SOCKET s =
+        WSASocketW(family, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
     if (s == INVALID_SOCKET && WSAGetLastError() == WSAEINVAL)
         s = WSASocketW(family, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED);
     if (s != INVALID_SOCKET) {
@@ -58,8 +59,8 @@ Socket connectUdp(const QString &host, quint16 port, AddressFamily family, const
             continue;
         }
         if (!bindAddress.isEmpty()) {
-            const Address local = localAddressFor(bindAddress, ai->ai_family == AF_INET6 ? AddressFamily::IPv6
-                                                                                          : AddressFamily::IPv4);
+            const Address local =
+                localAddressFor(bindAddress, ai->ai_family == AF_INET6 ? AddressFamily::IPv6 : AddressFamily::IPv4);
             if (!local.valid() ||
                 bind(c.handle(), static_cast<const sockaddr *>(local.raw()), int(local.length())) != 0) {
                 *error = QStringLiteral("cannot bind to %1").arg(bindAddress);
@@ -78,8 +79,8 @@ Socket connectUdp(const QString &host, quint16 port, AddressFamily family, const
     }
     freeaddrinfo(res);
     if (!s.valid())
-        *error = QStringLiteral("cannot open a UDP socket to %1 port %2: %3").arg(host).arg(port).arg(
-            systemErrorText(err));
+        *error =
+            QStringLiteral("cannot open a UDP socket to %1 port %2: %3").arg(host).arg(port).arg(systemErrorText(err));
     return s;
 }
 
@@ -116,8 +117,8 @@ Transfer receiveFrom(const Socket &s, void *buffer, std::size_t size, Address *f
     if (select(0, &set, nullptr, nullptr, &tv) <= 0)
         return {0, IoStatus::Timeout, 0};
     int len = int(Address::Capacity);
-    const int n = recvfrom(s.handle(), static_cast<char *>(buffer), int(size), 0,
-                           static_cast<sockaddr *>(from->raw()), &len);
+    const int n =
+        recvfrom(s.handle(), static_cast<char *>(buffer), int(size), 0, static_cast<sockaddr *>(from->raw()), &len);
     if (n >= 0) {
         from->setLength(unsigned(len));
         return {n, IoStatus::Ok, 0};

@@ -35,8 +35,10 @@ bool isConnectMessage(const unsigned char *b, std::size_t n)
     if (std::memcmp(b, udp::ConnectMessage, 4) == 0)
         return true;
     // Legacy 123456789 in either byte order.
-    const std::uint32_t be = (std::uint32_t(b[0]) << 24) | (std::uint32_t(b[1]) << 16) | (std::uint32_t(b[2]) << 8) | b[3];
-    const std::uint32_t le = (std::uint32_t(b[3]) << 24) | (std::uint32_t(b[2]) << 16) | (std::uint32_t(b[1]) << 8) | b[0];
+    const std::uint32_t be =
+        (std::uint32_t(b[0]) << 24) | (std::uint32_t(b[1]) << 16) | (std::uint32_t(b[2]) << 8) | b[3];
+    const std::uint32_t le =
+        (std::uint32_t(b[3]) << 24) | (std::uint32_t(b[2]) << 16) | (std::uint32_t(b[1]) << 8) | b[0];
     return be == 123456789u || le == 123456789u;
 }
 
@@ -179,9 +181,7 @@ net::Socket connectUdpStream(const QString &host, quint16 port, AddressFamily fa
     return {};
 }
 
-UdpStreamAcceptor::UdpStreamAcceptor(const net::Address &local, std::uint32_t window)
-    : m_local(local)
-    , m_window(window)
+UdpStreamAcceptor::UdpStreamAcceptor(const net::Address &local, std::uint32_t window) : m_local(local), m_window(window)
 {
     m_next = net::bindUdp(m_local, m_window, &m_error);
 }
