@@ -6,6 +6,7 @@
 // on loopback that speak just enough of the iperf3 protocol (plain POSIX sockets, on a
 // thread of the test, joined however the test ends).
 #include "integrationhelpers.h"
+#include "udpdocuments.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -158,6 +159,8 @@ private slots:
     void closedUdpPort();
     void noUdpReply();
     void serverStopsSending();
+    void nicbenchBothEnds_data();
+    void nicbenchBothEnds();
 };
 
 void TestUdp::initTestCase()
@@ -250,6 +253,57 @@ void TestUdp::serverStopsSending()
     // The 50 datagrams sent arrive on loopback (all of them, or nearly: a loaded machine).
     QVERIFY2(bytes >= 40 * 1000 && bytes <= 50 * 1000, qPrintable(r.describe(args)));
     QVERIFY2(packets >= 40 && packets <= 50, qPrintable(r.describe(args)));
+}
+
+void TestUdp::nicbenchBothEnds_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<int>("streams");
+    QTest::newRow("forward") << QString() << 1;
+    QTest::newRow("reverse -R") << QStringLiteral("-R") << 1;
+    QTest::newRow("bidir -P 2") << QStringLiteral("--bidir -P 2") << 2;
+    QTest::newRow("64-bit counters, 1400-byte datagrams") << QStringLiteral("--udp-counters-64bit -l 1400") << 1;
+}
+
+// Our client with our server: both documents agree, and every datagram was -l bytes.
+void TestUdp::nicbenchBothEnds()
+{
+    QFETCH(QString, mode);
+    QFETCH(int, streams);
+    const quint16 port = nbtest::freePort();
+    nbtest::Child server;
+    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
+                                     QStringLiteral("-p"), QString::number(port)});
+    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
+    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    const QStringList args =
+        QStringList{QStringLiteral("-c"), nbtest::kLoopback,    QStringLiteral("-p"),  QString::number(port),
+                    QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("20M"), QStringLiteral("-t"),
+                    QStringLiteral("2"),  QStringLiteral("-J")} +
+        nbtest::modeArgs(mode);
+    const nbtest::CliRun r = nbtest::runCli(args, 20000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
+    QVERIFY2(server.waitFinished(5000) && server.exitCode() == 0, qPrintable(server.describe()));
+    QString error;
+    const QJsonObject c = nbtest::parseJson(r.out, &error);
+    QVERIFY2(!c.isEmpty(), qPrintable(error));
+    const QJsonObject s = nbtest::parseJson(server.out(), &error);
+    QVERIFY2(!s.isEmpty(), qPrintable(error));
+    const QString direction = mode.contains(QLatin1String("--bidir")) ? QStringLiteral("--bidir")
+                              : mode == QLatin1String("-R")           ? QStringLiteral("-R")
+                                                                      : QString();
+    nbtest::compareUdpDocuments(c, s, direction, streams, false);
+    // Datagrams are whole: bytes sent = datagrams sent x -l.
+    const QJsonObject sent = nbtest::endOf(c).value(QStringLiteral("sum_sent")).toObject();
+    const double blksize = c.value(QStringLiteral("start"))
+                               .toObject()
+                               .value(QStringLiteral("test_start"))
+                               .toObject()
+                               .value(QStringLiteral("blksize"))
+                               .toDouble();
+    if (mode.contains(QLatin1String("-l 1400")))
+        QCOMPARE(blksize, 1400.0);
+    QCOMPARE(nbtest::num(sent, "bytes"), nbtest::num(sent, "packets") * blksize);
 }
 
 QTEST_GUILESS_MAIN(TestUdp)
