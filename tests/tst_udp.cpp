@@ -161,6 +161,9 @@ private slots:
     void serverStopsSending();
     void nicbenchBothEnds_data();
     void nicbenchBothEnds();
+    void requestResponse();
+    void requestResponseRefused_data();
+    void requestResponseRefused();
 };
 
 void TestUdp::initTestCase()
@@ -304,6 +307,69 @@ void TestUdp::nicbenchBothEnds()
     if (mode.contains(QLatin1String("-l 1400")))
         QCOMPARE(blksize, 1400.0);
     QCOMPARE(nbtest::num(sent, "bytes"), nbtest::num(sent, "packets") * blksize);
+}
+
+// -u --rr between NicBench ends: transactions complete, every one has a latency, and the
+// loss count is there (0 on loopback: nothing drops a datagram there at this load).
+void TestUdp::requestResponse()
+{
+    nbtest::ServerThread server;
+    QString error;
+    QVERIFY2(server.start(&error), qPrintable(error));
+    const QStringList args{QStringLiteral("-c"),
+                           nbtest::kLoopback,
+                           QStringLiteral("-p"),
+                           QString::number(server.port()),
+                           QStringLiteral("-u"),
+                           QStringLiteral("--rr"),
+                           QStringLiteral("--connections"),
+                           QStringLiteral("2"),
+                           QStringLiteral("--in-flight"),
+                           QStringLiteral("2"),
+                           QStringLiteral("--response-size"),
+                           QStringLiteral("1200"),
+                           QStringLiteral("-t"),
+                           QStringLiteral("2"),
+                           QStringLiteral("-J")};
+    const nbtest::CliRun r = nbtest::runCli(args, 20000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
+    const QJsonObject rr = QJsonDocument::fromJson(r.out)
+                               .object()
+                               .value(QStringLiteral("nicbench"))
+                               .toObject()
+                               .value(QStringLiteral("rr"))
+                               .toObject();
+    const double transactions = rr.value(QStringLiteral("transactions")).toDouble();
+    QVERIFY2(transactions > 100, qPrintable(r.describe(args)));
+    QCOMPARE(rr.value(QStringLiteral("connections")).toInt(), 2);
+    QVERIFY2(rr.contains(QStringLiteral("udp_lost")), qPrintable(r.describe(args)));
+    QCOMPARE(rr.value(QStringLiteral("udp_lost")).toDouble(), 0.0);
+    // Every completed transaction was timed (the histogram holds them all).
+    const QJsonObject lat = rr.value(QStringLiteral("latency_us")).toObject();
+    QVERIFY2(lat.value(QStringLiteral("p50")).toDouble() > 0, qPrintable(r.describe(args)));
+    QVERIFY2(lat.value(QStringLiteral("count")).toDouble() >= transactions * 0.99, qPrintable(r.describe(args)));
+}
+
+void TestUdp::requestResponseRefused_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("-u --crr") << QStringList{QStringLiteral("--crr")} << QStringLiteral("--crr");
+    QTest::newRow("response beyond a datagram")
+        << QStringList{QStringLiteral("--rr"), QStringLiteral("--response-size"), QStringLiteral("100000")}
+        << QStringLiteral("single datagrams");
+}
+
+void TestUdp::requestResponseRefused()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    const QStringList all = QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+                                        QString::number(nbtest::freePort()), QStringLiteral("-u")} +
+                            args;
+    const nbtest::CliRun r = nbtest::runCli(all, 10000);
+    QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe(all)));
+    QVERIFY2(oneLine(r).contains(mentions) && !oneLine(r).contains(QLatin1Char('\n')), qPrintable(r.describe(all)));
 }
 
 QTEST_GUILESS_MAIN(TestUdp)

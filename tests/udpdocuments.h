@@ -55,7 +55,7 @@ inline double num(const QJsonObject &o, const char *key)
 // sum_sent of a test it received, sum_received of one it sent), so what a stock document
 // says of its peer is compared only where it says something; ours must always say it.
 inline void compareUdpDocuments(const QJsonObject &clientDoc, const QJsonObject &serverDoc, const QString &mode,
-                         int streamsPerDirection, bool stockClient)
+                                int streamsPerDirection, bool stockClient)
 {
     const QJsonObject ce = endOf(clientDoc), se = endOf(serverDoc);
     for (const auto &[suffix, clientSends] : directions(mode)) {

@@ -84,14 +84,15 @@ void ReportPrinter::testStarted(const TestResult &header)
         return;
     if (header.params.isRequestResponse()) {
         if (!header.isServerSide)
-            printLine(
-                QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
-                    .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
-                    .arg(header.params.connections())
-                    .arg(header.params.inFlight)
-                    .arg(header.params.requestSize)
-                    .arg(header.params.responseSize)
-                    .arg(header.params.duration));
+            printLine(QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
+                          .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR")
+                               : header.params.udp                 ? QStringLiteral("UDP_RR")
+                                                                   : QStringLiteral("TCP_RR"))
+                          .arg(header.params.connections())
+                          .arg(header.params.inFlight)
+                          .arg(header.params.requestSize)
+                          .arg(header.params.responseSize)
+                          .arg(header.params.duration));
         return;
     }
     if (!header.isServerSide)
@@ -211,7 +212,9 @@ void ReportPrinter::testFinished(const TestResult &result)
         printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
         printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
                                  "%7 B request, %8 B response)")
-                      .arg(r.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
+                      .arg(r.kind == TestKind::Crr ? QStringLiteral("TCP_CRR")
+                           : r.udpLost             ? QStringLiteral("UDP_RR")
+                                                   : QStringLiteral("TCP_RR"))
                       .arg(r.transactions)
                       .arg(formatSignificant(r.seconds))
                       .arg(formatSignificant(r.transactionsPerSecond(), 4))
@@ -219,6 +222,13 @@ void ReportPrinter::testFinished(const TestResult &result)
                       .arg(r.inFlight)
                       .arg(r.requestSize)
                       .arg(r.responseSize));
+        if (r.udpLost)
+            printLine(QStringLiteral("Lost: %1 request(s) with no response within %2 ms (%3% of those sent)")
+                          .arg(*r.udpLost)
+                          .arg(result.params.udpRrTimeoutMs)
+                          .arg(formatSignificant(r.transactions + *r.udpLost > 0
+                                                     ? 100.0 * double(*r.udpLost) / double(r.transactions + *r.udpLost)
+                                                     : 0.0)));
         if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText);
             !f.isEmpty())
             printLine(f);

@@ -131,6 +131,8 @@ bool DataStream::canRunBlocking() const
     case Role::CrrServer:
     case Role::UdpSender:
     case Role::UdpReceiver:
+    case Role::UdpRrClient:
+    case Role::UdpRrServer:
         break;
     }
     return false;
@@ -196,9 +198,16 @@ void DataStream::begin(Worker &w, bool blocking)
         setInterest(w, m_socket, net::Readable);
         break;
     case Role::UdpSender:
-    case Role::UdpReceiver: {
+    case Role::UdpReceiver:
+    case Role::UdpRrClient:
+    case Role::UdpRrServer: {
         UdpFlow::Settings u;
-        u.sender = m_role == Role::UdpSender;
+        u.sender = m_role == Role::UdpSender || m_role == Role::UdpRrClient;
+        u.rr = m_role == Role::UdpRrClient || m_role == Role::UdpRrServer;
+        u.requestSize = req;
+        u.responseSize = resp;
+        u.inFlight = int(inFlight);
+        u.rrTimeoutNs = m_config.udpRrTimeoutNs;
         u.datagramBytes = m_config.blockSize;
         u.bitsPerSecond = m_config.udpBitsPerSecond;
         u.pacingTimerNs = m_config.udpPacingTimerNs;
@@ -208,7 +217,7 @@ void DataStream::begin(Worker &w, bool blocking)
         m_udp->begin(Worker::nowNs());
         m_udpReady.store(true);
         prepareSocket();
-        setInterest(w, m_socket, u.sender ? net::Writable : net::Readable);
+        setInterest(w, m_socket, u.sender && !u.rr ? net::Writable : net::Readable);
         break;
     }
     }
@@ -240,6 +249,8 @@ void DataStream::onReady(Worker &w, unsigned ready)
         break;
     case Role::UdpSender:
     case Role::UdpReceiver:
+    case Role::UdpRrClient:
+    case Role::UdpRrServer:
         onUdpReady(w);
         break;
     }
@@ -247,7 +258,9 @@ void DataStream::onReady(Worker &w, unsigned ready)
 
 void DataStream::onUdpReady(Worker &w)
 {
-    const UdpFlow::Step step = m_udp->run(m_socket, m_blocking);
+    const UdpFlow::Step step = m_udp->run(m_socket, m_blocking, w);
+    if (step.transactions > 0)
+        add(m_transactions, step.transactions);
     add(m_bytes, step.bytes);
     if (!step.error.isEmpty())
         fail(w, QStringLiteral("%1: %2").arg(streamText(*this), step.error));

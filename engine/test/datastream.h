@@ -40,7 +40,19 @@ public:
     // CrrServer without a socket is a placeholder that only keeps the stream ids the
     // peer knows (one listener per worker is enough).
     // UdpSender/UdpReceiver: iperf3's UDP mode (test/udpstream.h runs the datagrams).
-    enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer, UdpSender, UdpReceiver };
+    // UdpRrClient/UdpRrServer: request/response over UDP (netperf UDP_RR).
+    enum class Role {
+        Sender,
+        Receiver,
+        RrClient,
+        RrServer,
+        CrrClient,
+        CrrServer,
+        UdpSender,
+        UdpReceiver,
+        UdpRrClient,
+        UdpRrServer
+    };
     DataStream(int id, Role role, net::Socket socket);
     ~DataStream();
     DataStream(const DataStream &) = delete;
@@ -63,6 +75,7 @@ public:
         double udpBitsPerSecond = 1e6;
         std::int64_t udpPacingTimerNs = 1'000'000;
         bool udpWideCounters = false;
+        std::int64_t udpRrTimeoutNs = 1'000'000'000;
     };
     // Before the pool starts: what the stream will do.
     void prepare(const Config &config) { m_config = config; }
@@ -88,17 +101,21 @@ public:
     bool isSender() const
     {
         return m_role == Role::Sender || m_role == Role::RrClient || m_role == Role::CrrClient ||
-               m_role == Role::UdpSender;
+               m_role == Role::UdpSender || m_role == Role::UdpRrClient;
     }
     Role role() const { return m_role; }
     bool isRequestResponse() const
     {
         return m_role == Role::RrClient || m_role == Role::RrServer || m_role == Role::CrrClient ||
-               m_role == Role::CrrServer;
+               m_role == Role::CrrServer || m_role == Role::UdpRrClient || m_role == Role::UdpRrServer;
     }
     // The UDP figures (UDP roles only, after begin()): packets, loss, jitter.
     const UdpFlow *udp() const { return m_udpReady.load() ? m_udp.get() : nullptr; }
-    bool isUdp() const { return m_role == Role::UdpSender || m_role == Role::UdpReceiver; }
+    bool isUdp() const
+    {
+        return m_role == Role::UdpSender || m_role == Role::UdpReceiver || m_role == Role::UdpRrClient ||
+               m_role == Role::UdpRrServer;
+    }
     // Completed transactions (request/response roles).
     std::uint64_t transactions() const { return m_transactions.load(std::memory_order_relaxed); }
     // CRR server: connections dropped for not showing the token (wrong, late or none).
@@ -181,6 +198,13 @@ private:
 inline DataStream::Role udpRole(bool sender)
 {
     return sender ? DataStream::Role::UdpSender : DataStream::Role::UdpReceiver;
+}
+
+// The role of a request/response connection's end: over TCP or UDP (-u --rr).
+inline DataStream::Role rrRole(bool client, bool udp)
+{
+    return client ? (udp ? DataStream::Role::UdpRrClient : DataStream::Role::RrClient)
+                  : (udp ? DataStream::Role::UdpRrServer : DataStream::Role::RrServer);
 }
 
 // Stream ids in creation order, as iperf3 numbers them: 1, 3, 4, 5, ...

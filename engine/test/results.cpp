@@ -108,6 +108,8 @@ QJsonObject RrSummary::toJson() const
         o.insert(QStringLiteral("fairness"), fairness->toJson());
     if (crrStrangers)
         o.insert(QStringLiteral("crr_strangers"), double(*crrStrangers));
+    if (udpLost)
+        o.insert(QStringLiteral("udp_lost"), double(*udpLost));
     return o;
 }
 
@@ -128,6 +130,8 @@ bool RrSummary::fromJson(const QJsonObject &o, RrSummary *out, QString *error)
     if (tx < 0 || r.seconds < 0)
         return json::fail(error, QString(), QStringLiteral("nicbench.rr needs non-negative transactions and seconds"));
     r.transactions = std::uint64_t(tx);
+    if (const std::int64_t lost = valueOr<std::int64_t>(o, QStringLiteral("udp_lost"), -1); lost >= 0)
+        r.udpLost = std::uint64_t(lost);
     if (const std::int64_t strangers = valueOr<std::int64_t>(o, QStringLiteral("crr_strangers"), -1); strangers >= 0)
         r.crrStrangers = std::uint64_t(strangers);
     if (!LatencySummary::fromJson(valueOr(o, QStringLiteral("latency_us"), QJsonObject()), &r.latencyUs, error))

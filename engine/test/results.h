@@ -178,6 +178,9 @@ struct RrSummary {
     // CRR: connections the server dropped for not showing the test's token (JSON
     // "crr_strangers"); absent where the server does not say.
     std::optional<std::uint64_t> crrStrangers;
+    // UDP request/response (-u --rr): requests that got no response within the timeout
+    // (JSON "udp_lost"; absent for TCP).
+    std::optional<std::uint64_t> udpLost;
     double transactionsPerSecond() const { return seconds > 0 ? transactions / seconds : 0.0; }
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, RrSummary *out, QString *error);

@@ -517,7 +517,7 @@ void ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
         srv.say(optionError);
     const int id = streamIdForIndex(accepted);
     const bool sender = accepted >= toReceive;
-    const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
+    const DataStream::Role role = params.kind == TestKind::Rr ? rrRole(false, params.udp)
                                   : params.udp                ? udpRole(sender)
                                   : sender                    ? DataStream::Role::Sender
                                                               : DataStream::Role::Receiver;

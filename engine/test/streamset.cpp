@@ -308,8 +308,10 @@ RrSummary StreamSet::rrSummary() const
     QList<double> perConnection;
     for (const Entry &e : m_streams) {
         if (e.stream->role() == DataStream::Role::RrClient || e.stream->role() == DataStream::Role::CrrClient ||
-            e.stream->role() == DataStream::Role::RrServer)
+            e.stream->role() == DataStream::Role::RrServer || e.stream->isUdp())
             ++r.connections;
+        if (e.stream->role() == DataStream::Role::UdpRrClient)
+            r.udpLost = r.udpLost.value_or(0) + (e.udpFinal.lost - e.udpBaseline.lost);
         r.transactions += e.finalTransactions - e.transactionBaseline;
         // CRR server streams are listeners (or placeholders), not connections.
         if (e.stream->role() != DataStream::Role::CrrServer)

@@ -71,11 +71,15 @@ QString TestParams::validate() const
             return QStringLiteral("request/response tests need a duration (-t)");
     }
     if (udp) {
-        if (isRequestResponse())
-            return QStringLiteral("UDP request/response tests are not available yet (-u with --rr/--crr)");
+        if (kind == TestKind::Crr)
+            return QStringLiteral("--crr opens TCP connections; UDP request/response is -u --rr");
+        if (kind == TestKind::Rr && (requestSize > udp::MaxDatagram || responseSize > udp::MaxDatagram))
+            return QStringLiteral("-u --rr: requests and responses are single datagrams of at most %1 bytes")
+                .arg(udp::MaxDatagram);
         if (protocol == PeerProtocol::Iperf2)
             return QStringLiteral("UDP tests need an iperf3 or NicBench server, not iperf2");
-        if (!udpDatagramSizeUnset() && (blockSize < udp::MinDatagram || blockSize > udp::MaxDatagram))
+        if (kind == TestKind::Stream && !udpDatagramSizeUnset() &&
+            (blockSize < udp::MinDatagram || blockSize > udp::MaxDatagram))
             return QStringLiteral("-l: a UDP datagram holds %1 to %2 bytes, not %3")
                 .arg(udp::MinDatagram)
                 .arg(udp::MaxDatagram)
@@ -263,12 +267,13 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
         // A stock client leaves the rate out for -b 0 (unlimited).
         if (!json.contains(QStringLiteral("bandwidth")))
             p.bandwidth = 0;
-        if (p.blockSize < udp::MinDatagram || p.blockSize > udp::MaxDatagram) {
+        if (p.kind == TestKind::Stream && (p.blockSize < udp::MinDatagram || p.blockSize > udp::MaxDatagram)) {
             *error = QStringLiteral("parameter 'len' out of range for UDP: %1").arg(p.blockSize);
             return false;
         }
-        if (p.isRequestResponse()) {
-            *error = QStringLiteral("UDP request/response tests are not available");
+        if (p.kind == TestKind::Crr || p.requestSize > udp::MaxDatagram || p.responseSize > udp::MaxDatagram) {
+            *error =
+                QStringLiteral("UDP request/response takes --rr with datagrams up to %1 bytes").arg(udp::MaxDatagram);
             return false;
         }
     }

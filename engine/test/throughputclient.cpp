@@ -243,7 +243,7 @@ bool ClientRun::createStreams()
             return fail(net::errorCodeOf(st), QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
         const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
         const int id = streamIdForIndex(i);
-        const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrClient
+        const DataStream::Role role = params.kind == TestKind::Rr ? rrRole(true, params.udp)
                                       : params.udp                ? udpRole(sender)
                                       : sender                    ? DataStream::Role::Sender
                                                                   : DataStream::Role::Receiver;

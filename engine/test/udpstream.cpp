@@ -48,7 +48,12 @@ UdpFlow::UdpFlow(const Settings &settings)
     : m_settings(settings)
     , m_pacer(settings.bitsPerSecond, settings.datagramBytes, settings.pacingTimerNs)
 {
-    if (m_settings.sender) {
+    if (m_settings.rr) {
+        const std::uint32_t out = m_settings.sender ? m_settings.requestSize : m_settings.responseSize;
+        m_buffer.assign(std::max(out, RrHeader), 'q');
+        m_rxBuffer.resize(UdpReceiveBuffer);
+        m_slots.resize(std::size_t(std::max(1, m_settings.inFlight)));
+    } else if (m_settings.sender) {
         // Random payload after the header, as iperf3 sends.
         m_buffer.resize(std::max<std::size_t>(m_settings.datagramBytes, udp::headerSize(m_settings.wideCounters)));
         QRandomGenerator rng(0x5eed1234u);
@@ -64,9 +69,106 @@ void UdpFlow::begin(std::int64_t nowNs)
     m_pacer.start(nowNs);
 }
 
-UdpFlow::Step UdpFlow::run(const net::Socket &s, bool blocking)
+UdpFlow::Step UdpFlow::run(const net::Socket &s, bool blocking, Worker &w)
 {
+    if (m_settings.rr)
+        return m_settings.sender ? rrClient(s, w) : rrServer(s);
     return m_settings.sender ? send(s, blocking) : receive(s);
+}
+
+bool UdpFlow::sendRequest(const net::Socket &s, std::size_t i, Step *step)
+{
+    Slot &slot = m_slots[i];
+    slot.sequence = ++m_sequence;
+    slot.sentNs = monotonicNs();
+    udp::writeHeader(m_buffer.data(), slot.sentNs, slot.sequence, true); // 16 bytes
+    const net::Transfer t = net::sendSome(s, m_buffer.data(), m_buffer.size());
+    if (t.status == net::IoStatus::Ok) {
+        step->bytes += std::uint64_t(t.bytes);
+        return true;
+    }
+    slot.sequence = 0;
+    if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError) &&
+        !net::isNoBufferSpace(t.systemError))
+        step->error = net::isDatagramTooLarge(t.systemError)
+                          ? QStringLiteral("requests of %1 bytes do not fit the path (%2)")
+                                .arg(m_buffer.size())
+                                .arg(net::systemErrorText(t.systemError))
+                          : net::systemErrorText(t.systemError);
+    return false;
+}
+
+UdpFlow::Step UdpFlow::rrClient(const net::Socket &s, Worker &w)
+{
+    Step step;
+    // Requests that timed out are lost; every free slot gets a new request.
+    const std::int64_t now = monotonicNs();
+    for (std::size_t i = 0; i < m_slots.size(); ++i) {
+        if (m_slots[i].sequence != 0 && now - m_slots[i].sentNs > m_settings.rrTimeoutNs) {
+            m_slots[i].sequence = 0;
+            m_lost.store(m_lost.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        }
+        if (m_slots[i].sequence == 0 && !sendRequest(s, i, &step))
+            return step;
+    }
+    for (std::uint64_t n = 0; n < UdpBurst; ++n) {
+        const net::Transfer t = net::receiveSome(s, m_rxBuffer.data(), m_rxBuffer.size());
+        if (t.status == net::IoStatus::Closed)
+            continue;
+        if (t.status != net::IoStatus::Ok) {
+            if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError))
+                step.error = net::systemErrorText(t.systemError);
+            return step;
+        }
+        step.bytes += std::uint64_t(t.bytes);
+        udp::Header h;
+        if (!udp::readHeader(m_rxBuffer.data(), std::size_t(t.bytes), true, &h))
+            continue;
+        // A response to a request still out completes it; a late one (its request timed
+        // out and was counted lost) is dropped.
+        for (std::size_t i = 0; i < m_slots.size(); ++i) {
+            if (m_slots[i].sequence != h.sequence)
+                continue;
+            // One answered after the timeout (between two checks) is lost all the same.
+            const std::int64_t latency = monotonicNs() - m_slots[i].sentNs;
+            if (latency > m_settings.rrTimeoutNs) {
+                m_lost.store(m_lost.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            } else {
+                w.recordLatency(latency);
+                ++step.transactions;
+            }
+            if (!sendRequest(s, i, &step))
+                return step;
+            break;
+        }
+    }
+    return step;
+}
+
+UdpFlow::Step UdpFlow::rrServer(const net::Socket &s)
+{
+    Step step;
+    for (std::uint64_t n = 0; n < UdpBurst; ++n) {
+        const net::Transfer t = net::receiveSome(s, m_rxBuffer.data(), m_rxBuffer.size());
+        if (t.status == net::IoStatus::Closed)
+            continue;
+        if (t.status != net::IoStatus::Ok) {
+            if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError))
+                step.error = net::systemErrorText(t.systemError);
+            return step;
+        }
+        step.bytes += std::uint64_t(t.bytes);
+        if (std::size_t(t.bytes) < RrHeader)
+            continue;
+        // The response carries the request's sequence number and time back.
+        std::memcpy(m_buffer.data(), m_rxBuffer.data(), RrHeader);
+        const net::Transfer sent = net::sendSome(s, m_buffer.data(), m_buffer.size());
+        if (sent.status == net::IoStatus::Ok) {
+            step.bytes += std::uint64_t(sent.bytes);
+            ++step.transactions;
+        }
+    }
+    return step;
 }
 
 UdpFlow::Step UdpFlow::send(const net::Socket &s, bool blocking)

@@ -7,6 +7,7 @@
 #include "core/udpaccounting.h"
 #include "net/address.h"
 #include "net/socket.h"
+#include "test/workerpool.h"
 
 #include <QString>
 
@@ -29,12 +30,21 @@ public:
         std::int64_t pacingTimerNs = 1'000'000;
         bool wideCounters = false;
         ByteBudget *budget = nullptr; // -n: datagrams are taken from it whole
+        // Request/response (-u --rr, netperf UDP_RR): the client keeps inFlight requests
+        // out; one not answered within rrTimeoutNs is lost (counted, and sent anew).
+        bool rr = false;
+        std::uint32_t requestSize = 16, responseSize = 16;
+        int inFlight = 1;
+        std::int64_t rrTimeoutNs = 1'000'000'000;
     };
+    // Request and response datagrams carry at least the sequence number and send time.
+    static constexpr std::uint32_t RrHeader = 16;
     explicit UdpFlow(const Settings &settings);
 
     // What one call did: bytes moved, and an error or the end of the stream's work.
     struct Step {
         std::uint64_t bytes = 0;
+        std::uint64_t transactions = 0; // request/response
         QString error;
         bool done = false;
     };
@@ -43,11 +53,12 @@ public:
     // sender ahead of its schedule sleeps until the next datagram is due (at most
     // MaxSleepNs, so its worker still runs commands), and a receiver waits in the socket's
     // receive timeout; without, nothing waits.
-    Step run(const net::Socket &s, bool blocking);
+    Step run(const net::Socket &s, bool blocking, Worker &w);
     static constexpr std::int64_t MaxSleepNs = 10'000'000;
 
     // Read by the control thread at any time (one writer: the worker).
     // Sender: datagrams sent. Receiver: the highest sequence number seen (iperf3's count).
+    // Request/response client: lost() is the requests that timed out.
     std::uint64_t packets() const { return m_packets.load(std::memory_order_relaxed); }
     std::uint64_t lost() const { return m_lost.load(std::memory_order_relaxed); }
     std::uint64_t outOfOrder() const { return m_outOfOrder.load(std::memory_order_relaxed); }
@@ -57,6 +68,16 @@ public:
 private:
     Step send(const net::Socket &s, bool blocking);
     Step receive(const net::Socket &s);
+    Step rrClient(const net::Socket &s, Worker &w);
+    Step rrServer(const net::Socket &s);
+    // Sends a new request in slot i; false when the socket is full (slot stays free).
+    bool sendRequest(const net::Socket &s, std::size_t i, Step *step);
+    struct Slot {
+        std::uint64_t sequence = 0; // 0: free
+        std::int64_t sentNs = 0;
+    };
+    std::vector<Slot> m_slots;
+    std::vector<unsigned char> m_rxBuffer;
 
     Settings m_settings;
     udp::Pacer m_pacer;
