@@ -155,7 +155,8 @@ void TestCommandLine::invalid_data()
     QTest::newRow("unknown long") << split("-c host --frobnicate")
                                   << QStringLiteral("unknown option '--frobnicate' (see --help)");
     QTest::newRow("unknown short") << split("-c host -x") << QStringLiteral("unknown option '-x' (see --help)");
-    QTest::newRow("udp is not ours") << split("-c host -u") << QStringLiteral("unknown option '-u' (see --help)");
+    QTest::newRow("udp rate out of range")
+        << split("-c host -u -b 5T") << QStringLiteral("-b: 5T is out of range (0 to 1e+12 bit/s)");
     QTest::newRow("glued flags") << split("-c host -RN") << QStringLiteral("unknown option '-RN' (see --help)");
     QTest::newRow("-c without host") << split("-c") << QStringLiteral("option '-c' needs a value");
     QTest::newRow("-t without value") << split("-c host -t") << QStringLiteral("option '-t' needs a value");

@@ -49,6 +49,22 @@ QString increaseText(const std::optional<double> &us)
     return us ? (*us >= 0 ? QStringLiteral("+") : QString()) + latencyText(*us) : QStringLiteral("-");
 }
 
+// iperf3's UDP columns: "0.033 ms  2/77 (2.6%)"; a sender's interval shows its datagrams.
+QString udpLossText(double jitterMs, std::uint64_t lost, std::uint64_t total)
+{
+    const double pct = total > 0 ? 100.0 * double(lost) / double(total) : 0.0;
+    return QStringLiteral("%1 ms  %2/%3 (%4%)")
+        .arg(jitterMs, 0, 'f', 3)
+        .arg(lost)
+        .arg(total)
+        .arg(QString::number(pct, 'g', 2));
+}
+
+QString joined(const QString &a, const QString &b)
+{
+    return a.isEmpty() ? b : b.isEmpty() ? a : a + QStringLiteral("  ") + b;
+}
+
 } // namespace
 
 void ReportPrinter::printLoadedLatencyHeader(const TestParams &p)
@@ -156,6 +172,7 @@ void ReportPrinter::message(const QString &text)
 void ReportPrinter::testStarted(const TestResult &header)
 {
     m_bidir = header.params.isBidir();
+    m_udp = header.params.udp;
     m_streams = header.params.isBidir() ? header.params.streams * 2 : header.params.streams;
     if (m_style == Style::JsonStream) {
         QJsonObject o;
@@ -174,26 +191,33 @@ void ReportPrinter::testStarted(const TestResult &header)
     }
     if (header.params.isRequestResponse()) {
         if (!header.isServerSide)
-            printLine(
-                QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
-                    .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
-                    .arg(header.params.connections())
-                    .arg(header.params.inFlight)
-                    .arg(header.params.requestSize)
-                    .arg(header.params.responseSize)
-                    .arg(header.params.duration));
+            printLine(QStringLiteral("Testing %1: %2 connection(s), %3 in flight, %4 B request, %5 B response, %6 s")
+                          .arg(header.params.kind == TestKind::Crr ? QStringLiteral("TCP_CRR")
+                               : header.params.udp                 ? QStringLiteral("UDP_RR")
+                                                                   : QStringLiteral("TCP_RR"))
+                          .arg(header.params.connections())
+                          .arg(header.params.inFlight)
+                          .arg(header.params.requestSize)
+                          .arg(header.params.responseSize)
+                          .arg(header.params.duration));
         return;
     }
     if (!header.isServerSide)
-        printLine(QStringLiteral("Testing %1, %2 stream%3, %4 buffers, %5")
-                      .arg(directionName(header.params.direction))
-                      .arg(header.params.streams)
-                      .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
-                      .arg(formatBytes(header.params.blockSize))
-                      .arg(header.params.isTimed() ? QStringLiteral("%1 seconds").arg(header.params.duration)
-                                                   : formatBytes(double(header.params.bytes))));
-    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr   Cwnd")
-                  .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
+        printLine(
+            QStringLiteral("Testing %1%2, %3 stream%4, %5 %6, %7")
+                .arg(header.params.udp ? QStringLiteral("UDP ") : QString(), directionName(header.params.direction))
+                .arg(header.params.streams)
+                .arg(header.params.streams > 1 ? QStringLiteral("s") : QString())
+                .arg(formatBytes(header.params.blockSize))
+                .arg(!header.params.udp             ? QStringLiteral("buffers")
+                     : header.params.bandwidth == 0 ? QStringLiteral("datagrams, unlimited rate")
+                                                    : QStringLiteral("datagrams at %1 per stream")
+                                                          .arg(formatBitrate(double(header.params.bandwidth))))
+                .arg(header.params.isTimed() ? QStringLiteral("%1 seconds").arg(header.params.duration)
+                                             : formatBytes(double(header.params.bytes))));
+    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          %2")
+                  .arg(m_bidir ? QStringLiteral("[Role]") : QString(),
+                       m_udp ? QStringLiteral("Jitter    Lost/Total Datagrams") : QStringLiteral("Retr   Cwnd")));
 }
 
 void ReportPrinter::printStreamLine(const QString &id, double start, double end, double bytes, std::int64_t retr,
@@ -248,7 +272,12 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
         const QString id =
             m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
                     : QStringLiteral("%1").arg(s.id, 3);
-        if (report.streams.size() == 1 || m_bidir || true)
+        if (s.udp)
+            printStreamLine(
+                id, s.start, s.end, double(s.bytes), -1, -1,
+                joined(s.sender ? QString::number(s.packets) : udpLossText(s.jitterMs, s.lostPackets, s.packets),
+                       omitted));
+        else
             printStreamLine(id, s.start, s.end, double(s.bytes), s.sender ? s.retransmits : -1,
                             s.sender ? s.cwndBytes : -1, omitted);
     }
@@ -260,7 +289,13 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
             const QString id = m_bidir
                                    ? QStringLiteral("SUM][%1").arg(dir ? QStringLiteral("TX") : QStringLiteral("RX"))
                                    : QStringLiteral("SUM");
-            printStreamLine(id, sum.start, sum.end, double(sum.bytes), dir ? sum.retransmits : -1, -1, omitted);
+            if (sum.udp)
+                printStreamLine(
+                    id, sum.start, sum.end, double(sum.bytes), -1, -1,
+                    joined(dir ? QString::number(sum.packets) : udpLossText(sum.jitterMs, sum.lostPackets, sum.packets),
+                           omitted));
+            else
+                printStreamLine(id, sum.start, sum.end, double(sum.bytes), dir ? sum.retransmits : -1, -1, omitted);
         }
     }
 }
@@ -292,7 +327,9 @@ void ReportPrinter::testFinished(const TestResult &result)
         printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
         printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
                                  "%7 B request, %8 B response)")
-                      .arg(r.kind == TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR"))
+                      .arg(r.kind == TestKind::Crr ? QStringLiteral("TCP_CRR")
+                           : r.udpLost             ? QStringLiteral("UDP_RR")
+                                                   : QStringLiteral("TCP_RR"))
                       .arg(r.transactions)
                       .arg(formatSignificant(r.seconds))
                       .arg(formatSignificant(r.transactionsPerSecond(), 4))
@@ -300,6 +337,13 @@ void ReportPrinter::testFinished(const TestResult &result)
                       .arg(r.inFlight)
                       .arg(r.requestSize)
                       .arg(r.responseSize));
+        if (r.udpLost)
+            printLine(QStringLiteral("Lost: %1 request(s) with no response within %2 ms (%3% of those sent)")
+                          .arg(*r.udpLost)
+                          .arg(result.params.udpRrTimeoutMs)
+                          .arg(formatSignificant(r.transactions + *r.udpLost > 0
+                                                     ? 100.0 * double(*r.udpLost) / double(r.transactions + *r.udpLost)
+                                                     : 0.0)));
         if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText);
             !f.isEmpty())
             printLine(f);
@@ -322,12 +366,22 @@ void ReportPrinter::testFinished(const TestResult &result)
     if (result.streams.isEmpty())
         return;
     printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
-    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          Retr")
-                  .arg(m_bidir ? QStringLiteral("[Role]") : QString()));
+    printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          %2")
+                  .arg(m_bidir ? QStringLiteral("[Role]") : QString(),
+                       m_udp ? QStringLiteral("Jitter    Lost/Total Datagrams") : QStringLiteral("Retr")));
     for (const StreamSummary &s : result.streams) {
         const QString id =
             m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
                     : QStringLiteral("%1").arg(s.id, 3);
+        if (s.udp) {
+            // As iperf3: the sender's line has no jitter or loss of its own.
+            printStreamLine(id, 0, s.seconds, double(s.bytesSent), -1, -1,
+                            udpLossText(0, 0, s.packetsSent) + QStringLiteral("  sender"));
+            printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1,
+                            -1,
+                            udpLossText(s.jitterMs, s.lostPackets, s.packetsReceived) + QStringLiteral("  receiver"));
+            continue;
+        }
         printStreamLine(id, 0, s.seconds, double(s.bytesSent), s.retransmits, -1, QStringLiteral("sender"));
         printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1, -1,
                         QStringLiteral("receiver"));
@@ -341,6 +395,14 @@ void ReportPrinter::testFinished(const TestResult &result)
             const QString id =
                 m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
                         : QStringLiteral("SUM");
+            if (d.udp) {
+                printStreamLine(id, 0, d.seconds, double(d.bytesSent), -1, -1,
+                                udpLossText(0, 0, d.packetsSent) + QStringLiteral("  sender"));
+                printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1,
+                                udpLossText(d.jitterMs, d.lostPackets, d.packetsReceived) +
+                                    QStringLiteral("  receiver"));
+                continue;
+            }
             printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
             printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
         }

@@ -31,6 +31,7 @@ private:
     bool m_verbose;
     bool m_server;
     bool m_bidir = false;
+    bool m_udp = false;
     int m_streams = 0;
     LoadSchedule m_schedule; // latency under load: the phases the intervals fall in
 };

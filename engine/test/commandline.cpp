@@ -63,6 +63,19 @@ bool setSeconds(const param::Parameter &p, const QString &v, TestParams *params,
     return true;
 }
 
+bool setRate(const param::Parameter &p, const QString &v, TestParams *params, QString *error)
+{
+    QString e;
+    const auto r = parseRate(v, &e);
+    if (!r || *r < p.min || *r > p.max) {
+        *error = r ? QStringLiteral("%1: %2 is out of range (0 to %3 bit/s)").arg(param::flagName(p), v).arg(p.max)
+                   : QStringLiteral("%1: %2").arg(param::flagName(p), e);
+        return false;
+    }
+    param::setNumericValue(params, p, *r);
+    return true;
+}
+
 bool setValue(const param::Parameter &p, const QString &v, TestParams *params, QString *error)
 {
     switch (p.type) {
@@ -78,6 +91,8 @@ bool setValue(const param::Parameter &p, const QString &v, TestParams *params, Q
         return setSize(p, v, params, error);
     case param::Type::Seconds:
         return setSeconds(p, v, params, error);
+    case param::Type::Rate:
+        return setRate(p, v, params, error);
     }
     return false;
 }

@@ -113,6 +113,10 @@ void DataStream::setInterest(Worker &w, const net::Socket &s, unsigned interest)
 
 bool DataStream::canRunBlocking() const
 {
+    // A datagram moves whole or not at all, so UDP has no partial-transfer concern; a paced
+    // sender needs a thread of its own to sleep in (StreamSet gives each UDP stream one).
+    if (isUdp())
+        return true;
     if (!net::TimedOutCallsAreExact)
         return false;
     switch (m_role) {
@@ -126,6 +130,10 @@ bool DataStream::canRunBlocking() const
                BlockingRrMaxInFlightBytes;
     case Role::CrrClient:
     case Role::CrrServer:
+    case Role::UdpSender:
+    case Role::UdpReceiver:
+    case Role::UdpRrClient:
+    case Role::UdpRrServer:
         break;
     }
     return false;
@@ -191,6 +199,29 @@ void DataStream::begin(Worker &w, bool blocking)
         net::setNoDelay(m_socket); // inherited by every accepted connection
         setInterest(w, m_socket, net::Readable);
         break;
+    case Role::UdpSender:
+    case Role::UdpReceiver:
+    case Role::UdpRrClient:
+    case Role::UdpRrServer: {
+        UdpFlow::Settings u;
+        u.sender = m_role == Role::UdpSender || m_role == Role::UdpRrClient;
+        u.rr = m_role == Role::UdpRrClient || m_role == Role::UdpRrServer;
+        u.requestSize = req;
+        u.responseSize = resp;
+        u.inFlight = int(inFlight);
+        u.rrTimeoutNs = m_config.udpRrTimeoutNs;
+        u.datagramBytes = m_config.blockSize;
+        u.bitsPerSecond = m_config.udpBitsPerSecond;
+        u.pacingTimerNs = m_config.udpPacingTimerNs;
+        u.wideCounters = m_config.udpWideCounters;
+        u.budget = m_config.budget;
+        m_udp = std::make_unique<UdpFlow>(u);
+        m_udp->begin(Worker::nowNs());
+        m_udpReady.store(true);
+        prepareSocket();
+        setInterest(w, m_socket, u.sender && !u.rr ? net::Writable : net::Readable);
+        break;
+    }
     }
 }
 
@@ -218,7 +249,25 @@ void DataStream::onReady(Worker &w, unsigned ready)
     case Role::CrrServer:
         onAccept(w);
         break;
+    case Role::UdpSender:
+    case Role::UdpReceiver:
+    case Role::UdpRrClient:
+    case Role::UdpRrServer:
+        onUdpReady(w);
+        break;
     }
+}
+
+void DataStream::onUdpReady(Worker &w)
+{
+    const UdpFlow::Step step = m_udp->run(m_socket, m_blocking, w);
+    if (step.transactions > 0)
+        add(m_transactions, step.transactions);
+    add(m_bytes, step.bytes);
+    if (!step.error.isEmpty())
+        fail(w, QStringLiteral("%1: %2").arg(streamText(*this), step.error));
+    else if (step.done)
+        finish(w);
 }
 
 void DataStream::onTick(Worker &w, std::int64_t nowNs)

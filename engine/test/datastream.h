@@ -3,6 +3,7 @@
 
 #include "net/address.h"
 #include "net/socket.h"
+#include "test/udpstream.h"
 #include "test/workerpool.h"
 
 #include <QString>
@@ -38,7 +39,20 @@ public:
     // Config::crrTarget; CrrServer accepts them on a (shared) listening socket; a
     // CrrServer without a socket is a placeholder that only keeps the stream ids the
     // peer knows (one listener per worker is enough).
-    enum class Role { Sender, Receiver, RrClient, RrServer, CrrClient, CrrServer };
+    // UdpSender/UdpReceiver: iperf3's UDP mode (test/udpstream.h runs the datagrams).
+    // UdpRrClient/UdpRrServer: request/response over UDP (netperf UDP_RR).
+    enum class Role {
+        Sender,
+        Receiver,
+        RrClient,
+        RrServer,
+        CrrClient,
+        CrrServer,
+        UdpSender,
+        UdpReceiver,
+        UdpRrClient,
+        UdpRrServer
+    };
     DataStream(int id, Role role, net::Socket socket);
     ~DataStream();
     DataStream(const DataStream &) = delete;
@@ -60,6 +74,11 @@ public:
         // Latency under load: senders start paused and send only while setPaused(false);
         // they never run blocking (a paused blocking sender would have nothing to wait on).
         bool gated = false;
+        // UDP (-u): rate (0 unlimited), --pacing-timer and --udp-counters-64bit.
+        double udpBitsPerSecond = 1e6;
+        std::int64_t udpPacingTimerNs = 1'000'000;
+        bool udpWideCounters = false;
+        std::int64_t udpRrTimeoutNs = 1'000'000'000;
     };
     // Before the pool starts: what the stream will do.
     void prepare(const Config &config) { m_config = config; }
@@ -84,9 +103,24 @@ public:
 
     int id() const { return m_id; }
     // Roles that put bytes on the wire first (senders and the client side of RR/CRR).
-    bool isSender() const { return m_role == Role::Sender || m_role == Role::RrClient || m_role == Role::CrrClient; }
+    bool isSender() const
+    {
+        return m_role == Role::Sender || m_role == Role::RrClient || m_role == Role::CrrClient ||
+               m_role == Role::UdpSender || m_role == Role::UdpRrClient;
+    }
     Role role() const { return m_role; }
-    bool isRequestResponse() const { return m_role != Role::Sender && m_role != Role::Receiver; }
+    bool isRequestResponse() const
+    {
+        return m_role == Role::RrClient || m_role == Role::RrServer || m_role == Role::CrrClient ||
+               m_role == Role::CrrServer || m_role == Role::UdpRrClient || m_role == Role::UdpRrServer;
+    }
+    // The UDP figures (UDP roles only, after begin()): packets, loss, jitter.
+    const UdpFlow *udp() const { return m_udpReady.load() ? m_udp.get() : nullptr; }
+    bool isUdp() const
+    {
+        return m_role == Role::UdpSender || m_role == Role::UdpReceiver || m_role == Role::UdpRrClient ||
+               m_role == Role::UdpRrServer;
+    }
     // Completed transactions (request/response roles).
     std::uint64_t transactions() const { return m_transactions.load(std::memory_order_relaxed); }
     // CRR server: connections dropped for not showing the token (wrong, late or none).
@@ -125,6 +159,7 @@ private:
     void onCrrClientReady(Worker &w, unsigned ready);
     void connectFailed(Worker &w, const QString &error);
     void onAccept(Worker &w);
+    void onUdpReady(Worker &w);
     friend class Exchange;
 
     int m_id;
@@ -161,7 +196,22 @@ private:
     int m_acceptBurst = 1; // CRR server: connections accepted per wake-up
     // CRR server: connections accepted and not yet answered.
     std::list<std::unique_ptr<Exchange>> m_exchanges;
+    // UDP roles: the datagram path, made by begin() (m_udpReady then says it exists).
+    std::unique_ptr<UdpFlow> m_udp;
+    std::atomic<bool> m_udpReady{false};
 };
+
+inline DataStream::Role udpRole(bool sender)
+{
+    return sender ? DataStream::Role::UdpSender : DataStream::Role::UdpReceiver;
+}
+
+// The role of a request/response connection's end: over TCP or UDP (-u --rr).
+inline DataStream::Role rrRole(bool client, bool udp)
+{
+    return client ? (udp ? DataStream::Role::UdpRrClient : DataStream::Role::RrClient)
+                  : (udp ? DataStream::Role::UdpRrServer : DataStream::Role::RrServer);
+}
 
 // Stream ids in creation order, as iperf3 numbers them: 1, 3, 4, 5, ...
 inline int streamIdForIndex(int index)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test/iperf3json.h"
+#include "test/udpresults.h"
 
 #include "test/parameters.h"
 
@@ -37,7 +38,9 @@ QJsonValue optionalInt(std::int64_t v)
 QJsonObject testStartJson(const TestParams &p)
 {
     QJsonObject ts;
-    ts.insert(key("protocol"), QStringLiteral("TCP"));
+    ts.insert(key("protocol"), p.udp ? QStringLiteral("UDP") : QStringLiteral("TCP"));
+    if (p.udp)
+        ts.insert(key("target_bitrate"), double(p.bandwidth));
     ts.insert(key("num_streams"), p.streams);
     ts.insert(key("blksize"), double(p.blockSize));
     ts.insert(key("omit"), p.omit);
@@ -89,7 +92,10 @@ QJsonObject endStreamJson(const StreamSummary &s)
     QJsonObject rcv = sumJson(0, rsecs, s.bytesReceived, -1, s.sender, false, false);
     rcv.insert(key("socket"), s.id);
     rcv.insert(key("id"), s.id);
-    return QJsonObject{{key("sender"), snd}, {key("receiver"), rcv}};
+    QJsonObject entry{{key("sender"), snd}, {key("receiver"), rcv}};
+    if (s.udp)
+        entry.insert(key("udp"), udpresults::endStreamJson(s));
+    return entry;
 }
 
 // sum_sent/sum_received for the primary direction (client->server unless reverse) and,
@@ -101,10 +107,14 @@ void insertSums(const TestResult &r, QJsonObject *end)
     const auto insertDirection = [&](bool clientSent, const QString &suffix) {
         const DirectionSum d = r.sum(clientSent);
         const bool localSent = r.isServerSide ? !clientSent : clientSent;
-        end->insert(key("sum_sent") + suffix,
-                    sumJson(0, d.seconds, d.bytesSent, d.retransmits, localSent, false, true));
-        end->insert(key("sum_received") + suffix,
-                    sumJson(0, d.receiverSeconds, d.bytesReceived, -1, localSent, false, false));
+        QJsonObject sent = sumJson(0, d.seconds, d.bytesSent, d.retransmits, localSent, false, true);
+        QJsonObject received = sumJson(0, d.receiverSeconds, d.bytesReceived, -1, localSent, false, false);
+        if (d.udp) {
+            udpresults::addDirectionFields(&sent, &received, d);
+            end->insert(key("sum") + suffix, udpresults::endSumJson(d, localSent));
+        }
+        end->insert(key("sum_sent") + suffix, sent);
+        end->insert(key("sum_received") + suffix, received);
     };
     const bool primaryClientSent = !r.params.isReverse();
     insertDirection(primaryClientSent, QString());
@@ -346,6 +356,7 @@ bool readEnd(const QJsonObject &end, TestResult *r, QString *error)
         StreamSummary s;
         if (!readEndStream(v, &s, error))
             return false;
+        udpresults::readEndStream(v.toObject(), &s);
         r->streams.append(s);
     }
     const bool remoteKnown = r->cpu.remoteKnown; // from the nicbench object, not this block

@@ -21,7 +21,7 @@ constexpr double MaxConnections = 10000;
 // iperf3's letters wherever they overlap. Columns: id, short, long, value name, type, unit,
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
 // [flag value, scale, message for a size below min].
-const std::array<Parameter, 54> kTable = {{
+const std::array<Parameter, 59> kTable = {{
     {Id::Port, 'p', "port", "N", Type::Int, "", 1, 65535, false, "5201", "server port to listen on / connect to",
      Section::Common, AllKinds, nullptr, "port", &P::port},
     {Id::Bind, 'B', "bind", "ADDR", Type::Text, "", 0, 0, false, "", "bind to this local address", Section::Common,
@@ -287,6 +287,21 @@ const std::array<Parameter, 54> kTable = {{
     {Id::BlockSize, 'l', "length", "N[KMG]", Type::Size, "bytes", 1, MiB, false, "128K", "buffer length per write",
      Section::Client, Stream | LoadedLatency, "len", "block_size", &P::blockSize, 1, 1,
      "buffer length must be at least 1 byte"},
+    {Id::Udp, 'u', "udp", nullptr, Type::Flag, "", 0, 0, false, "",
+     "UDP (iperf3 -u): datagrams at -b bit/s; -l defaults to the path's MSS", Section::Client, Stream, "udp", "udp",
+     &P::udp},
+    {Id::Bitrate, 'b', "bitrate", "RATE", Type::Rate, "bit/s", 0, 1e12, false, "1M",
+     "UDP target bit/s per stream, K/M/G = 1000s; 0: unlimited", Section::Client, Stream, "bandwidth", "bitrate",
+     &P::bandwidth},
+    {Id::PacingTimer, 0, "pacing-timer", "USECS", Type::Int, "us", 1, 1000000, false, "1000",
+     "UDP: shortest sleep between bursts of datagrams", Section::Client, Stream, "pacing_timer", "pacing_timer_us",
+     &P::pacingTimerUs},
+    {Id::UdpCounters64, 0, "udp-counters-64bit", nullptr, Type::Flag, "", 0, 0, false, "",
+     "UDP: 64-bit sequence numbers (for very long or fast tests)", Section::Client, Stream, "udp_counters_64bit",
+     "udp_counters_64bit", &P::udpCounters64},
+    {Id::UdpRrTimeout, 0, "udp-rr-timeout", "MS", Type::Int, "ms", 1, 60000, false, "1000",
+     "-u --rr: a request with no response after MS ms is lost (counted, sent anew)", Section::RequestResponse, Rr,
+     nullptr, "udp_rr_timeout_ms", &P::udpRrTimeoutMs},
     {Id::Window, 'w', "window", "N[KMG]", Type::Size, "bytes", 0, GiB, false, "", "socket buffer size", Section::Client,
      AllKinds, "window", "window", &P::window},
     {Id::Mss, 'M', "set-mss", "N", Type::Int, "bytes", 88, 9216 * 4, true, "", "TCP maximum segment size",
@@ -464,7 +479,7 @@ unsigned kindBit(TestKind k)
 
 bool isNumeric(const Parameter &p)
 {
-    return p.type == Type::Int || p.type == Type::Size || p.type == Type::Seconds;
+    return p.type == Type::Int || p.type == Type::Size || p.type == Type::Seconds || p.type == Type::Rate;
 }
 
 } // namespace

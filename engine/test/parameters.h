@@ -21,6 +21,7 @@ enum class Type {
     Int,     // a whole number
     Size,    // bytes with K/M/G suffixes (1K = 1024)
     Seconds, // a decimal number of seconds
+    Rate,    // bits per second with K/M/G suffixes (1K = 1000), as iperf3's -b
     Text,    // free text
 };
 
@@ -59,6 +60,11 @@ enum class Id {
     Reverse,
     Bidir,
     BlockSize,
+    Udp,
+    Bitrate,
+    PacingTimer,
+    UdpCounters64,
+    UdpRrTimeout,
     Window,
     Mss,
     NoDelay,

@@ -148,6 +148,15 @@ bool checkPeerResults(const QJsonObject &json, const QList<LocalStreamView> &loc
         if (!numberIn(s, QStringLiteral("start_time"), 0, maxSeconds, false, nullptr, nullptr, &why) ||
             !numberIn(s, QStringLiteral("end_time"), 0, maxSeconds, false, &f.seconds, nullptr, &why))
             return fail(error, QStringLiteral("stream %1: %2").arg(f.id).arg(why));
+        // UDP figures: a jitter beyond an hour or more datagrams than bytes is no measurement.
+        double errors = 0, packets = 0;
+        const double maxPackets = double(std::max<std::uint64_t>(f.bytes, maxBytes)) + 1;
+        if (!numberIn(s, QStringLiteral("jitter"), 0, 3600, false, &f.jitterSecs, nullptr, &why) ||
+            !numberIn(s, QStringLiteral("errors"), 0, maxPackets, false, &errors, nullptr, &why) ||
+            !numberIn(s, QStringLiteral("packets"), 0, maxPackets, false, &packets, nullptr, &why))
+            return fail(error, QStringLiteral("stream %1: %2").arg(f.id).arg(why));
+        f.errors = std::uint64_t(errors);
+        f.packets = std::uint64_t(packets);
         figures.streams.append(f);
     }
     for (const LocalStreamView &l : local) {

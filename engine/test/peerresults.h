@@ -27,7 +27,10 @@ struct PeerStreamFigures {
     int id = 0;
     std::uint64_t bytes = 0;
     std::int64_t retransmits = -1; // -1: unknown
-    double seconds = 0;            // the peer's end_time; 0: not given
+    double seconds = 0; // the peer's end_time; 0: not given    // UDP (iperf3's jitter, errors, packets): the peer's
+                        // receiver figures, or its sender's count.
+    double jitterSecs = 0;
+    std::uint64_t errors = 0, packets = 0;
 };
 
 // The peer's top-level figures, once checked (CPU in iperf3's unit: % of one core).

@@ -3,6 +3,7 @@
 
 #include "core/jsonfields.h"
 #include "test/iperf3json.h"
+#include "test/udpresults.h"
 
 #include <QJsonArray>
 
@@ -33,6 +34,8 @@ QJsonObject StreamInterval::toJson() const
         o.insert(QStringLiteral("rttvar"), double(rttVarUs));
     o.insert(QStringLiteral("omitted"), omitted);
     o.insert(QStringLiteral("sender"), sender);
+    if (udp)
+        udpresults::addIntervalFields(&o, *this);
     return o;
 }
 
@@ -57,6 +60,7 @@ bool StreamInterval::fromJson(const QJsonObject &o, StreamInterval *out, QString
     s.rttVarUs = valueOr<std::int64_t>(o, QStringLiteral("rttvar"), -1);
     s.omitted = valueOr(o, QStringLiteral("omitted"), false);
     s.sender = valueOr(o, QStringLiteral("sender"), true);
+    udpresults::readIntervalFields(o, &s);
     *out = s;
     return true;
 }
@@ -104,6 +108,8 @@ QJsonObject RrSummary::toJson() const
         o.insert(QStringLiteral("fairness"), fairness->toJson());
     if (crrStrangers)
         o.insert(QStringLiteral("crr_strangers"), double(*crrStrangers));
+    if (udpLost)
+        o.insert(QStringLiteral("udp_lost"), double(*udpLost));
     return o;
 }
 
@@ -124,6 +130,8 @@ bool RrSummary::fromJson(const QJsonObject &o, RrSummary *out, QString *error)
     if (tx < 0 || r.seconds < 0)
         return json::fail(error, QString(), QStringLiteral("nicbench.rr needs non-negative transactions and seconds"));
     r.transactions = std::uint64_t(tx);
+    if (const std::int64_t lost = valueOr<std::int64_t>(o, QStringLiteral("udp_lost"), -1); lost >= 0)
+        r.udpLost = std::uint64_t(lost);
     if (const std::int64_t strangers = valueOr<std::int64_t>(o, QStringLiteral("crr_strangers"), -1); strangers >= 0)
         r.crrStrangers = std::uint64_t(strangers);
     if (!LatencySummary::fromJson(valueOr(o, QStringLiteral("latency_us"), QJsonObject()), &r.latencyUs, error))
@@ -143,7 +151,10 @@ bool RrSummary::fromJson(const QJsonObject &o, RrSummary *out, QString *error)
 
 QJsonObject IntervalSum::toJson() const
 {
-    return iperf3json::sumJson(start, end, bytes, retransmits, sender, omitted, sender);
+    QJsonObject o = iperf3json::sumJson(start, end, bytes, retransmits, sender, omitted, sender);
+    if (udp)
+        udpresults::addSumFields(&o, *this);
+    return o;
 }
 
 bool IntervalReport::hasDirection(bool senderSide) const
@@ -168,7 +179,9 @@ IntervalSum IntervalReport::sum(bool senderSide) const
         s.bytes += st.bytes;
         if (st.retransmits >= 0)
             s.retransmits = std::max<std::int64_t>(s.retransmits, 0) + st.retransmits;
+        udpresults::addToSum(&s, st);
     }
+    udpresults::finishSum(&s);
     return s;
 }
 
@@ -289,7 +302,9 @@ DirectionSum TestResult::sum(bool clientSent) const
         d.bytesReceived += s.bytesReceived;
         if (s.retransmits >= 0)
             d.retransmits = std::max<std::int64_t>(d.retransmits, 0) + s.retransmits;
+        udpresults::addToSum(&d, s);
     }
+    udpresults::finishSum(&d);
     return d;
 }
 

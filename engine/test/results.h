@@ -35,6 +35,12 @@ struct StreamInterval {
     std::int64_t rttUs = -1;
     std::int64_t rttVarUs = -1;
     bool omitted = false;
+    // UDP (-u; udp false: TCP): datagrams (this side's count: sent, or the highest sequence
+    // number received), those lost and out of order, and the receiver's jitter.
+    bool udp = false;
+    std::uint64_t packets = 0, lostPackets = 0, outOfOrder = 0;
+    double jitterMs = 0;
+    double lostPercent() const { return packets > 0 ? 100.0 * double(lostPackets) / double(packets) : 0.0; }
 
     double seconds() const { return end - start; }
     double bitsPerSecond() const { return seconds() > 0 ? bytes * 8.0 / seconds() : 0.0; }
@@ -49,6 +55,12 @@ struct IntervalSum {
     std::int64_t retransmits = -1;
     bool sender = true;
     bool omitted = false;
+    // UDP: the streams' datagrams summed (as iperf3 sums them), jitter their mean.
+    bool udp = false;
+    std::uint64_t packets = 0, lostPackets = 0, outOfOrder = 0;
+    double jitterMs = 0;
+    int udpStreams = 0; // streams summed, for the mean jitter
+    double lostPercent() const { return packets > 0 ? 100.0 * double(lostPackets) / double(packets) : 0.0; }
     double seconds() const { return end - start; }
     double bitsPerSecond() const { return seconds() > 0 ? bytes * 8.0 / seconds() : 0.0; }
     QJsonObject toJson() const;
@@ -88,6 +100,16 @@ struct StreamSummary {
     std::int64_t maxRttUs = -1, minRttUs = -1, meanRttUs = -1;
     std::int64_t maxCwndBytes = -1;
     double receiverSeconds = 0;
+    // UDP (-u): datagrams the sender sent, the receiver's count (the highest sequence number
+    // it saw, iperf3's "total"), lost and out of order, and the receiver's jitter. In a
+    // DirectionSum: the streams' counts summed and their mean jitter.
+    bool udp = false;
+    std::uint64_t packetsSent = 0, packetsReceived = 0, lostPackets = 0, outOfOrder = 0;
+    double jitterMs = 0;
+    double lostPercent() const
+    {
+        return packetsReceived > 0 ? 100.0 * double(lostPackets) / double(packetsReceived) : 0.0;
+    }
 
     double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
     double receivedBitsPerSecond() const
@@ -103,6 +125,17 @@ struct DirectionSum {
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     std::int64_t retransmits = -1;
+    // UDP (-u): datagrams the sender sent, the receiver's count (the highest sequence number
+    // it saw, iperf3's "total"), lost and out of order, and the receiver's jitter. In a
+    // DirectionSum: the streams' counts summed and their mean jitter.
+    bool udp = false;
+    std::uint64_t packetsSent = 0, packetsReceived = 0, lostPackets = 0, outOfOrder = 0;
+    double jitterMs = 0;
+    int udpStreams = 0; // streams summed, for the mean jitter
+    double lostPercent() const
+    {
+        return packetsReceived > 0 ? 100.0 * double(lostPackets) / double(packetsReceived) : 0.0;
+    }
     double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
     double receivedBitsPerSecond() const
     {
@@ -146,6 +179,9 @@ struct RrSummary {
     // CRR: connections the server dropped for not showing the test's token (JSON
     // "crr_strangers"); absent where the server does not say.
     std::optional<std::uint64_t> crrStrangers;
+    // UDP request/response (-u --rr): requests that got no response within the timeout
+    // (JSON "udp_lost"; absent for TCP).
+    std::optional<std::uint64_t> udpLost;
     double transactionsPerSecond() const { return seconds > 0 ? transactions / seconds : 0.0; }
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &json, RrSummary *out, QString *error);

@@ -12,6 +12,7 @@
 #include "test/serverinfo.h"
 #include "test/streamacceptor.h"
 #include "test/testsession.h"
+#include "test/udpstream.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -250,6 +251,7 @@ private:
     bool greet();
     bool applyListenOptions();
     bool acceptStreams();
+    bool acceptUdpStreams();
     void addStream(net::Socket data, const net::Address &dataPeer);
     bool runStreams();
     bool exchangeResults();
@@ -443,9 +445,12 @@ bool ServerRun::applyListenOptions()
 
 bool ServerRun::acceptStreams()
 {
+    total = params.dataConnectionCount();
+    toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
+    if (params.udp)
+        return acceptUdpStreams();
     if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, err);
-    total = params.dataConnectionCount();
     if (crrListen.valid()) {
         // One listener per worker; the other streams only keep the ids the client knows.
         const int listeners = WorkerPool::workersFor(srv.options.threads, params.streams);
@@ -453,7 +458,6 @@ bool ServerRun::acceptStreams()
             streams.add(std::make_unique<DataStream>(streamIdForIndex(i), DataStream::Role::CrrServer,
                                                      i < listeners ? crrListen.duplicate() : net::Socket()));
     }
-    toReceive = params.isBidir() ? params.streams : params.isReverse() ? 0 : params.streams;
     const double acceptDeadline = nowSecs() + idle;
     StreamAcceptor acceptor(srv.listenFd, ctrl.socket(), cookie, std::min(idle, proto::DataCookieTimeoutSecs));
     if (total > 0 && !acceptor.valid(&err)) {
@@ -490,6 +494,25 @@ bool ServerRun::acceptStreams()
     return true;
 }
 
+// UDP: each stream's socket finds its client by iperf3's UDP connect (test/udpstream.h);
+// the first socket is bound before CREATE_STREAMS tells the client to send its hello.
+bool ServerRun::acceptUdpStreams()
+{
+    UdpStreamAcceptor acceptor(net::localAddress(srv.listenFd), params.window);
+    if (!acceptor.valid(&err)) {
+        ctrl.sendError(proto::IeStreamAccept);
+        return fail(ErrorCode::Io, err);
+    }
+    if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
+        return fail(ErrorCode::PeerClosed, err);
+    err = acceptor.acceptAll(total, idle, ctrl.socket(), srv.stop,
+                             [this](net::Socket s, const net::Address &peer) { addStream(std::move(s), peer); });
+    if (err.isEmpty())
+        return true;
+    ctrl.sendError(proto::IeStreamAccept);
+    return fail(ErrorCode::Timeout, err);
+}
+
 // A data connection that showed the test's cookie (StreamAcceptor turns the others away).
 void ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
 {
@@ -505,7 +528,8 @@ void ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
         return;
     }
     const bool sender = accepted >= toReceive;
-    const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
+    const DataStream::Role role = params.kind == TestKind::Rr ? rrRole(false, params.udp)
+                                  : params.udp                ? udpRole(sender)
                                   : sender                    ? DataStream::Role::Sender
                                                               : DataStream::Role::Receiver;
     const net::Address local = net::localAddress(data);

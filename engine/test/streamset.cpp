@@ -30,6 +30,9 @@ QString StreamSet::startAll(const DataStream::Config &config, int threads)
         e.stream->prepare(config);
         streams.push_back(e.stream.get());
     }
+    // A paced UDP sender sleeps between datagrams: every UDP stream gets a worker of its own.
+    if (!m_streams.empty() && m_streams.front().stream->isUdp())
+        threads = int(m_streams.size());
     QString error;
     if (!m_pool.start(streams, threads, &error))
         return error;
@@ -48,6 +51,7 @@ void StreamSet::markOmitEnd(double now)
     for (Entry &e : m_streams) {
         e.omitBaseline = e.stream->bytes();
         e.transactionBaseline = e.stream->transactions();
+        e.udpBaseline = udpCounts(e);
         net::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
             e.retransBaseline = ti.totalRetransmits;
@@ -81,6 +85,7 @@ IntervalReport StreamSet::takeInterval(double now, bool omitted, LatencyHistogra
         s.bytes = b - e.lastBytes;
         e.lastBytes = b;
         s.omitted = omitted;
+        fillUdpInterval(e, &s);
         net::TcpInfo ti;
         if (e.stream->tcpInfo(&ti)) {
             if (s.sender && ti.totalRetransmits >= 0) {
@@ -121,6 +126,7 @@ void StreamSet::freeze(double now)
             continue;
         e.finalBytes = e.stream->bytes();
         e.finalTransactions = e.stream->transactions();
+        e.udpFinal = udpCounts(e);
         e.frozen = true;
         net::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
@@ -149,7 +155,7 @@ std::uint64_t StreamSet::receivedBytes() const
 {
     std::uint64_t total = 0;
     for (const Entry &e : m_streams) {
-        if (e.stream->role() == DataStream::Role::Receiver)
+        if (e.stream->role() == DataStream::Role::Receiver || e.stream->role() == DataStream::Role::UdpReceiver)
             total += e.stream->bytes();
     }
     return total;
@@ -219,6 +225,7 @@ QJsonObject StreamSet::resultsJson(double cpuTotal, double cpuUser, double cpuSy
         s.insert(QStringLiteral("packets"), 0);
         s.insert(QStringLiteral("start_time"), 0);
         s.insert(QStringLiteral("end_time"), seconds);
+        addUdpResults(e, &s);
         arr.append(s);
     }
     o.insert(QStringLiteral("streams"), arr);
@@ -231,7 +238,8 @@ bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error, PeerFi
     // requests and responses, and the server may have answered more than we have read.
     QList<LocalStreamView> local;
     for (const Entry &e : m_streams)
-        local.append({e.stream->id(), e.stream->role() == DataStream::Role::Sender,
+        local.append({e.stream->id(),
+                      e.stream->role() == DataStream::Role::Sender || e.stream->role() == DataStream::Role::UdpSender,
                       e.frozen ? e.finalBytes : e.stream->bytes()});
     PeerFigures peer;
     if (!checkPeerResults(json, local, m_end - m_countStart, &peer, error))
@@ -246,6 +254,7 @@ bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error, PeerFi
         it->peerRetrans = f.retransmits;
         it->peerSeconds = f.seconds;
         it->peerKnown = true;
+        it->peerUdp = f;
     }
     if (figures)
         *figures = peer;
@@ -279,6 +288,7 @@ QList<StreamSummary> StreamSet::summaries() const
             s.seconds = peerSeconds;
             s.retransmits = e.peerKnown ? e.peerRetrans : -1;
         }
+        fillUdpSummary(e, &s);
         out.append(s);
     }
     return out;
@@ -301,8 +311,10 @@ RrSummary StreamSet::rrSummary() const
     QList<double> perConnection;
     for (const Entry &e : m_streams) {
         if (e.stream->role() == DataStream::Role::RrClient || e.stream->role() == DataStream::Role::CrrClient ||
-            e.stream->role() == DataStream::Role::RrServer)
+            e.stream->role() == DataStream::Role::RrServer || e.stream->isUdp())
             ++r.connections;
+        if (e.stream->role() == DataStream::Role::UdpRrClient)
+            r.udpLost = r.udpLost.value_or(0) + (e.udpFinal.lost - e.udpBaseline.lost);
         r.transactions += e.finalTransactions - e.transactionBaseline;
         // CRR server streams are listeners (or placeholders), not connections.
         if (e.stream->role() != DataStream::Role::CrrServer)

@@ -16,6 +16,12 @@ namespace nb {
 // The data streams of one test on one side, and the bookkeeping both the client and the
 // server need: interval deltas, omit baseline, the final freeze, TCP_INFO statistics and
 // the iperf3 results exchange.
+// One UDP stream's counters at one moment (test/udpstream.h).
+struct UdpCounts {
+    std::uint64_t packets = 0, lost = 0, outOfOrder = 0;
+    double jitterSecs = 0;
+};
+
 class StreamSet {
 public:
     StreamSet() = default;
@@ -91,7 +97,16 @@ private:
         std::int64_t peerRetrans = -1;
         double peerSeconds = 0;
         bool peerKnown = false;
+        // UDP (streamset_udp.cpp): counts at the last tick, at the end of the warm-up and
+        // frozen at the end, and the peer's figures from the results exchange.
+        UdpCounts udpLast, udpBaseline, udpFinal;
+        PeerStreamFigures peerUdp;
     };
+    // UDP counts of one stream now (or frozen), into the interval / summary / results.
+    static UdpCounts udpCounts(const Entry &e);
+    static void fillUdpInterval(Entry &e, StreamInterval *s);
+    static void fillUdpSummary(const Entry &e, StreamSummary *s);
+    static void addUdpResults(const Entry &e, QJsonObject *s);
     std::vector<Entry> m_streams;
     LatencyHistogram m_finalLatency; // frozen with the counts
     double m_start = 0;

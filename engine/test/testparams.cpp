@@ -2,6 +2,7 @@
 #include "test/testparams.h"
 
 #include "core/jsonfields.h"
+#include "core/udpaccounting.h"
 #include "protocol/protocol.h"
 #include "test/parameters.h"
 
@@ -89,9 +90,28 @@ QString TestParams::validate() const
                 "latency under load runs for its phases (--phase-seconds), not for a byte count (-n)");
         if (omit > 0)
             return QStringLiteral("latency under load has no warm-up (-O): its first phase is the idle baseline");
+        if (udp)
+            return QStringLiteral("latency under load loads TCP streams and probes over TCP (not -u)");
         QString error;
         if (!LoadSchedule::parseOrder(phases, &error))
             return error;
+    }
+    if (udp) {
+        if (kind == TestKind::Crr)
+            return QStringLiteral("--crr opens TCP connections; UDP request/response is -u --rr");
+        if (kind == TestKind::Rr && (requestSize > udp::MaxDatagram || responseSize > udp::MaxDatagram))
+            return QStringLiteral("-u --rr: requests and responses are single datagrams of at most %1 bytes")
+                .arg(udp::MaxDatagram);
+        if (protocol == PeerProtocol::Iperf2)
+            return QStringLiteral("UDP tests need an iperf3 or NicBench server, not iperf2");
+        if (kind == TestKind::Stream && !udpDatagramSizeUnset() &&
+            (blockSize < udp::MinDatagram || blockSize > udp::MaxDatagram))
+            return QStringLiteral("-l: a UDP datagram holds %1 to %2 bytes, not %3")
+                .arg(udp::MinDatagram)
+                .arg(udp::MaxDatagram)
+                .arg(blockSize);
+        if (zeroCopy)
+            return QStringLiteral("-Z (zero copy) is for TCP tests only");
     }
     const QString range = param::checkRanges(*this);
     if (!range.isEmpty())
@@ -124,7 +144,7 @@ TestParams TestParams::normalized() const
 QJsonObject TestParams::toIperfParams() const
 {
     QJsonObject o;
-    o.insert(QStringLiteral("tcp"), true);
+    o.insert(udp ? QStringLiteral("udp") : QStringLiteral("tcp"), true);
     o.insert(QStringLiteral("omit"), omit);
     o.insert(QStringLiteral("time"), isTimed() ? duration : 0.0);
     o.insert(QStringLiteral("num"), double(bytes));
@@ -141,7 +161,12 @@ QJsonObject TestParams::toIperfParams() const
     if (window > 0)
         o.insert(QStringLiteral("window"), double(window));
     o.insert(QStringLiteral("len"), double(blockSize));
-    o.insert(QStringLiteral("pacing_timer"), 1000);
+    // iperf3 sends the rate only when one is set (absent: unlimited).
+    if (udp && bandwidth > 0)
+        o.insert(QStringLiteral("bandwidth"), double(bandwidth));
+    o.insert(QStringLiteral("pacing_timer"), pacingTimerUs);
+    if (udp && udpCounters64)
+        o.insert(QStringLiteral("udp_counters_64bit"), 1);
     if (!congestion.isEmpty())
         o.insert(QStringLiteral("congestion"), congestion);
     if (!title.isEmpty())
@@ -196,7 +221,8 @@ bool readWireString(const QJsonObject &o, const QString &key, QString *out, QStr
 
 bool isNumeric(const param::Parameter &row)
 {
-    return row.type == param::Type::Int || row.type == param::Type::Size || row.type == param::Type::Seconds;
+    return row.type == param::Type::Int || row.type == param::Type::Size || row.type == param::Type::Seconds ||
+           row.type == param::Type::Rate;
 }
 
 // Every table row with an iperf3 key: numbers range-checked by the row, booleans as flags,
@@ -248,12 +274,11 @@ bool readIperfRows(const QJsonObject &json, const QJsonObject &ext, TestParams *
 bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QString *error)
 {
     TestParams p;
-    bool udp = false, sctp = false;
-    if (!readWireBool(json, QStringLiteral("udp"), &udp, error) ||
-        !readWireBool(json, QStringLiteral("sctp"), &sctp, error))
+    bool sctp = false;
+    if (!readWireBool(json, QStringLiteral("sctp"), &sctp, error))
         return false;
-    if (udp || sctp) {
-        *error = QStringLiteral("only TCP tests are supported");
+    if (sctp) {
+        *error = QStringLiteral("SCTP tests are not supported");
         return false;
     }
     const QJsonValue ext = json.value(QStringLiteral("nicbench"));
@@ -284,6 +309,20 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
     if (blockcount && (*blockcount < 0 || *blockcount > 1.8e19)) {
         *error = QStringLiteral("parameter 'blockcount' out of range: %1").arg(*blockcount);
         return false;
+    }
+    if (p.udp) {
+        // A stock client leaves the rate out for -b 0 (unlimited).
+        if (!json.contains(QStringLiteral("bandwidth")))
+            p.bandwidth = 0;
+        if (p.kind == TestKind::Stream && (p.blockSize < udp::MinDatagram || p.blockSize > udp::MaxDatagram)) {
+            *error = QStringLiteral("parameter 'len' out of range for UDP: %1").arg(p.blockSize);
+            return false;
+        }
+        if (p.kind == TestKind::Crr || p.requestSize > udp::MaxDatagram || p.responseSize > udp::MaxDatagram) {
+            *error =
+                QStringLiteral("UDP request/response takes --rr with datagrams up to %1 bytes").arg(udp::MaxDatagram);
+            return false;
+        }
     }
     if (blockcount && *blockcount > 0 && p.bytes == 0)
         p.bytes = std::uint64_t(*blockcount * p.blockSize);

@@ -59,6 +59,14 @@ struct TestParams {
     QString phases = QString::fromLatin1(LoadSchedule::DefaultOrder);
     double phaseSeconds = 5.0;
     int probeDscp = 0;
+    // UDP (-u, iperf3's UDP mode; test/udpstream.h). bandwidth is the target per stream
+    // (iperf3's 1 Mbit/s unless -b; 0 unlimited); blockSize is the datagram size, and the
+    // TCP default left in it means iperf3's UDP default (udpDatagramSize()).
+    bool udp = false;
+    std::uint64_t bandwidth = 1000000;
+    int pacingTimerUs = 1000;
+    bool udpCounters64 = false;
+    int udpRrTimeoutMs = 1000; // -u --rr: a request unanswered this long is lost
     // Authentication (--username, --rsa-public-key-path; protocol/auth.h). The password is no
     // table row: it comes from IPERF3_PASSWORD or a prompt and is never written anywhere.
     QString username;
@@ -87,6 +95,9 @@ struct TestParams {
     // A latency-under-load test as it runs: both directions open (the phases gate them), the
     // duration the phases add up to, no warm-up and no byte count. Other kinds unchanged.
     TestParams normalized() const;
+    // -u without -l: the block size still holds the TCP default, which the client replaces
+    // with iperf3's UDP default (the control connection's MSS) once it is connected.
+    bool udpDatagramSizeUnset() const { return udp && blockSize == 128 * 1024; }
     // What ends the test, in one place: each limit that is set can end it, and the first
     // one reached does (-t with -n: the clock or the byte count, whichever comes first).
     bool isTimed() const { return duration > 0; }

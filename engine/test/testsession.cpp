@@ -32,6 +32,10 @@ DataStream::Config streamConfig(const TestParams &params)
     c.requestSize = params.requestSize;
     c.responseSize = params.responseSize;
     c.inFlight = params.inFlight;
+    c.udpBitsPerSecond = double(params.bandwidth);
+    c.udpPacingTimerNs = std::int64_t(params.pacingTimerUs) * 1000;
+    c.udpWideCounters = params.udpCounters64;
+    c.udpRrTimeoutNs = std::int64_t(params.udpRrTimeoutMs) * 1'000'000;
     return c;
 }
 

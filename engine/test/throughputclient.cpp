@@ -3,6 +3,7 @@
 
 #include "core/sanitize.h"
 #include "net/connect.h"
+#include "net/udp.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
 #include "test/authoptions.h"
@@ -12,6 +13,7 @@
 #include "test/peerresults.h"
 #include "test/progresswatch.h"
 #include "test/testsession.h"
+#include "test/udpstream.h"
 
 #include <QJsonObject>
 
@@ -138,6 +140,8 @@ bool ClientRun::handshake()
                               .arg(err));
     if (state != proto::ParamExchange)
         return unexpected(state, "PARAM_EXCHANGE");
+    if (params.udpDatagramSizeUnset()) // -u without -l: iperf3's UDP default
+        result.params.blockSize = params.blockSize = udpDefaultDatagram(net::tcpMss(ctrl.socket()));
     QJsonObject iperfParams = params.toIperfParams();
     if (!addAuthToken(params.username, params.rsaPublicKeyPath, params.password, &iperfParams, &err))
         return fail(ErrorCode::AuthFailed, err);
@@ -241,12 +245,17 @@ bool ClientRun::createStreams()
     for (int i = 0; i < n; ++i) {
         QString err;
         ErrorCode code = ErrorCode::None;
-        net::Socket fd = net::connectTcp(params.host, params.port, params.family, params.bindAddress, dataOptions,
-                                         params.connectTimeoutMs, &err, stop, &code);
+        // UDP streams introduce themselves with iperf3's UDP connect, TCP ones with the cookie.
+        net::Socket fd = params.udp ? connectUdpStream(params.host, params.port, params.family, params.bindAddress,
+                                                       params.window, ControlTimeoutSecs, stop, &err)
+                                    : net::connectTcp(params.host, params.port, params.family, params.bindAddress,
+                                                      dataOptions, params.connectTimeoutMs, &err, stop, &code);
         if (!fd.valid())
-            return fail(code, QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
-        if (const net::IoStatus st = net::writeAll(fd, cookie.constData(), std::size_t(cookie.size()),
-                                                   net::deadlineIn(ControlTimeoutSecs), &err);
+            return fail(params.udp ? ErrorCode::Io : code,
+                        QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
+        if (const net::IoStatus st = params.udp ? net::IoStatus::Ok
+                                                : net::writeAll(fd, cookie.constData(), std::size_t(cookie.size()),
+                                                                net::deadlineIn(ControlTimeoutSecs), &err);
             st != net::IoStatus::Ok)
             return fail(net::errorCodeOf(st), QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
         const int id = streamIdForIndex(i);
@@ -261,12 +270,13 @@ bool ClientRun::createStreams()
             continue;
         }
         const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
-        const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrClient
+        const DataStream::Role role = params.kind == TestKind::Rr ? rrRole(true, params.udp)
+                                      : params.udp                ? udpRole(sender)
                                       : sender                    ? DataStream::Role::Sender
                                                                   : DataStream::Role::Receiver;
         const net::Address local = net::localAddress(fd), peer = net::peerAddress(fd);
         result.connections.append({id, local.host(), local.port(), peer.host(), peer.port()});
-        if (i == 0)
+        if (i == 0 && !params.udp)
             result.senderCongestion = net::congestion(fd);
         say(QStringLiteral("[%1] local %2 connected to %3").arg(id).arg(local.toString(), peer.toString()));
         streams.add(std::make_unique<DataStream>(id, role, std::move(fd)));

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// net/udp.h on Windows (Winsock 2). Differences from Linux the callers must not see:
+// - an ICMP port unreachable shows up as WSAECONNRESET on the next receive (not
+//   ECONNREFUSED); SIO_UDP_CONNRESET turns that report off;
+// - IPV6_V6ONLY is on by default: the dual-stack stream sockets clear it.
+#include "net/udp.h"
+#include "net/winsock_windows.h"
+
+#include <mstcpip.h>
+#include <winsock2.h>
+#include <ws2tcpip.h>
+
+namespace nb::net {
+
+namespace {
+
+NativeSocket newUdpSocket(int family)
+{
+    startWinsock();
+    SOCKET s =
+        WSASocketW(family, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+    if (s == INVALID_SOCKET && WSAGetLastError() == WSAEINVAL)
+        s = WSASocketW(family, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED);
+    if (s != INVALID_SOCKET) {
+        BOOL off = FALSE;
+        DWORD bytes = 0;
+        WSAIoctl(s, SIO_UDP_CONNRESET, &off, sizeof off, nullptr, 0, &bytes, nullptr, nullptr);
+    }
+    return s;
+}
+
+bool setWindow(SOCKET fd, std::uint32_t window, QString *error)
+{
+    if (window == 0)
+        return true;
+    const int w = int(window);
+    if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, reinterpret_cast<const char *>(&w), sizeof w) != 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, reinterpret_cast<const char *>(&w), sizeof w) != 0) {
+        *error = QStringLiteral("cannot set socket buffer size: %1").arg(systemErrorText(WSAGetLastError()));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+Socket connectUdp(const QString &host, quint16 port, AddressFamily family, const QString &bindAddress,
+                  std::uint32_t window, QString *error)
+{
+    addrinfo *res = nullptr;
+    if (!resolve(host, port, familyHint(family), false, &res, error))
+        return {};
+    Socket s;
+    int err = 0;
+    for (addrinfo *ai = res; ai && !s.valid(); ai = ai->ai_next) {
+        Socket c(newUdpSocket(ai->ai_family));
+        if (!c.valid()) {
+            err = WSAGetLastError();
+            continue;
+        }
+        if (!bindAddress.isEmpty()) {
+            const Address local =
+                localAddressFor(bindAddress, ai->ai_family == AF_INET6 ? AddressFamily::IPv6 : AddressFamily::IPv4);
+            if (!local.valid() ||
+                bind(c.handle(), static_cast<const sockaddr *>(local.raw()), int(local.length())) != 0) {
+                *error = QStringLiteral("cannot bind to %1").arg(bindAddress);
+                freeaddrinfo(res);
+                return {};
+            }
+        }
+        if (!setWindow(c.handle(), window, error)) {
+            freeaddrinfo(res);
+            return {};
+        }
+        if (connect(c.handle(), ai->ai_addr, int(ai->ai_addrlen)) == 0)
+            s = std::move(c);
+        else
+            err = WSAGetLastError();
+    }
+    freeaddrinfo(res);
+    if (!s.valid())
+        *error =
+            QStringLiteral("cannot open a UDP socket to %1 port %2: %3").arg(host).arg(port).arg(systemErrorText(err));
+    return s;
+}
+
+Socket bindUdp(const Address &local, std::uint32_t window, QString *error)
+{
+    const int family = static_cast<const sockaddr *>(local.raw())->sa_family;
+    Socket s(newUdpSocket(family));
+    if (!s.valid()) {
+        *error = QStringLiteral("cannot open a UDP socket: %1").arg(systemErrorText(WSAGetLastError()));
+        return {};
+    }
+    const BOOL on = TRUE;
+    const DWORD v6only = 0;
+    setsockopt(s.handle(), SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char *>(&on), sizeof on);
+    if (family == AF_INET6)
+        setsockopt(s.handle(), IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char *>(&v6only), sizeof v6only);
+    if (!setWindow(s.handle(), window, error))
+        return {};
+    if (bind(s.handle(), static_cast<const sockaddr *>(local.raw()), int(local.length())) != 0) {
+        *error = QStringLiteral("cannot bind a UDP socket to %1: %2")
+                     .arg(local.toString(), systemErrorText(WSAGetLastError()));
+        return {};
+    }
+    return s;
+}
+
+Transfer receiveFrom(const Socket &s, void *buffer, std::size_t size, Address *from)
+{
+    // The socket is blocking: take a datagram only when select says one is waiting.
+    fd_set set;
+    FD_ZERO(&set);
+    FD_SET(s.handle(), &set);
+    timeval tv{0, 0};
+    if (select(0, &set, nullptr, nullptr, &tv) <= 0)
+        return {0, IoStatus::Timeout, 0};
+    int len = int(Address::Capacity);
+    const int n =
+        recvfrom(s.handle(), static_cast<char *>(buffer), int(size), 0, static_cast<sockaddr *>(from->raw()), &len);
+    if (n >= 0) {
+        from->setLength(unsigned(len));
+        return {n, IoStatus::Ok, 0};
+    }
+    const int e = WSAGetLastError();
+    if (e == WSAEMSGSIZE) { // truncated to the buffer: still one datagram
+        from->setLength(unsigned(len));
+        return {std::int64_t(size), IoStatus::Ok, 0};
+    }
+    return {0, e == WSAEWOULDBLOCK || e == WSAEINTR ? IoStatus::Timeout : IoStatus::Error, e};
+}
+
+bool isDatagramTooLarge(int systemError)
+{
+    return systemError == WSAEMSGSIZE;
+}
+
+bool isPortUnreachable(int systemError)
+{
+    return systemError == WSAECONNRESET || systemError == WSAECONNREFUSED;
+}
+
+bool isNoBufferSpace(int systemError)
+{
+    return systemError == WSAENOBUFS;
+}
+
+int tcpMss(const Socket &s)
+{
+    int mss = 0;
+    int len = sizeof mss;
+    if (getsockopt(s.handle(), IPPROTO_TCP, TCP_MAXSEG, reinterpret_cast<char *>(&mss), &len) != 0)
+        return 0;
+    return mss;
+}
+
+} // namespace nb::net
