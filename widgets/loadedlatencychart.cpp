@@ -16,10 +16,10 @@ namespace nb::ui {
 
 namespace {
 
-// Skew (p99/p50 of one interval) above which the latency axis turns logarithmic.
+// Largest p99 over smallest p50 of the test above which the latency axis turns logarithmic.
 constexpr double kLoadedLogSkew = 10.0;
 // Pixels kept free on each side of a phase label inside its band.
-constexpr int kLabelMargin = 6;
+constexpr int kLabelMargin = 2;
 
 class LoadedLatencyTicker : public QCPAxisTicker {
 public:
@@ -152,7 +152,6 @@ void LoadedLatencyChart::startTest(const nb::TestParams &params)
     m_peakRate = 0;
     m_peakLatency = 0;
     m_minLatency = 0;
-    m_skew = 0;
     m_samples = 0;
     for (int i = 0; i < m_schedule.size(); ++i) {
         for (QCPAxisRect *rect : {m_rateRect, m_latencyRect}) {
@@ -222,7 +221,6 @@ void LoadedLatencyChart::addInterval(const nb::IntervalReport &report)
         m_peakLatency = std::max(m_peakLatency, l.p99);
         if (l.p50 > 0) {
             m_minLatency = m_minLatency > 0 ? std::min(m_minLatency, l.p50) : l.p50;
-            m_skew = std::max(m_skew, l.p99 / l.p50);
         }
         x = std::max(x, report.rr.end);
     }
@@ -273,8 +271,8 @@ QString LoadedLatencyChart::textAt(double seconds) const
     if (m_schedule.size() == 0 || seconds < 0 || seconds > std::max(m_planned, m_lastX))
         return {};
     const int phase = m_schedule.phaseAt(seconds);
-    QStringList lines{tr("%1 s, %2").arg(QString::number(seconds, 'f', 1),
-                                         loadPhaseTitle(m_schedule.phases().at(phase)).toLower())};
+    QStringList lines{
+        tr("%1 s, %2").arg(QString::number(seconds, 'f', 1), loadPhaseTitle(m_schedule.phases().at(phase)).toLower())};
     const std::pair<const BoundedGraph *, QString> rows[] = {
         {&m_upload, tr("Upload")}, {&m_download, tr("Download")}, {&m_p50, tr("Probe p50")}, {&m_p99, tr("Probe p99")}};
     for (const auto &[g, name] : rows) {
@@ -289,7 +287,7 @@ QString LoadedLatencyChart::textAt(double seconds) const
 
 void LoadedLatencyChart::fitLabels()
 {
-    // A label that does not fit its band gets the short name, then none: never two
+    // A label that does not fit its band gets the short name, then its first letter, then none: never two
     // labels over each other, and never one cut off by the band's edge.
     const QCPAxis *x = m_rateRect->axis(QCPAxis::atBottom);
     for (QCPItemText *t : std::as_const(m_labels)) {
@@ -304,7 +302,8 @@ void LoadedLatencyChart::fitLabels()
         };
         const QString full = loadPhaseTitle(phase);
         const QString brief = shortPhaseTitle(phase);
-        t->setText(fits(full) ? full : brief);
+        const QString letter = brief.left(1);
+        t->setText(fits(full) ? full : fits(brief) ? brief : letter);
         t->setVisible(fits(t->text()));
     }
 }
@@ -322,7 +321,10 @@ void LoadedLatencyChart::updateAxes()
     QCPAxis *latency = m_latencyRect->axis(QCPAxis::atLeft);
     const double top = throughputAxisMax(m_peakLatency > 0 ? m_peakLatency : 100);
     const LatencyUnit unit = latencyUnitFor(top);
-    const bool log = m_minLatency > 0 && m_skew > kLoadedLogSkew;
+    // Unlike RrChart, the span over the whole test counts, not one interval's: idle and
+    // loaded latency often differ by orders of magnitude, and a linear axis would flatten
+    // the idle baseline (what every increase is measured from) onto the floor.
+    const bool log = m_minLatency > 0 && m_peakLatency > kLoadedLogSkew * m_minLatency;
     if (log != latencyAxisIsLog()) {
         latency->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
         if (log) {

@@ -3,7 +3,8 @@
 // A latency-under-load test as it runs: throughput per direction (upload solid, download
 // dashed) on top and the probe's latency (p50 solid, p99 dotted) below, on one time axis,
 // with each load phase shaded and labelled across both panes. The latency axis turns
-// logarithmic when one interval's p99 is more than 10 times its p50, as RrChart's does.
+// logarithmic when the test's largest p99 is more than 10 times its smallest p50 (idle and
+// loaded latency often differ by orders of magnitude; RrChart looks at one interval).
 // Hovering shows the phase and every value at the mouse's time.
 
 #include "boundedgraph.h"
@@ -76,7 +77,6 @@ private:
     double m_peakRate = 0;
     double m_peakLatency = 0;
     double m_minLatency = 0;
-    double m_skew = 0;
     int m_samples = 0;
 };
 

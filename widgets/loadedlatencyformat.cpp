@@ -60,8 +60,8 @@ QStringList loadedLatencyPhaseLines(const nb::LoadedLatencyResult &r)
         if (!p.hasProbe || p.latencyUs.count == 0) {
             parts.append(trLoaded("no probe figures"));
         } else {
-            const QString values = trLoaded("p50 %1, p99 %2")
-                                       .arg(formatLatencyUs(p.latencyUs.p50), formatLatencyUs(p.latencyUs.p99));
+            const QString values =
+                trLoaded("p50 %1, p99 %2").arg(formatLatencyUs(p.latencyUs.p50), formatLatencyUs(p.latencyUs.p99));
             const auto up50 = r.increaseUs(i, &nb::LatencySummary::p50);
             const auto up99 = r.increaseUs(i, &nb::LatencySummary::p99);
             if (i == baseline)
@@ -72,8 +72,8 @@ QStringList loadedLatencyPhaseLines(const nb::LoadedLatencyResult &r)
             else
                 parts.append(values);
         }
-        parts.append(trLoaded("up %1, down %2")
-                         .arg(formatRate(p.uploadBitsPerSecond), formatRate(p.downloadBitsPerSecond)));
+        parts.append(
+            trLoaded("up %1, down %2").arg(formatRate(p.uploadBitsPerSecond), formatRate(p.downloadBitsPerSecond)));
         if (p.hasProbe)
             parts.append(formatTransactionsPerSecond(p.transactionsPerSecond()));
         lines.append(QStringLiteral("%1 %2: %3")

@@ -91,8 +91,8 @@ double LoadedLatencyFields::totalSeconds() const
 {
     QString ignored;
     const QString text = m_phases->text().trimmed();
-    const auto phases =
-        nb::LoadSchedule::parseOrder(text.isEmpty() ? QString::fromLatin1(nb::LoadSchedule::DefaultOrder) : text, &ignored);
+    const auto phases = nb::LoadSchedule::parseOrder(
+        text.isEmpty() ? QString::fromLatin1(nb::LoadSchedule::DefaultOrder) : text, &ignored);
     return phases ? double(phases->size()) * m_phaseSeconds->value() : 0.0;
 }
 
