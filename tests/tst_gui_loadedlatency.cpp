@@ -413,8 +413,8 @@ private Q_SLOTS:
         const QStringList lines = w.testView()->summary()->loadedLatencyText().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 3);
         QVERIFY2(lines.at(1).contains(QStringLiteral("Both ways: p50 ")), qPrintable(lines.at(1)));
-        QVERIFY2(w.testView()->summary()->cpuPerGbpsText().size() > 0 ||
-                     !result.localCpuKnown, qPrintable(w.testView()->summary()->toText()));
+        QVERIFY2(w.testView()->summary()->cpuPerGbpsText().size() > 0 || !result.localCpuKnown,
+                 qPrintable(w.testView()->summary()->toText()));
     }
 };
 

@@ -376,9 +376,10 @@ void LoadedLatencyChart::applyPalette()
     }
     m_upload.graph->setPen(sendPen(pal));
     m_download.graph->setPen(receivePen(pal));
-    m_p50.graph->setPen(QPen(seriesColor(pal, 2), 2.0, Qt::SolidLine));
+    m_p50.graph->setPen(QPen(seriesColor(pal, 0), 2.0, Qt::SolidLine));
     m_p99.graph->setPen(QPen(seriesColor(pal, 1), 1.6, Qt::DotLine));
-    // Bands: light tints of the direction colours; idle stays the plain background.
+    // Bands: light tints of the direction colours, grey for both ways; idle stays the plain
+    // background.
     const int alpha = isDarkPalette(pal) ? 46 : 34;
     const auto tint = [alpha](QColor c) {
         c.setAlpha(alpha);
@@ -396,7 +397,8 @@ void LoadedLatencyChart::applyPalette()
             fill = tint(sendColor(pal));
             break;
         case nb::LoadPhase::Bidir:
-            fill = tint(seriesColor(pal, 3));
+            fill = tint(pal.color(QPalette::WindowText));
+            fill.setAlpha(alpha / 2);
             break;
         }
         band->setBrush(fill);

@@ -67,13 +67,19 @@ QStringList loadedLatencyPhaseLines(const nb::LoadedLatencyResult &r)
             if (i == baseline)
                 parts.append(trLoaded("%1 (baseline)").arg(values));
             else if (up50 && up99)
-                parts.append(trLoaded("p50 %1, p99 %2 (%3)")
-                                 .arg(formatLatencyIncreaseUs(*up50), formatLatencyIncreaseUs(*up99), values));
+                parts.append(
+                    trLoaded("p50 %1, p99 %2").arg(formatLatencyIncreaseUs(*up50), formatLatencyIncreaseUs(*up99)));
             else
                 parts.append(values);
         }
-        parts.append(
-            trLoaded("up %1, down %2").arg(formatRate(p.uploadBitsPerSecond), formatRate(p.downloadBitsPerSecond)));
+        // Only the directions that carried load: an idle phase's zeros say nothing.
+        QStringList load;
+        if (p.uploadBitsPerSecond > 0)
+            load.append(trLoaded("up %1").arg(formatRate(p.uploadBitsPerSecond)));
+        if (p.downloadBitsPerSecond > 0)
+            load.append(trLoaded("down %1").arg(formatRate(p.downloadBitsPerSecond)));
+        if (!load.isEmpty())
+            parts.append(load.join(QStringLiteral(", ")));
         if (p.hasProbe)
             parts.append(formatTransactionsPerSecond(p.transactionsPerSecond()));
         lines.append(QStringLiteral("%1 %2: %3")

@@ -82,6 +82,7 @@ void LoadedLatencyFields::show(const nb::TestParams &params)
 {
     const QSignalBlocker b1(m_phases), b2(m_phaseSeconds), b3(m_probeDscp);
     m_phases->setText(params.phases);
+    m_phases->setCursorPosition(0); // the list's start, not its end, when the field is narrow
     m_phaseSeconds->setValue(params.phaseSeconds);
     m_probeDscp->setValue(params.probeDscp);
     updateTotal();

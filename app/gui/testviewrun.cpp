@@ -94,6 +94,7 @@ void TestView::runFromPanel()
 
 void TestView::runTest(nb::TestParams params)
 {
+    params = params.normalized(); // latency under load: its length and directions come from the phases
     if (params.host.isEmpty()) {
         m_panel->selectLoopback();
         params.host = BuiltinServer::address();
