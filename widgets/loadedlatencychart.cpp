@@ -106,7 +106,7 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
     m_p99.graph = m_plot->addGraph(lx, ly);
     m_p99.graph->setName(tr("Probe p99"));
     for (BoundedGraph *g : {&m_upload, &m_download, &m_p50, &m_p99})
-        g->graph->setLineStyle(QCPGraph::lsStepLeft); // each value holds over its interval
+        g->graph->setLineStyle(QCPGraph::lsStepRight); // a point at an interval's end holds over it
 
     LiveChartSetup setup;
     setup.objectName = QStringLiteral("loadedLatencyPlot");

@@ -321,8 +321,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 const nb::DirectionSum sum = result.sum(clientSent);
                 fillRow(row, sum);
                 m_headline += sum.receivedBitsPerSecond();
-                headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
-                                                            formatRate(sum.receivedBitsPerSecond())));
+                // Latency under load: the phases carry the throughput that matters.
+                if (!result.loadedLatency)
+                    headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
+                                                                formatRate(sum.receivedBitsPerSecond())));
                 const QString fair = fairnessWords(result.fairnessOf(clientSent),
                                                    clientSent ? tr("Upload per stream") : tr("Download per stream"),
                                                    tr("streams"), bytesWords);
