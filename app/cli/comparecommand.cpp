@@ -354,4 +354,14 @@ int runComparisonSubcommand(const QStringList &args)
     return args.first() == QLatin1String("compare") ? compareCommand(rest) : reportCommand(rest);
 }
 
+QString compareUsage()
+{
+    return QString::fromLatin1(kCompareUsage);
+}
+
+QString reportUsage()
+{
+    return QString::fromLatin1(kReportUsage);
+}
+
 } // namespace nb::cli

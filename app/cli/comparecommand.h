@@ -13,6 +13,10 @@ bool isComparisonSubcommand(const QString &firstArgument);
 // `args` without the program name, starting with the subcommand. Returns the exit code.
 int runComparisonSubcommand(const QStringList &args);
 
+// The subcommands' --help texts (also in the man page).
+QString compareUsage();
+QString reportUsage();
+
 // The spec format itself is engine/comparisonspec.h, shared with the GUI.
 
 } // namespace nb::cli

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nicbench-cli: the headless client and server. Links the engine only.
+#include "climanpage.h"
 #include "compare/adapterpairs.h"
 #include "comparecommand.h"
 #include "core/sanitize.h"
@@ -170,6 +171,11 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(NICBENCH_VERSION));
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();
+    // Hidden: the man page, written out by the build (packaging/CMakeLists.txt).
+    if (args == QStringList{QStringLiteral("--man")}) {
+        std::fputs(nb::cli::cliManPage().toUtf8().constData(), stdout);
+        return 0;
+    }
     if (!args.isEmpty() && nb::cli::isComparisonSubcommand(args.first()))
         return nb::cli::runComparisonSubcommand(args);
 

@@ -10,6 +10,7 @@
 #include "comparisonflags.h"
 #include "comparisonreport.h"
 #include "comparisonview.h"
+#include "guimanpage.h"
 #include "mainwindow.h"
 #include "testflags.h"
 
@@ -26,6 +27,7 @@
 #include <messagebanner.h>
 
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -47,8 +49,19 @@ int main(int argc, char *argv[])
 {
     // Before anything prints: on Windows nicbench.exe has no console of its own.
     nb::platform::attachParentConsole();
-    // A report from snapshot files shows no window, so it must not need a display.
-    if (nb::gui::isHeadlessReport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    // Hidden: the man page, written out by the build; needs no display, so before QApplication.
+    if (argc == 2 && std::strcmp(argv[1], "--man") == 0) {
+        std::fputs(nb::gui::guiManPage().toUtf8().constData(), stdout);
+        return 0;
+    }
+    // A report from snapshot files shows no window, so it must not need a display; nor do
+    // --help and --version (a package test, a terminal over ssh).
+    bool textOnly = false;
+    for (int i = 1; i < argc; ++i) {
+        for (const char *flag : {"-h", "--help", "-v", "--version"})
+            textOnly = textOnly || std::strcmp(argv[i], flag) == 0;
+    }
+    if ((textOnly || nb::gui::isHeadlessReport(argc, argv)) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     // Thousands of flows need as many descriptors; tests check the limit before they start.

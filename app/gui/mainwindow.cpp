@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "aboutdialog.h"
 #include "apptheme.h"
 #include "builtinserver.h"
 #include "comparisoncontroller.h"
@@ -26,7 +27,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -156,6 +156,8 @@ void MainWindow::createMenus()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Documentation"), this, [this] { openDocumentation(this); })
+        ->setObjectName(QStringLiteral("documentationAction"));
     help->addSeparator();
     help->addAction(tr("&About NicBench"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -389,24 +391,12 @@ void MainWindow::copyResults()
 
 QString MainWindow::aboutText()
 {
-    return tr("<h3>NicBench %1</h3>"
-              "<p>Network adapter benchmark: throughput, request/response latency, CPU cost and "
-              "adapter comparisons, compatible with iperf3.</p>"
-              "<p>License: GPL-3.0-or-later. This program comes with ABSOLUTELY NO WARRANTY.</p>"
-              "<p>Built with Qt %2 (running on Qt %3) and QCustomPlot %4.</p>")
-        .arg(QStringLiteral(NICBENCH_VERSION), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()),
-             QStringLiteral(QCUSTOMPLOT_VERSION_STR));
+    return AboutDialog::text();
 }
 
 void MainWindow::showAbout()
 {
-    QMessageBox box(this);
-    box.setObjectName(QStringLiteral("aboutBox"));
-    box.setWindowTitle(tr("About NicBench"));
-    box.setIconPixmap(QApplication::windowIcon().pixmap(64, 64));
-    box.setTextFormat(Qt::RichText);
-    box.setText(aboutText());
-    box.setStandardButtons(QMessageBox::Ok);
+    AboutDialog box(this);
     box.exec();
 }
 

@@ -277,8 +277,9 @@ const std::array<Parameter, 54> kTable = {{
     {Id::Omit, 'O', "omit", "SECS", Type::Seconds, "s", 0, 600, false, "0", "warm-up seconds left out of the results",
      Section::Client, AllKinds, "omit", "omit", &P::omit},
     {Id::Streams, 'P', "parallel", "N", Type::Int, "", 1, MaxStreams, false, "1",
-     "parallel streams (each way with --latency-under-load); a stock iperf3 server takes up to 128", Section::Client,
-     Stream | LoadedLatency, "parallel", "streams", &P::streams},
+     "parallel streams; a stock iperf3 server takes up to 128;\n"
+     "with --latency-under-load, the streams each way",
+     Section::Client, Stream | LoadedLatency, "parallel", "streams", &P::streams},
     {Id::Reverse, 'R', "reverse", nullptr, Type::Flag, "", 0, 0, false, "", "download: the server sends",
      Section::Client, Stream, "reverse", "direction", &P::direction, int(Direction::Download)},
     {Id::Bidir, 0, "bidir", nullptr, Type::Flag, "", 0, 0, false, "", "both directions at once", Section::Client,
