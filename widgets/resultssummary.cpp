@@ -2,6 +2,7 @@
 #include "resultssummary.h"
 
 #include "adaptertile.h"
+#include "loadedlatencyformat.h"
 #include "ratescale.h"
 #include "rrformat.h"
 
@@ -84,6 +85,8 @@ QString bytesWords(double n)
 // any transaction is still a request/response test.
 QString kindWords(const nb::TestResult &r)
 {
+    if (r.params.isLoadedLatency())
+        return QCoreApplication::translate("nb::ui::ResultsSummary", "latency under load");
     const nb::TestKind kind = r.hasRr ? r.rr.kind : r.params.kind;
     if (kind != nb::TestKind::Stream)
         return kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
@@ -124,6 +127,7 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     , m_table(new QWidget(this))
     , m_rrLabel(makeValueLabel(this))
     , m_latencyLabel(makeValueLabel(this))
+    , m_loadedLabel(makeValueLabel(this))
     , m_fairnessLabel(makeValueLabel(this))
     , m_cpuLabel(makeValueLabel(this))
     , m_cpuPerGbpsLabel(makeValueLabel(this))
@@ -143,6 +147,9 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_headlineLabel->setFont(big);
     m_rrLabel->setObjectName(QStringLiteral("rrSummary"));
     m_latencyLabel->setObjectName(QStringLiteral("latencySummary"));
+    m_loadedLabel->setObjectName(QStringLiteral("loadedLatencySummary"));
+    m_loadedLabel->setToolTip(tr("Per phase: the probe's latency increase over the idle baseline (p50 and p99), "
+                                 "its latency, the load's throughput each way and the probe's transactions/s."));
     m_fairnessLabel->setObjectName(QStringLiteral("fairnessSummary"));
     m_fairnessLabel->setToolTip(tr("How evenly the connections or streams shared the work. Jain's fairness index is "
                                    "1 when every flow moved the same and 1/n when one of n flows moved everything."));
@@ -171,6 +178,7 @@ ResultsSummary::ResultsSummary(QWidget *parent)
 
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setVerticalSpacing(3);
+    m_form->addRow(tr("Phases:"), m_loadedLabel);
     m_form->addRow(tr("CPU per Gbit/s:"), m_cpuPerGbpsLabel);
     m_form->addRow(tr("Transactions:"), m_rrLabel);
     m_form->addRow(tr("Latency:"), m_latencyLabel);
@@ -201,8 +209,8 @@ void ResultsSummary::clear()
     m_transactionsPerSecond = 0;
     m_headlineLabel->setText(tr("No result yet"));
     m_table->hide();
-    for (QLabel *l : {m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel, m_demandLabel,
-                      m_adapterLabel})
+    for (QLabel *l : {m_loadedLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel,
+                      m_demandLabel, m_adapterLabel})
         m_form->setRowVisible(l, false);
     m_cpuLabel->setText(QStringLiteral("-"));
     m_testLabel->setText(QStringLiteral("-"));
@@ -268,7 +276,18 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
     for (const nb::TestResult &result : results) {
         const QString prefix = several ? kindWords(result) + QStringLiteral(": ") : QString();
         bool measured = false;
-        if (result.hasRr) {
+        // A latency-under-load test's probe figures are per phase (below); its load is a
+        // bidirectional throughput test.
+        const bool rrTest = result.hasRr && !result.params.isLoadedLatency();
+        if (result.loadedLatency) {
+            headline.append(loadedLatencyHeadline(*result.loadedLatency));
+            QStringList lines = loadedLatencyPhaseLines(*result.loadedLatency);
+            if (!result.loadedLatency->probeError.isEmpty())
+                lines.append(tr("Probe: %1").arg(result.loadedLatency->probeError));
+            m_loadedLabel->setText(lines.join(QLatin1Char('\n')));
+            m_form->setRowVisible(m_loadedLabel, !lines.isEmpty());
+        }
+        if (rrTest) {
             const nb::RrSummary &rr = result.rr;
             measured = rr.transactions > 0;
             m_transactionsPerSecond = rr.transactionsPerSecond();
@@ -302,8 +321,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 const nb::DirectionSum sum = result.sum(clientSent);
                 fillRow(row, sum);
                 m_headline += sum.receivedBitsPerSecond();
-                headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
-                                                            formatRate(sum.receivedBitsPerSecond())));
+                // Latency under load: the phases carry the throughput that matters.
+                if (!result.loadedLatency)
+                    headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
+                                                                formatRate(sum.receivedBitsPerSecond())));
                 const QString fair = fairnessWords(result.fairnessOf(clientSent),
                                                    clientSent ? tr("Upload per stream") : tr("Download per stream"),
                                                    tr("streams"), bytesWords);
@@ -327,7 +348,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 cpu.append(tr("server not reported"));
             cpuLines.append(prefix + cpu.join(QStringLiteral(", ")));
 
-            if (result.hasRr) {
+            if (rrTest) {
                 const QString cost = costWords(result, result.rr.transactionsPerSecond() / 1000.0);
                 if (!cost.isEmpty())
                     perKtpsLines.append(prefix + cost);
@@ -346,8 +367,8 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
             }
 
             const QJsonObject cost = result.cpuCostJson();
-            const QString key = result.hasRr ? QStringLiteral("us_per_transaction") : QStringLiteral("us_per_kb");
-            const QString unit = result.hasRr ? tr("transaction") : QStringLiteral("KB");
+            const QString key = rrTest ? QStringLiteral("us_per_transaction") : QStringLiteral("us_per_kb");
+            const QString unit = rrTest ? tr("transaction") : QStringLiteral("KB");
             QStringList demand;
             const QJsonValue local = cost.value(QStringLiteral("local_") + key);
             const QJsonValue remote = cost.value(QStringLiteral("remote_") + key);
@@ -377,7 +398,15 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
             length = p.isTimed() ? tr("stopped after %1 s of %2 s").arg(after, secondsText(p.omit + p.duration))
                                  : tr("stopped after %1 s").arg(after);
         }
-        if (p.isRequestResponse()) {
+        if (p.isLoadedLatency()) {
+            const QString streams = p.streams == 1 ? tr("1 stream each way") : tr("%1 streams each way").arg(p.streams);
+            testLines.append(tr("latency under load, %1 phases of %2 s, %3, %4 B probe, to %5:%6")
+                                 .arg(p.loadSchedule().size())
+                                 .arg(secondsText(p.phaseSeconds), streams)
+                                 .arg(p.requestSize)
+                                 .arg(target)
+                                 .arg(p.port));
+        } else if (p.isRequestResponse()) {
             testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
         } else {
             const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
@@ -418,6 +447,11 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
 QString ResultsSummary::latencyText() const
 {
     return m_latencyLabel->text();
+}
+
+QString ResultsSummary::loadedLatencyText() const
+{
+    return m_form->isRowVisible(m_loadedLabel) ? m_loadedLabel->text() : QString();
 }
 
 QString ResultsSummary::fairnessText() const
@@ -462,8 +496,8 @@ QString ResultsSummary::toText() const
                                   row->cells[3]->text(), row->cells[4]->text()));
         }
     }
-    for (QLabel *l : {m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel, m_cpuLabel,
-                      m_demandLabel, m_adapterLabel, m_testLabel}) {
+    for (QLabel *l : {m_loadedLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel,
+                      m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
         if (m_form->isRowVisible(l))
             lines.append(
                 QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));

@@ -36,6 +36,9 @@ public:
     // Request/response figures of the last run (0 when it had none).
     double transactionsPerSecond() const { return m_transactionsPerSecond; }
     QString latencyText() const;
+    // A latency-under-load result's lines per phase (increase over idle, throughput); empty
+    // for other tests.
+    QString loadedLatencyText() const;
     // The per-flow spread (min / median / max, Jain's index); empty with fewer than 2 flows.
     QString fairnessText() const;
     QString cpuText() const;
@@ -63,6 +66,7 @@ private:
     DirectionRow m_download;
     QLabel *m_rrLabel;
     QLabel *m_latencyLabel;
+    QLabel *m_loadedLabel;
     QLabel *m_fairnessLabel;
     QLabel *m_cpuLabel;
     QLabel *m_cpuPerGbpsLabel;

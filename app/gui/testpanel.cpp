@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testpanel.h"
 
+#include "loadedlatencyfields.h"
+
 #include <core/units.h>
 #include <elidingcombobox.h>
 #include <test/parameters.h>
@@ -105,6 +107,7 @@ TestPanel::TestPanel(QWidget *parent)
     , m_from(new QComboBox(m_settings))
     , m_direction(new nb::ui::ElidingComboBox(m_settings))
     , m_streams(new QSpinBox(m_settings))
+    , m_loaded(new LoadedLatencyFields(m_settings))
     , m_duration(new QDoubleSpinBox(m_settings))
     , m_advancedToggle(new QToolButton(m_settings))
     , m_runButton(new QToolButton(this))
@@ -139,6 +142,9 @@ TestPanel::TestPanel(QWidget *parent)
                         Qt::ToolTipRole);
     m_type->addItem(tr("Both (throughput, then request/response)"), int(TestType::Both));
     m_type->setItemData(2, tr("Runs the throughput test, then a request/response test of the same duration."),
+                        Qt::ToolTipRole);
+    m_type->addItem(tr("Latency under load"), int(TestType::LoadedLatency));
+    m_type->setItemData(3, tr("A request/response probe while download, upload and both-way load run in turn."),
                         Qt::ToolTipRole);
     m_type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_type->setMinimumContentsLength(16);
@@ -189,6 +195,7 @@ TestPanel::TestPanel(QWidget *parent)
     form->addRow(tr("&Direction:"), m_direction);
     form->addRow(tr("&Streams:"), m_streams);
     form->addRow(tr("D&uration:"), m_duration);
+    form->addRow(m_loaded);
 
     auto *settingsLayout = new QVBoxLayout(m_settings);
     settingsLayout->setContentsMargins(0, 0, 0, 0);
@@ -224,6 +231,10 @@ TestPanel::TestPanel(QWidget *parent)
     connect(m_from, &QComboBox::currentTextChanged, this, &TestPanel::markCustom);
     connect(m_streams, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
+    connect(m_loaded, &LoadedLatencyFields::edited, this, [this] {
+        m_duration->setValue(m_loaded->totalSeconds());
+        markCustom();
+    });
 
     // A combo narrower than its text cuts it off; the tooltip carries the whole text.
     for (QComboBox *c : {m_target, m_preset, m_type, m_from, m_direction}) {
@@ -460,7 +471,11 @@ void TestPanel::showParams(const nb::TestParams &p)
 {
     m_applying = true;
     m_direction->setCurrentIndex(m_direction->findData(int(p.direction)));
-    if (p.isRequestResponse()) {
+    m_loaded->show(p);
+    if (p.isLoadedLatency()) {
+        setTestType(TestType::LoadedLatency);
+        m_streams->setValue(p.streams);
+    } else if (p.isRequestResponse()) {
         setTestType(TestType::RequestResponse);
         m_connections->setValue(p.connections());
         m_crr->setChecked(p.kind == nb::TestKind::Crr);
@@ -517,10 +532,16 @@ bool TestPanel::testPlan(QList<nb::TestParams> *out, QString *error) const
         return false;
     QList<nb::TestParams> plan;
     const TestType type = testType();
-    if (type != TestType::RequestResponse)
+    if (type == TestType::LoadedLatency) {
+        if (!m_loaded->apply(&stream, error))
+            return false;
         plan.append(stream);
-    if (type != TestType::Throughput)
-        plan.append(asRequestResponse(stream));
+    } else {
+        if (type != TestType::RequestResponse)
+            plan.append(stream);
+        if (type != TestType::Throughput)
+            plan.append(asRequestResponse(stream));
+    }
     for (const nb::TestParams &p : std::as_const(plan)) {
         const QString invalid = p.validate();
         if (!invalid.isEmpty()) {
@@ -608,47 +629,21 @@ void TestPanel::updateTypeFields()
 {
     // Direction and streams mean nothing to a request/response test.
     const bool stream = testType() != TestType::RequestResponse;
-    m_direction->setEnabled(stream);
+    // Latency under load: the phases set the directions and the length.
+    const bool loaded = testType() == TestType::LoadedLatency;
+    m_loaded->setVisible(loaded);
+    m_duration->setEnabled(!loaded);
+    if (loaded) {
+        const QSignalBlocker block(m_duration);
+        m_duration->setValue(m_loaded->totalSeconds());
+    }
+    m_direction->setEnabled(stream && !loaded);
     m_streams->setEnabled(stream);
     // The greyed-out stream count is not what a request/response test uses: say where
     // its parallelism is set instead.
     m_streams->setToolTip(stream ? nb::param::toolTip(nb::param::parameter(nb::param::Id::Streams))
                                  : tr("Not used by request/response tests: they open the number of "
                                       "Connections set under Advanced."));
-}
-
-void TestPanel::setAdapters(const QList<nb::AdapterInfo> &adapters)
-{
-    const QString current = m_from->currentText();
-    const QString currentData = m_from->currentData().toString();
-    const QSignalBlocker block(m_from);
-    while (m_from->count() > 1)
-        m_from->removeItem(1);
-    for (const nb::AdapterInfo &a : adapters) {
-        if (!a.isUp())
-            continue;
-        for (const nb::AdapterAddress &addr : a.addresses) {
-            // Link-local IPv6 needs a scope id, which -B does not carry.
-            if (addr.address.isLinkLocal())
-                continue;
-            const QString ip = addr.address.toString();
-            m_from->addItem(QStringLiteral("%1 \u2013 %2").arg(a.name, ip), ip);
-        }
-    }
-    const int i = currentData.isEmpty() ? (current == m_from->itemText(0) ? 0 : -1) : m_from->findData(currentData);
-    if (i >= 0)
-        m_from->setCurrentIndex(i);
-    else
-        m_from->setCurrentText(current);
-}
-
-QString TestPanel::bindAddress() const
-{
-    const QString text = m_from->currentText().trimmed();
-    const int i = m_from->findText(text);
-    if (i >= 0)
-        return m_from->itemData(i).toString();
-    return text; // typed by hand
 }
 
 void TestPanel::setEditingEnabled(bool enabled)

@@ -21,6 +21,8 @@ class QToolButton;
 
 namespace nb::gui {
 
+class LoadedLatencyFields;
+
 class TestPanel : public QWidget {
     Q_OBJECT
 public:
@@ -90,6 +92,7 @@ private:
     QComboBox *m_from;
     QComboBox *m_direction;
     QSpinBox *m_streams;
+    LoadedLatencyFields *m_loaded;
     QDoubleSpinBox *m_duration;
     QToolButton *m_advancedToggle;
     QWidget *m_advanced;

@@ -78,7 +78,7 @@ void TestPanel::restoreState(const QSettings &settings)
     if (!bind.isEmpty())
         m_from->setCurrentText(bind);
     const int type = state.value(QStringLiteral("type")).toInt();
-    if (type >= int(TestType::Throughput) && type <= int(TestType::Both))
+    if (type >= int(TestType::Throughput) && type <= int(TestType::LoadedLatency))
         setTestType(TestType(type));
     m_applying = false;
     const int preset = state.value(QStringLiteral("preset")).toInt(-1);

@@ -36,6 +36,11 @@ QList<TestPreset> builtinPresets()
          QStringLiteral("The pair of tests the adapter articles run: throughput, then transactions/s "
                         "and latency, each for 60 s."),
          true},
+        {QStringLiteral("Latency under load: idle, download, upload, both, idle; 4 streams, 5 s each"),
+         QStringLiteral("--latency-under-load -P 4 --phase-seconds 5"),
+         QStringLiteral("A 1-byte request/response probe runs the whole time while 4 streams each way load the "
+                        "link in turn, as flent's RRUL and Crusader measure: how much latency grows when the "
+                        "adapter is busy.")},
         {QStringLiteral("Quick request/response check, 3 s"), QStringLiteral("--rr -t 3 -i 0.5"),
          QStringLiteral("A fast latency check before a long run.")},
     };

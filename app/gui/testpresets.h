@@ -10,9 +10,10 @@
 
 namespace nb::gui {
 
-// What one click on Run does: a throughput test, a request/response test, or both in a
-// row (throughput first, then request/response with the same target and duration).
-enum class TestType { Throughput, RequestResponse, Both };
+// What one click on Run does: a throughput test, a request/response test, both in a
+// row (throughput first, then request/response with the same target and duration), or
+// a request/response probe while load phases run (latency under load).
+enum class TestType { Throughput, RequestResponse, Both, LoadedLatency };
 
 struct TestPreset {
     QString name;

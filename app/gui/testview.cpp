@@ -10,6 +10,7 @@
 #include <adapterpanel.h>
 #include <cpuchart.h>
 #include <livetestchart.h>
+#include <loadedlatencychart.h>
 #include <messagebanner.h>
 #include <resultssummary.h>
 #include <rrchart.h>
@@ -211,6 +212,8 @@ QWidget *TestView::createTestArea()
     connect(m_streamsAction, &QAction::toggled, m_chart, &nb::ui::LiveTestChart::setShowStreams);
     m_rrChart = new nb::ui::RrChart;
     m_rrChart->setObjectName(QStringLiteral("rrChart"));
+    m_loadedChart = new nb::ui::LoadedLatencyChart;
+    m_loadedChart->setObjectName(QStringLiteral("loadedLatencyChart"));
     m_cpuChart = new nb::ui::CpuChart;
     m_cpuChart->setObjectName(QStringLiteral("cpuChart"));
 
@@ -219,6 +222,7 @@ QWidget *TestView::createTestArea()
     m_chartTabs->setDocumentMode(true);
     m_chartTabs->addTab(m_chart, tr("Throughput"));
     m_chartTabs->addTab(m_rrChart, tr("Request/response"));
+    m_chartTabs->addTab(m_loadedChart, tr("Latency under load"));
     auto *cpuBox = new QTabWidget;
     cpuBox->setDocumentMode(true);
     cpuBox->addTab(m_cpuChart, tr("CPU"));

@@ -27,6 +27,7 @@ class AdapterMonitor;
 class AdapterPanel;
 class CpuChart;
 class LiveTestChart;
+class LoadedLatencyChart;
 class MessageBanner;
 class ResultsSummary;
 class RrChart;
@@ -84,6 +85,7 @@ public:
     nb::ui::LiveTestChart *chart() const { return m_chart; }
     nb::ui::CpuChart *cpuChart() const { return m_cpuChart; }
     nb::ui::RrChart *rrChart() const { return m_rrChart; }
+    nb::ui::LoadedLatencyChart *loadedLatencyChart() const { return m_loadedChart; }
     nb::ui::AdapterList *adapterList() const { return m_adapterList; }
     nb::ui::AdapterPanel *adapterPanel() const { return m_adapterPanel; }
     nb::ui::AdapterMonitor *adapterMonitor() const { return m_monitor; }
@@ -107,6 +109,8 @@ private:
     void createActions();
     void updateActionIcons();
     QWidget *createTestArea();
+    QWidget *chartFor(const nb::TestParams &params) const;
+    void showLoadedLatencyLive(const QList<nb::IntervalReport> &batch);
     void startPlan(const QList<nb::TestParams> &plan);
     void startNext();
     void finishPlan();
@@ -127,6 +131,7 @@ private:
     nb::ui::AdapterPanel *m_adapterPanel = nullptr;
     nb::ui::CpuChart *m_cpuChart = nullptr;
     nb::ui::RrChart *m_rrChart = nullptr;
+    nb::ui::LoadedLatencyChart *m_loadedChart = nullptr;
     QTabWidget *m_chartTabs = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_adapterSplitter = nullptr;

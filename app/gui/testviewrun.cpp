@@ -12,7 +12,10 @@
 #include <adaptermonitor.h>
 #include <cpuchart.h>
 #include <livetestchart.h>
+#include <loadedlatencychart.h>
+#include <loadedlatencyformat.h>
 #include <messagebanner.h>
+#include <ratescale.h>
 #include <resultssummary.h>
 #include <rrchart.h>
 #include <rrformat.h>
@@ -91,6 +94,7 @@ void TestView::runFromPanel()
 
 void TestView::runTest(nb::TestParams params)
 {
+    params = params.normalized(); // latency under load: its length and directions come from the phases
     if (params.host.isEmpty()) {
         m_panel->selectLoopback();
         params.host = BuiltinServer::address();
@@ -141,8 +145,11 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
         m_rrChart->setPlaceholderText(tr("A throughput test: see its tab"));
     // Request/response has no streams to list; the summary gets the room.
     m_streamTable->setVisible(anyStream);
+    m_loadedChart->startTest(first);
+    if (!first.isLoadedLatency())
+        m_loadedChart->setPlaceholderText(tr("Not a latency-under-load test: see the other tabs"));
     m_cpuChart->startTest(first.isTimed() ? m_planSeconds : 0.0);
-    m_chartTabs->setCurrentWidget(first.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart);
+    m_chartTabs->setCurrentWidget(chartFor(first));
     m_current = first;
     setRunning(true);
     startNext();
@@ -157,7 +164,7 @@ void TestView::startNext()
     m_dataFlowing = false;
     m_lastIntervalEnd = 0;
     if (m_planIndex > 0)
-        m_chartTabs->setCurrentWidget(params.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart);
+        m_chartTabs->setCurrentWidget(chartFor(params));
     const QString step = m_plan.size() > 1 ? tr(" (test %1 of %2)").arg(m_planIndex + 1).arg(m_plan.size()) : QString();
     m_progressLabel->setText(tr("Connecting to %1 port %2...%3").arg(params.host).arg(params.port).arg(step));
     if (m_planIndex == 0)
@@ -206,6 +213,11 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
         return;
     }
     m_chart->addIntervals(batch);
+    if (m_current.isLoadedLatency()) {
+        m_loadedChart->addIntervals(batch);
+        showLoadedLatencyLive(batch);
+        return;
+    }
     for (auto it = batch.crbegin(); it != batch.crend(); ++it) {
         const bool hasSend = it->hasDirection(true);
         const bool hasReceive = it->hasDirection(false);
@@ -217,6 +229,39 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
         m_lastIntervalEnd = std::max(send.end, receive.end);
         break;
     }
+}
+
+QWidget *TestView::chartFor(const nb::TestParams &params) const
+{
+    if (params.isLoadedLatency())
+        return m_loadedChart;
+    return params.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart;
+}
+
+void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
+{
+    // "Download: probe p99 1.20 ms, up 1.1 Mbit/s, down 940 Mbit/s" for the latest interval.
+    const nb::IntervalReport &last = batch.constLast();
+    const nb::LoadSchedule schedule = m_current.loadSchedule();
+    double mid = -1;
+    QStringList parts;
+    if (last.hasRr && last.rr.latencyUs.count > 0) {
+        mid = (last.rr.start + last.rr.end) / 2;
+        parts.append(tr("probe p99 %1").arg(nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
+    }
+    for (bool clientSent : {true, false}) {
+        if (!last.hasDirection(clientSent))
+            continue;
+        const nb::IntervalSum sum = last.sum(clientSent);
+        if (mid < 0)
+            mid = (sum.start + sum.end) / 2;
+        parts.append((clientSent ? tr("up %1") : tr("down %1")).arg(nb::ui::formatRate(sum.bitsPerSecond())));
+        m_lastIntervalEnd = std::max(m_lastIntervalEnd, sum.end);
+    }
+    if (parts.isEmpty() || schedule.size() == 0)
+        return;
+    const QString phase = nb::ui::loadPhaseTitle(schedule.phases().at(schedule.phaseAt(mid)));
+    m_summary->showLiveText(tr("%1: %2").arg(phase, parts.join(QStringLiteral(", "))));
 }
 
 double TestView::elapsedSeconds() const
