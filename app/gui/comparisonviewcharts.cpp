@@ -18,16 +18,17 @@ QList<nb::Metric> ComparisonChartGrid::chartMetrics()
 {
     // The questions first (how fast, at what CPU cost), then the detail. Remote service
     // demand stays in the table: one chart per unit is enough here.
-    return {nb::Metric::Throughput,
-            nb::Metric::LocalCpuPerGbps,
-            nb::Metric::TransactionsPerSecond,
-            nb::Metric::LocalCpuPerKtps,
-            nb::Metric::LatencyP50,
-            nb::Metric::LatencyP99,
-            nb::Metric::LocalCpu,
-            nb::Metric::RemoteCpu,
-            nb::Metric::LocalServiceDemand,
-            nb::Metric::LocalServiceDemandPerTransaction};
+    return {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
+            nb::Metric::LocalCpuPerKtps, nb::Metric::LatencyP50, nb::Metric::LatencyP99,
+            // Latency under load: the increase per loaded phase first (the question), then
+            // the idle baseline, the loaded p99 and what the load achieved.
+            nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase,
+            nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP50Increase,
+            nb::Metric::LoadedUploadP50Increase, nb::Metric::LoadedBidirP50Increase, nb::Metric::LoadedIdleP50,
+            nb::Metric::LoadedIdleP99, nb::Metric::LoadedDownloadP99, nb::Metric::LoadedUploadP99,
+            nb::Metric::LoadedBidirP99, nb::Metric::LoadedDownloadThroughput, nb::Metric::LoadedUploadThroughput,
+            nb::Metric::LoadedBidirThroughput, nb::Metric::LocalCpu, nb::Metric::RemoteCpu,
+            nb::Metric::LocalServiceDemand, nb::Metric::LocalServiceDemandPerTransaction};
 }
 
 ComparisonChartGrid::ComparisonChartGrid(QWidget *parent) : QScrollArea(parent)

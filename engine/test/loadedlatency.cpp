@@ -132,13 +132,14 @@ bool LoadedLatencyResult::fromJson(const QJsonObject &o, LoadedLatencyResult *ou
         !readObject(o, QStringLiteral("probe"), &probe, QString(), error) ||
         !readInt64(probe, QStringLiteral("request_size"), &request, QStringLiteral("probe"), error, Need::Optional, 1,
                    1 << 30) ||
-        !readInt64(probe, QStringLiteral("response_size"), &response, QStringLiteral("probe"), error, Need::Optional,
-                   1, 1 << 30) ||
+        !readInt64(probe, QStringLiteral("response_size"), &response, QStringLiteral("probe"), error, Need::Optional, 1,
+                   1 << 30) ||
         !readInt(probe, QStringLiteral("dscp"), &r.probeDscp, QStringLiteral("probe"), error, Need::Optional, 0, 63) ||
         !readString(probe, QStringLiteral("error"), &r.probeError, QStringLiteral("probe"), error, Need::Optional,
                     4096) ||
         !readString(o, QStringLiteral("upload_measured_by"), &measuredBy, QString(), error) ||
-        !readArray(o, QStringLiteral("phases"), &phases, QString(), error, Need::Required, 4 * LoadSchedule::MaxPhases) ||
+        !readArray(o, QStringLiteral("phases"), &phases, QString(), error, Need::Required,
+                   4 * LoadSchedule::MaxPhases) ||
         !readObjects(phases, &r.phases, QStringLiteral("phases"), error, readPhase))
         return false;
     r.probeRequestSize = std::uint32_t(request);
