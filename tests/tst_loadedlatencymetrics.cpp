@@ -52,7 +52,7 @@ TestResult knownRun()
     r.params.kind = TestKind::LoadedLatency;
     LoadedLatencyResult l;
     l.phaseSeconds = 2;
-    l.phases = {phase(LoadPhase::Idle, 0, 0, 0, 50, 80),      phase(LoadPhase::Download, 1, 0, 4e9, 450, 900),
+    l.phases = {phase(LoadPhase::Idle, 0, 0, 0, 50, 80),       phase(LoadPhase::Download, 1, 0, 4e9, 450, 900),
                 phase(LoadPhase::Upload, 2, 3e9, 0, 300, 500), phase(LoadPhase::Bidir, 3, 2e9, 2.5e9, {}, {}),
                 phase(LoadPhase::Upload, 4, 1e9, 0, 500, 700), phase(LoadPhase::Idle, 5, 0, 0, 60, 90)};
     r.loadedLatency = l;
@@ -155,9 +155,9 @@ void TestLoadedLatencyMetrics::otherMetricsStayOut()
     s.seconds = 12;
     s.bytesReceived = s.bytesSent = 1000000000;
     r.streams.append(s);
-    for (Metric m : {Metric::Throughput, Metric::LocalCpuPerGbps, Metric::TransactionsPerSecond,
-                     Metric::LocalCpuPerKtps, Metric::LatencyP50, Metric::LatencyP99, Metric::LocalServiceDemand,
-                     Metric::LocalServiceDemandPerTransaction})
+    for (Metric m :
+         {Metric::Throughput, Metric::LocalCpuPerGbps, Metric::TransactionsPerSecond, Metric::LocalCpuPerKtps,
+          Metric::LatencyP50, Metric::LatencyP99, Metric::LocalServiceDemand, Metric::LocalServiceDemandPerTransaction})
         QVERIFY2(!metricValue(r, m), qPrintable(metricKey(m)));
     // And the loaded metrics stay out of stream and RR runs.
     const TestResult stream = chartdata::streamResult(3, 40, 1);
@@ -230,8 +230,8 @@ void TestLoadedLatencyMetrics::verdictsAcrossRuns()
     for (Metric m : {Metric::Throughput, Metric::TransactionsPerSecond, Metric::LatencyP99})
         QVERIFY(!s.find(vmxnet3, m));
     // Less latency added under load: better ("faster") in every loaded phase, by about -60%.
-    for (Metric m : {Metric::LoadedDownloadP99Increase, Metric::LoadedUploadP99Increase,
-                     Metric::LoadedBidirP99Increase, Metric::LoadedBidirP50Increase}) {
+    for (Metric m : {Metric::LoadedDownloadP99Increase, Metric::LoadedUploadP99Increase, Metric::LoadedBidirP99Increase,
+                     Metric::LoadedBidirP50Increase}) {
         const MetricStatistics *ms = s.find(vmxnet3, m);
         QCOMPARE(ms->vsBaseline.verdict, stats::Verdict::Faster);
         QVERIFY2(ms->vsBaseline.difference.relative < -0.5 && ms->vsBaseline.difference.relative > -0.7,
