@@ -4,6 +4,8 @@
 
 #include "core/units.h"
 
+#include <cmath>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -35,7 +37,106 @@ QString bytesText(double n)
     return formatBytes(n);
 }
 
+// "21.3 us", "1.14 ms", "-0.26 us": ASCII units, as the other latency lines of the CLI.
+QString latencyText(double us)
+{
+    return std::abs(us) < 1000 ? QStringLiteral("%1 us").arg(formatSignificant(us))
+                               : QStringLiteral("%1 ms").arg(formatSignificant(us / 1000));
+}
+
+QString increaseText(const std::optional<double> &us)
+{
+    return us ? (*us >= 0 ? QStringLiteral("+") : QString()) + latencyText(*us) : QStringLiteral("-");
+}
+
 } // namespace
+
+void ReportPrinter::printLoadedLatencyHeader(const TestParams &p)
+{
+    const LoadSchedule s = p.loadSchedule();
+    printLine(
+        QStringLiteral("Testing latency under load: %1 stream(s) each way, %2 buffers; phases %3, %4 s each (%5 s); "
+                       "probe %6 B request, %7 B response%8")
+            .arg(p.streams)
+            .arg(formatBytes(p.blockSize))
+            .arg(LoadSchedule::orderText(s.phases()))
+            .arg(s.phaseSeconds())
+            .arg(s.total())
+            .arg(p.requestSize)
+            .arg(p.responseSize)
+            .arg(p.probeDscp > 0 ? QStringLiteral(", DSCP %1").arg(p.probeDscp) : QString()));
+    printLine(
+        QStringLiteral("[Phase   ] Interval           Upload          Download        Probe trans/s  p50        p99"));
+}
+
+void ReportPrinter::printLoadedLatencyInterval(const IntervalReport &r)
+{
+    const double start = r.streams.isEmpty() ? r.rr.start : r.streams.first().start;
+    const double end = r.streams.isEmpty() ? r.rr.end : r.streams.first().end;
+    const int phase = m_schedule.phaseAt((start + end) / 2);
+    const QString name = m_schedule.size() > 0 ? loadPhaseName(m_schedule.phases()[phase]) : QString();
+    QString line = QStringLiteral("[%1] %2-%3 sec  %4  %5")
+                       .arg(name, -8)
+                       .arg(start, 6, 'f', 2)
+                       .arg(end, -6, 'f', 2)
+                       .arg(formatBitrate(r.hasDirection(true) ? r.sum(true).bitsPerSecond() : 0), 14)
+                       .arg(formatBitrate(r.hasDirection(false) ? r.sum(false).bitsPerSecond() : 0), 14);
+    if (r.hasRr)
+        line += QStringLiteral("  %1  %2  %3")
+                    .arg(formatGrouped(r.rr.transactionsPerSecond()), 13)
+                    .arg(latencyText(r.rr.latencyUs.p50), -9)
+                    .arg(latencyText(r.rr.latencyUs.p99));
+    printLine(line);
+}
+
+void ReportPrinter::printLoadedLatencyResult(const TestResult &result)
+{
+    const LoadedLatencyResult &l = *result.loadedLatency;
+    printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
+    printLine(
+        QStringLiteral("Phase     Time (s)      Upload          Download        Probe trans/s  p50        p99       "
+                       " p50 vs idle  p99 vs idle"));
+    for (int i = 0; i < l.phases.size(); ++i) {
+        const LoadPhaseResult &p = l.phases[i];
+        QString line = QStringLiteral("%1  %2-%3  %4  %5")
+                           .arg(p.name(), -8)
+                           .arg(p.start, 5, 'f', 2)
+                           .arg(p.end, -6, 'f', 2)
+                           .arg(formatBitrate(p.uploadBitsPerSecond), 14)
+                           .arg(formatBitrate(p.downloadBitsPerSecond), 14);
+        if (p.hasProbe)
+            line += QStringLiteral("  %1  %2  %3  %4  %5")
+                        .arg(formatGrouped(p.transactionsPerSecond()), 13)
+                        .arg(latencyText(p.latencyUs.p50), -9)
+                        .arg(latencyText(p.latencyUs.p99), -9)
+                        .arg(i == l.baselineIndex() ? QStringLiteral("(baseline)")
+                                                    : increaseText(l.increaseUs(i, &LatencySummary::p50)),
+                             -11)
+                        .arg(i == l.baselineIndex() ? QString() : increaseText(l.increaseUs(i, &LatencySummary::p99)));
+        printLine(line);
+    }
+    if (!l.probeError.isEmpty()) {
+        printLine(QStringLiteral("Latency under load: not measured (%1)").arg(l.probeError));
+    } else if (const int worst = l.worstLoadedPhase(); worst >= 0 && l.baselineIndex() >= 0) {
+        const LoadPhaseResult &idle = l.phases[l.baselineIndex()];
+        printLine(
+            QStringLiteral("Latency under load: p99 %1 in %2 (%3 over idle), p50 %4 over idle; idle p50 %5, p99 %6")
+                .arg(latencyText(l.phases[worst].latencyUs.p99), l.phases[worst].name(),
+                     increaseText(l.increaseUs(worst, &LatencySummary::p99)),
+                     increaseText(l.increaseUs(worst, &LatencySummary::p50)), latencyText(idle.latencyUs.p50),
+                     latencyText(idle.latencyUs.p99)));
+    }
+    if (!l.uploadMeasuredByReceiver)
+        printLine(QStringLiteral("(upload figures: bytes this side sent; the server did not report what it received)"));
+    if (result.localCpuKnown || result.cpu.hostTotal > 0)
+        printLine(QStringLiteral("CPU utilization: local %1%%2")
+                      .arg(formatSignificant(result.cpu.hostTotal))
+                      .arg(result.cpu.remoteKnown
+                               ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
+                               : QString()));
+    for (const QString &w : result.warnings)
+        printLine(QStringLiteral("warning: %1").arg(w));
+}
 
 void ReportPrinter::printLine(const QString &line, FILE *to)
 {
@@ -65,6 +166,12 @@ void ReportPrinter::testStarted(const TestResult &header)
     }
     if (m_style != Style::Text)
         return;
+    if (header.params.isLoadedLatency()) {
+        m_schedule = header.params.loadSchedule();
+        if (!header.isServerSide)
+            printLoadedLatencyHeader(header.params);
+        return;
+    }
     if (header.params.isRequestResponse()) {
         if (!header.isServerSide)
             printLine(
@@ -119,6 +226,10 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     }
     if (m_style != Style::Text || report.streams.isEmpty())
         return;
+    if (m_schedule.size() > 0) {
+        printLoadedLatencyInterval(report);
+        return;
+    }
     if (report.hasRr) {
         const RrInterval &r = report.rr;
         printLine(QStringLiteral("[ RR] %1-%2 sec  %3 trans/s  latency us: p50 %4  p90 %5  p99 %6  max %7%8")
@@ -170,6 +281,10 @@ void ReportPrinter::testFinished(const TestResult &result)
             data.insert(QStringLiteral("error"), result.error);
         o.insert(QStringLiteral("data"), data);
         printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+        return;
+    }
+    if (result.loadedLatency && !result.isServerSide) {
+        printLoadedLatencyResult(result);
         return;
     }
     if (result.hasRr) {

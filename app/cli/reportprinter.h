@@ -24,11 +24,15 @@ private:
     void printLine(const QString &line, FILE *to = stdout);
     void printStreamLine(const QString &id, double start, double end, double bytes, std::int64_t retr,
                          std::int64_t cwnd, const QString &tail = QString());
+    void printLoadedLatencyHeader(const TestParams &params);
+    void printLoadedLatencyInterval(const IntervalReport &report);
+    void printLoadedLatencyResult(const TestResult &result);
     Style m_style;
     bool m_verbose;
     bool m_server;
     bool m_bidir = false;
     int m_streams = 0;
+    LoadSchedule m_schedule; // latency under load: the phases the intervals fall in
 };
 
 } // namespace nb

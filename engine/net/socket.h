@@ -64,6 +64,10 @@ struct SocketOptions {
 // Applies window (SO_SNDBUF and SO_RCVBUF), MSS, TCP_NODELAY and congestion control.
 bool applyOptions(const Socket &s, const SocketOptions &o, QString *error);
 void setNoDelay(const Socket &s);
+// Marks the socket's packets with a DSCP (0 to 63): the IPv4 TOS byte and the IPv6 traffic
+// class. False with *error when the system refuses it. Windows accepts the call but sends
+// unmarked packets unless a QoS policy allows programs to set it (documented in the README).
+bool setDscp(const Socket &s, int dscp, QString *error);
 // TCP keepalive: after idleSecs without traffic the kernel probes every intervalSecs, and
 // after count unanswered probes the connection fails (a waiting read sees the error).
 // Control connections use it so a peer whose machine vanished is noticed. Windows before

@@ -80,6 +80,32 @@ void setNoDelay(const Socket &s)
     ::setsockopt(s.handle(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+bool setDscp(const Socket &s, int dscp, QString *error)
+{
+    const int tos = (dscp & 0x3f) << 2; // DSCP is the top six bits; ECN keeps the low two
+    sockaddr_storage local{};
+    socklen_t len = sizeof local;
+    if (::getsockname(s.handle(), reinterpret_cast<sockaddr *>(&local), &len) != 0) {
+        *error = QStringLiteral("cannot mark the socket with DSCP %1: %2")
+                     .arg(dscp)
+                     .arg(QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    // An IPv6 socket may carry IPv4 (mapped addresses): the TOS is set too where it applies.
+    const bool v6 = local.ss_family == AF_INET6;
+    const int rc = v6 ? ::setsockopt(s.handle(), IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof tos)
+                      : ::setsockopt(s.handle(), IPPROTO_IP, IP_TOS, &tos, sizeof tos);
+    if (rc != 0) {
+        *error = QStringLiteral("cannot mark the socket with DSCP %1: %2")
+                     .arg(dscp)
+                     .arg(QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    if (v6)
+        ::setsockopt(s.handle(), IPPROTO_IP, IP_TOS, &tos, sizeof tos);
+    return true;
+}
+
 bool setKeepAlive(const Socket &s, int idleSecs, int intervalSecs, int count)
 {
     const int fd = s.handle();

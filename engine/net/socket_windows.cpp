@@ -234,6 +234,19 @@ void setNoDelay(const Socket &s)
     ::setsockopt(s.handle(), IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char *>(&one), sizeof one);
 }
 
+bool setDscp(const Socket &s, int dscp, QString *error)
+{
+    // Accepted, but Windows sends the packets unmarked unless a QoS policy lets programs set
+    // the TOS byte (the README says how); there is nothing more a program can do here.
+    const DWORD tos = DWORD((dscp & 0x3f) << 2);
+    if (::setsockopt(s.handle(), IPPROTO_IP, IP_TOS, reinterpret_cast<const char *>(&tos), sizeof tos) != 0) {
+        *error =
+            QStringLiteral("cannot mark the socket with DSCP %1 (Winsock error %2)").arg(dscp).arg(::WSAGetLastError());
+        return false;
+    }
+    return true;
+}
+
 bool setKeepAlive(const Socket &s, int idleSecs, int intervalSecs, int count)
 {
     // SIO_KEEPALIVE_VALS works on every Windows (milliseconds, no probe count); the

@@ -117,6 +117,7 @@ bool DataStream::canRunBlocking() const
         return false;
     switch (m_role) {
     case Role::Sender:
+        return !m_config.gated;
     case Role::Receiver:
         return true;
     case Role::RrClient:
@@ -151,7 +152,8 @@ void DataStream::begin(Worker &w, bool blocking)
     case Role::Sender:
         beginSender();
         prepareSocket();
-        setInterest(w, m_socket, net::Writable);
+        m_paused = m_config.gated;
+        setInterest(w, m_socket, m_paused ? 0u : unsigned(net::Writable));
         break;
     case Role::Receiver:
         m_rxSize = m_config.skipRxCopy ? std::max<std::size_t>(m_config.blockSize, 1u << 20) : m_config.blockSize;
@@ -254,6 +256,14 @@ void DataStream::stop(Worker &w)
     finish(w);
 }
 
+void DataStream::setPaused(Worker &w, bool paused)
+{
+    if (m_role != Role::Sender || !m_config.gated || m_finished.load(std::memory_order_relaxed))
+        return;
+    m_paused = paused;
+    setInterest(w, m_socket, paused ? 0u : unsigned(net::Writable));
+}
+
 void DataStream::fail(Worker &w, const QString &error)
 {
     if (!m_stopping)
@@ -291,6 +301,8 @@ void DataStream::beginSender()
 
 void DataStream::onSendable(Worker &w)
 {
+    if (m_paused)
+        return;
     ByteBudget *budget = m_config.budget && m_config.budget->enabled ? m_config.budget : nullptr;
     for (int i = 0; i < Burst; ++i) {
         std::size_t len = m_config.blockSize;

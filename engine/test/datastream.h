@@ -57,6 +57,9 @@ public:
         // CRR: the token from the server's hello that opens every connection
         // (docs/protocol.md §2.3); empty with servers that issue none.
         QByteArray crrToken;
+        // Latency under load: senders start paused and send only while setPaused(false);
+        // they never run blocking (a paused blocking sender would have nothing to wait on).
+        bool gated = false;
     };
     // Before the pool starts: what the stream will do.
     void prepare(const Config &config) { m_config = config; }
@@ -70,6 +73,8 @@ public:
     void begin(Worker &w, bool blocking = false);
     void onReady(Worker &w, unsigned ready) override;
     void onTick(Worker &w, std::int64_t nowNs);
+    // Gated senders (Config::gated): pause or resume sending; other roles ignore it.
+    void setPaused(Worker &w, bool paused);
     // Ends the stream (a sender stops sending; connections in progress are dropped).
     void stop(Worker &w);
     // Ends the stream with an error, unless it was stopping anyway.
@@ -132,6 +137,7 @@ private:
     std::atomic<bool> m_finished{false};
     bool m_blocking = false;
     bool m_stopping = false;
+    bool m_paused = false;
     unsigned m_interest = 0;
     mutable std::mutex m_errorMutex;
     QString m_error;

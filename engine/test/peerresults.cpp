@@ -272,7 +272,17 @@ QString implausibleResult(const TestResult &r)
     // Each direction the test ran must have delivered something (iperf2 servers report
     // nothing back: there only what was sent is known).
     const bool iperf2 = r.params.protocol == PeerProtocol::Iperf2;
+    // Latency under load loads only the directions its phases name ("idle,upload" never
+    // downloads); its probe is checked with the phases (test/loadphasetracker.h).
+    const QList<LoadPhase> phases = r.params.loadSchedule().phases();
+    const auto loaded = [&](bool clientSends) {
+        return !r.params.isLoadedLatency() || std::any_of(phases.begin(), phases.end(), [&](LoadPhase p) {
+            return clientSends ? clientSendsIn(p) : serverSendsIn(p);
+        });
+    };
     for (const bool localSent : {true, false}) {
+        if (!loaded(localSent != r.isServerSide))
+            continue;
         std::uint64_t delivered = 0;
         bool any = false;
         for (const StreamSummary &s : r.streams) {

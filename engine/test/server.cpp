@@ -28,7 +28,8 @@ using namespace std::chrono;
 namespace {
 
 // What our server adds to its results for a NicBench client (docs/protocol.md).
-QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, const TestAccounting &acc)
+QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, const TestAccounting &acc,
+                            const LoadPhaseTracker *phases)
 {
     QJsonObject o = accountingJson(acc);
     o.insert(QStringLiteral("version"), result.version);
@@ -42,6 +43,8 @@ QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, 
         o.insert(QStringLiteral("transactions"), double(streams.rrSummary().transactions));
     if (result.params.kind == TestKind::Crr)
         o.insert(QStringLiteral("crr_strangers"), double(streams.crrStrangers()));
+    if (phases)
+        o.insert(QStringLiteral("loaded_latency"), phases->serverJson());
     return o;
 }
 
@@ -54,7 +57,7 @@ QJsonObject helloJson(const ServerPolicy &policy, const QString &refused = {})
     QJsonObject hello;
     hello.insert(QStringLiteral("version"), QStringLiteral(NICBENCH_VERSION));
     QJsonArray capabilities{QStringLiteral("stream"), QStringLiteral("rr"), QStringLiteral("crr"),
-                            QStringLiteral("system_cpu")};
+                            QStringLiteral("loaded_latency"), QStringLiteral("system_cpu")};
     if (!policy.noInfo)
         capabilities.append(QStringLiteral("info"));
     hello.insert(QStringLiteral("capabilities"), capabilities);
@@ -348,6 +351,8 @@ ServerRun::Request ServerRun::receiveParams()
     }
     params.host = peer.host();
     params.port = srv.boundPort;
+    if (params.isLoadedLatency())
+        session.enableLoadPhases(false);
     result.params = params;
     result.remoteVersion = paramsJson.value(QStringLiteral("client_version")).toString();
     // NicBench clients announce themselves with the "nicbench" parameter key.
@@ -493,6 +498,12 @@ void ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
         !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
         srv.say(optionError);
     const int id = streamIdForIndex(accepted);
+    if (params.isLoadedLatency() && accepted == total - 1) {
+        // The client's last connection is the latency probe; it answers on its own worker.
+        session.probe().add(std::make_unique<DataStream>(id, DataStream::Role::RrServer, std::move(data)));
+        ++accepted;
+        return;
+    }
     const bool sender = accepted >= toReceive;
     const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrServer
                                   : sender                    ? DataStream::Role::Sender
@@ -541,7 +552,7 @@ bool ServerRun::runStreams()
             ctrl.sendError(r.iperfError);
             return fail(ErrorCode::Timeout, r.message);
         }
-        if (progress.stalled(streams.progress(), now)) {
+        if (progress.stalled(session.progress(), now)) {
             ctrl.sendError(proto::IeTimeout);
             return fail(ErrorCode::Timeout, QStringLiteral("no data moved for %1 s (--rcv-timeout %2): ended the test")
                                                 .arg(progress.limitSecs())
@@ -602,7 +613,8 @@ bool ServerRun::exchangeResults()
     const bool receiverOnly = toReceive == total;
     QJsonObject mine = streams.resultsJson(c.total, c.user, c.system, receiverOnly, QString());
     if (nbClient)
-        mine.insert(QStringLiteral("nicbench"), serverExtension(result, streams, session.accounting()));
+        mine.insert(QStringLiteral("nicbench"),
+                    serverExtension(result, streams, session.accounting(), session.loadPhases()));
     if (ctrl.writeJson(mine, rd, &err) != net::IoStatus::Ok ||
         ctrl.writeState(proto::DisplayResults, rd, &err) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, QStringLiteral("cannot send results: %1").arg(err));

@@ -54,7 +54,7 @@ void StreamSet::markOmitEnd(double now)
     }
 }
 
-IntervalReport StreamSet::takeInterval(double now, bool omitted)
+IntervalReport StreamSet::takeInterval(double now, bool omitted, LatencyHistogram *latency)
 {
     IntervalReport r;
     if (isRequestResponse()) {
@@ -66,7 +66,10 @@ IntervalReport StreamSet::takeInterval(double now, bool omitted)
             r.rr.transactions += t - e.lastTransactions;
             e.lastTransactions = t;
         }
-        r.rr.latencyUs = m_pool.takeIntervalLatency().summary();
+        LatencyHistogram h = m_pool.takeIntervalLatency();
+        r.rr.latencyUs = h.summary();
+        if (latency)
+            *latency = std::move(h);
     }
     for (Entry &e : m_streams) {
         StreamInterval s;

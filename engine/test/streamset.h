@@ -35,12 +35,15 @@ public:
     void markStart(double now);
     // End of the warm-up: bytes before this point are not counted.
     void markOmitEnd(double now);
-    // Deltas since the previous call; samples TCP_INFO.
-    IntervalReport takeInterval(double now, bool omitted);
+    // Deltas since the previous call; samples TCP_INFO. For request/response streams the
+    // interval's latency histogram also goes to *latency when given.
+    IntervalReport takeInterval(double now, bool omitted, LatencyHistogram *latency = nullptr);
     // Snapshots the final counts; later bytes (drained after the end) do not count.
     void freeze(double now);
     // Every sender (and RR/CRR client) has stopped when this returns.
     void stopSenders();
+    // Gated senders (latency under load) pause or resume; done when this returns.
+    void setSendersPaused(bool paused) { m_pool.setSendersPaused(paused); }
     // Stops the workers, then wakes every peer by shutting the connections down.
     void abortAll();
 

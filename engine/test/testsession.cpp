@@ -48,17 +48,63 @@ QString TestSession::start(const DataStream::Config &config, const net::Socket &
     m_cpu.start();
     m_accounting.begin(m_streams.empty() || !m_streams.at(0).socket().valid() ? fallback : m_streams.at(0).socket());
     m_streams.markStart(t0);
-    const QString error = m_streams.startAll(config, threads);
+    DataStream::Config load = config;
+    load.gated = m_phases.has_value();
+    QString error = m_streams.startAll(load, threads);
+    if (error.isEmpty() && !m_probe.empty()) {
+        // One request in flight on its own worker: the probe measures the path, not a queue of its own.
+        DataStream::Config probe = config;
+        probe.inFlight = 1;
+        probe.budget = nullptr;
+        m_probe.markStart(t0);
+        error = m_probe.startAll(probe, 1);
+    }
     if (!error.isEmpty())
         return error;
+    if (m_phases) {
+        m_phases->start(t0);
+        if (m_phases->sendersActive())
+            m_streams.setSendersPaused(false);
+    }
     m_started = true;
     m_omitting = m_params.omit > 0;
     m_omitEnd = t0 + m_params.omit;
     // Intervals restart at the end of the warm-up, as in iperf3.
     m_nextTick = t0 + (m_omitting ? std::min(m_params.interval, m_params.omit) : m_params.interval);
+    if (m_phases)
+        m_nextTick = std::min(m_nextTick, m_phases->nextBoundary());
     if (m_listener)
         m_listener->testStarted(*m_result);
     return {};
+}
+
+void TestSession::enableLoadPhases(bool clientSide)
+{
+    m_phases.emplace(m_params.loadSchedule(), clientSide);
+}
+
+IntervalReport TestSession::takeInterval(double now)
+{
+    IntervalReport r = m_streams.takeInterval(now, m_omitting);
+    LatencyHistogram probeLatency;
+    if (!m_probe.empty()) {
+        const IntervalReport p = m_probe.takeInterval(now, m_omitting, &probeLatency);
+        r.hasRr = p.hasRr;
+        r.rr = p.rr;
+    }
+    if (m_phases)
+        m_phases->addInterval(r, probeLatency);
+    return r;
+}
+
+void TestSession::scheduleTick(double now)
+{
+    m_nextTick = m_omitting ? std::min(now + m_params.interval, m_omitEnd) : now + m_params.interval;
+    if (m_endAt > 0)
+        m_nextTick = std::min(m_nextTick, m_endAt);
+    // After the last boundary there is none ahead: the test's end (client) or the client's TEST_END.
+    if (m_phases && m_phases->nextBoundary() > now + 1e-6)
+        m_nextTick = std::min(m_nextTick, m_phases->nextBoundary());
 }
 
 void TestSession::endAfterWarmup(double seconds)
@@ -77,7 +123,7 @@ void TestSession::report(IntervalReport r)
 
 void TestSession::tick(double now)
 {
-    IntervalReport r = m_streams.takeInterval(now, m_omitting);
+    IntervalReport r = takeInterval(now);
     r.hasCpu = true;
     r.cpu = m_accounting.sampleInterval();
     report(r);
@@ -91,9 +137,10 @@ void TestSession::tick(double now)
         if (m_endAt > 0)
             m_endAt = now + m_duration;
     }
-    m_nextTick = m_omitting ? std::min(now + m_params.interval, m_omitEnd) : now + m_params.interval;
-    if (m_endAt > 0)
-        m_nextTick = std::min(m_nextTick, m_endAt);
+    // The phase changes at the tick that reaches its boundary: this side's senders follow.
+    if (m_phases && m_phases->advance(now))
+        m_streams.setSendersPaused(!m_phases->sendersActive());
+    scheduleTick(now);
 }
 
 double TestSession::endDataPhase(bool closeConnections)
@@ -101,9 +148,15 @@ double TestSession::endDataPhase(bool closeConnections)
     const double end = nowSecs();
     m_streams.stopSenders();
     m_streams.freeze(end);
-    IntervalReport last = m_streams.takeInterval(end, m_omitting);
-    if (closeConnections)
+    if (!m_probe.empty()) {
+        m_probe.stopSenders();
+        m_probe.freeze(end);
+    }
+    IntervalReport last = takeInterval(end);
+    if (closeConnections) {
         m_streams.abortAll();
+        m_probe.abortAll();
+    }
     const bool keepLast = !last.streams.isEmpty() && last.streams.first().seconds() > 0.05 * m_params.interval;
     if (keepLast) {
         last.hasCpu = true;
@@ -143,6 +196,7 @@ void TestSession::finish()
         applyAccounting(m_accounting, m_result);
     }
     m_streams.abortAll();
+    m_probe.abortAll();
 }
 
 } // namespace nb

@@ -8,10 +8,13 @@
 #include "net/socket.h"
 #include "platform/processcpu.h"
 #include "test/datastream.h"
+#include "test/loadphasetracker.h"
 #include "test/results.h"
 #include "test/streamset.h"
 #include "test/testaccounting.h"
 #include "test/testlistener.h"
+
+#include <optional>
 
 namespace nb {
 
@@ -30,6 +33,13 @@ public:
 
     StreamSet &streams() { return m_streams; }
     const StreamSet &streams() const { return m_streams; }
+    // Latency under load: the probe's connection (its own set and worker, so the load never
+    // delays its turn) and the phases. The caller adds the probe stream before start().
+    StreamSet &probe() { return m_probe; }
+    void enableLoadPhases(bool clientSide);
+    const LoadPhaseTracker *loadPhases() const { return m_phases ? &*m_phases : nullptr; }
+    // Bytes and transactions of the load and the probe: what the --rcv-timeout watchdogs watch.
+    std::uint64_t progress() const { return m_streams.progress() + m_probe.progress(); }
     const TestAccounting &accounting() const { return m_accounting; }
     bool started() const { return m_started; }
 
@@ -63,11 +73,17 @@ public:
 
 private:
     void report(IntervalReport r);
+    // The next tick: an interval later, never past the end, the warm-up's end or a phase boundary.
+    void scheduleTick(double now);
+    // The interval of the load and, with a probe, its transactions and latency (rr).
+    IntervalReport takeInterval(double now);
 
     const TestParams &m_params;
     TestResult *m_result;
     TestListener *m_listener;
     StreamSet m_streams;
+    StreamSet m_probe;
+    std::optional<LoadPhaseTracker> m_phases;
     TestAccounting m_accounting;
     ProcessCpuMeter m_cpu;
     double m_omitEnd = 0;

@@ -7,6 +7,7 @@
 #include "protocol/protocol.h"
 #include "test/authoptions.h"
 #include "test/descriptorlimit.h"
+#include "test/loadphasesequence.h"
 #include "test/parameters.h"
 #include "test/peerresults.h"
 #include "test/progresswatch.h"
@@ -33,9 +34,14 @@ constexpr double FirstStateTimeoutSecs = 5.0;
 
 class ClientRun {
 public:
-    ClientRun(const TestParams &p, TestListener *l, std::atomic<bool> *stop) : params(p), listener(l), stop(stop)
+    ClientRun(const TestParams &p, TestListener *l, std::atomic<bool> *stop)
+        : params(p.normalized())
+        , listener(l)
+        , stop(stop)
     {
-        result.params = p;
+        result.params = params;
+        if (params.isLoadedLatency())
+            session.enableLoadPhases(true);
         result.params.password.clear(); // results are kept and written; the password never is
         result.version = QStringLiteral(NICBENCH_VERSION);
         result.timestampSecs = QDateTime::currentSecsSinceEpoch();
@@ -75,6 +81,7 @@ private:
     bool watchControl(int ms);
     bool exchangeResults();
     TestResult runIperf2();
+    void finishLoadedLatency(const LoadPhaseTracker &phases);
     void finish();
 
     TestParams params;
@@ -188,6 +195,16 @@ bool ClientRun::handshake()
                         .arg(params.streams)
                         .arg(param::parameter(param::Id::Streams).max));
     }
+    if (params.isLoadedLatency() && !result.peerIsNicbench) {
+        // The parameters asked for a bidirectional test the length of all phases, which a stock
+        // server would run ungated: leave at once (ThroughputClient runs the phases one by one).
+        ctrl.terminate(1, 0.05);
+        return fail(ErrorCode::Unsupported, QStringLiteral("%1 port %2 runs a stock iperf3 server, which has no "
+                                                           "request/response: the latency probe needs a NicBench "
+                                                           "server ('nicbench-cli -s')")
+                                                .arg(params.host)
+                                                .arg(params.port));
+    }
     if (params.isRequestResponse() && !result.peerIsNicbench) {
         // A stock iperf3 server: leave it clean (it resets on CLIENT_TERMINATE), ready for
         // a test started right after this one, and say why.
@@ -232,8 +249,18 @@ bool ClientRun::createStreams()
                                                    net::deadlineIn(ControlTimeoutSecs), &err);
             st != net::IoStatus::Ok)
             return fail(net::errorCodeOf(st), QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
-        const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
         const int id = streamIdForIndex(i);
+        if (params.isLoadedLatency() && i == n - 1) {
+            // The probe: the last connection, after the load of both directions.
+            if (params.probeDscp > 0 && !net::setDscp(fd, params.probeDscp, &err))
+                return fail(ErrorCode::Io, err);
+            say(QStringLiteral("[%1] probe: local %2 connected to %3")
+                    .arg(id)
+                    .arg(net::localAddress(fd).toString(), net::peerAddress(fd).toString()));
+            session.probe().add(std::make_unique<DataStream>(id, DataStream::Role::RrClient, std::move(fd)));
+            continue;
+        }
+        const bool sender = params.isBidir() ? i < params.streams : !params.isReverse();
         const DataStream::Role role = params.kind == TestKind::Rr ? DataStream::Role::RrClient
                                       : sender                    ? DataStream::Role::Sender
                                                                   : DataStream::Role::Receiver;
@@ -292,7 +319,7 @@ bool ClientRun::runPhase()
         const double now = nowSecs();
         if (stop->load() || session.timeUp(now))
             break;
-        if (progress.stalled(streams.progress(), now)) {
+        if (progress.stalled(session.progress(), now)) {
             session.endDataPhase(false);
             return fail(ErrorCode::Timeout,
                         QStringLiteral("no data moved for %1 s (--rcv-timeout %2): the server or the network stalled")
@@ -408,6 +435,8 @@ void ClientRun::finish()
         }
         if (!result.peerExtension.isEmpty())
             applyRemoteAccounting(result.peerExtension, &result);
+        if (const LoadPhaseTracker *phases = session.loadPhases())
+            finishLoadedLatency(*phases);
         if (const auto strangers = proto::toInt64(result.peerExtension.value(QStringLiteral("crr_strangers")));
             result.hasRr && strangers && *strangers >= 0) {
             result.rr.crrStrangers = std::uint64_t(*strangers);
@@ -418,6 +447,24 @@ void ClientRun::finish()
         }
     }
     ctrl.close();
+}
+
+// The phases' figures; a probe that ran through the whole test without one transaction
+// measured nothing (as an RR test that completes none).
+void ClientRun::finishLoadedLatency(const LoadPhaseTracker &phases)
+{
+    QString warning;
+    result.loadedLatency =
+        phases.result(params, result.peerExtension.value(QStringLiteral("loaded_latency")).toObject(), &warning);
+    if (!warning.isEmpty())
+        result.warnings.append(warning);
+    std::uint64_t transactions = 0;
+    for (const LoadPhaseResult &p : result.loadedLatency->phases)
+        transactions += p.transactions;
+    if (result.error.isEmpty() && transactions == 0) {
+        result.error = QStringLiteral("the latency probe completed no transaction: the test has no latency result");
+        result.errorCode = ErrorCode::NoData;
+    }
 }
 
 // iperf2 servers take plain TCP connections and count what arrives; there is no control
@@ -507,6 +554,9 @@ TestResult ThroughputClient::run()
 {
     ClientRun run(m_params, m_listener, &m_stop);
     TestResult r = run.run();
+    // A stock iperf3 server: the load phases still run, one by one, without the probe.
+    if (m_params.isLoadedLatency() && r.errorCode == ErrorCode::Unsupported && !r.peerIsNicbench)
+        r = runLoadPhasesWithoutProbe(m_params.normalized(), r.error, m_listener, &m_stop);
     if (m_listener)
         m_listener->testFinished(r);
     return r;

@@ -182,6 +182,14 @@ void WorkerPool::resetTotalLatency()
     onEachWorker([](Worker &w) { w.m_total.reset(); });
 }
 
+void WorkerPool::setSendersPaused(bool paused)
+{
+    onEachWorker([paused](Worker &w) {
+        for (DataStream *s : w.m_streams)
+            s->setPaused(w, paused);
+    });
+}
+
 void WorkerPool::stopSenders()
 {
     onEachWorker([](Worker &w) {

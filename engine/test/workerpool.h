@@ -100,6 +100,8 @@ public:
     LatencyHistogram takeIntervalLatency();
     LatencyHistogram totalLatency();
     void resetTotalLatency();
+    // Pauses or resumes every gated sender (latency under load); done when this returns.
+    void setSendersPaused(bool paused);
     // Stops every sender (and RR/CRR client) stream; they have when this returns.
     void stopSenders();
     // Ends the event loops and joins the threads. Idempotent.
