@@ -907,6 +907,21 @@ private Q_SLOTS:
         dialog.setKinds(true, true);
         QCOMPARE(dialog.configurations().size(), 4);
         QVERIFY(dialog.configurations().last().params.isRequestResponse());
+        // Latency under load (issue 16): one more variant, each phase as long as the duration.
+        dialog.setDuration(3);
+        dialog.setKinds(true, true, true);
+        QCOMPARE(dialog.configurations().size(), 5);
+        {
+            const nb::Configuration loaded = dialog.configurations().last();
+            QCOMPARE(loaded.variant, QStringLiteral("Latency under load"));
+            QVERIFY(loaded.params.isLoadedLatency());
+            QCOMPARE(loaded.params.phaseSeconds, 3.0);
+            QCOMPARE(loaded.params.streams, 1);
+            QVERIFY2(loaded.params.validate().isEmpty(), qPrintable(loaded.params.validate()));
+            QVERIFY(dialog.validationError().isEmpty());
+        }
+        dialog.setKinds(false, false, true);
+        QCOMPARE(dialog.configurations().size(), 1);
         dialog.setKinds(false, false);
         QVERIFY(!dialog.validationError().isEmpty());
         dialog.setKinds(true, false);

@@ -62,7 +62,8 @@ TestResult runLoadPhasesWithoutProbe(const TestParams &params, const QString &pr
     result.params.password.clear();
     result.version = QStringLiteral(NICBENCH_VERSION);
     result.timestampSecs = QDateTime::currentSecsSinceEpoch();
-    result.warnings.append(QStringLiteral("latency probe: %1; the load phases ran one by one without it").arg(probeError));
+    result.warnings.append(
+        QStringLiteral("latency probe: %1; the load phases ran one by one without it").arg(probeError));
     if (listener) {
         listener->message(result.warnings.last());
         listener->testStarted(result);

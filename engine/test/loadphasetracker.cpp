@@ -127,7 +127,8 @@ LoadedLatencyResult LoadPhaseTracker::result(const TestParams &params, const QJs
         p.end = s.firstStart >= 0 ? s.lastEnd : p.start;
         p.downloadBitsPerSecond = s.seconds > 0 ? double(s.received) * 8 / s.seconds : 0;
         if (r.uploadMeasuredByReceiver)
-            p.uploadBitsPerSecond = upSeconds[std::size_t(i)] > 0 ? upBytes[std::size_t(i)] * 8 / upSeconds[std::size_t(i)] : 0;
+            p.uploadBitsPerSecond =
+                upSeconds[std::size_t(i)] > 0 ? upBytes[std::size_t(i)] * 8 / upSeconds[std::size_t(i)] : 0;
         else
             p.uploadBitsPerSecond = s.seconds > 0 ? double(s.sent) * 8 / s.seconds : 0;
         p.hasProbe = s.probe;
