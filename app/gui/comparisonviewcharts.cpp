@@ -195,14 +195,12 @@ bool ComparisonChartGrid::eventFilter(QObject *watched, QEvent *event)
     if (watched == viewport() && event->type() == QEvent::Resize)
         relayout();
     // The charts do not zoom: the wheel scrolls the page, as over any other content.
-    if (event->type() == QEvent::Wheel && watched != viewport()) {
-        // A fresh event, not the window system's: Qt redirects a spontaneous wheel event to
-        // the widget that took the last one (this chart), whose filter would send it here
-        // again, endlessly (a stack overflow on the first wheel turn over a chart).
-        const auto *w = static_cast<const QWheelEvent *>(event);
-        QWheelEvent scroll(w->position(), w->globalPosition(), w->pixelDelta(), w->angleDelta(), w->buttons(),
-                           w->modifiers(), w->phase(), w->inverted());
-        QApplication::sendEvent(verticalScrollBar(), &scroll);
+    // QAbstractScrollArea filters its own scroll bars' events too: a wheel event sent to the
+    // scroll bar comes back here and must go through, or it is sent again, endlessly (a
+    // stack overflow on the first wheel turn over a chart).
+    if (event->type() == QEvent::Wheel && watched != viewport() && watched != verticalScrollBar() &&
+        watched != horizontalScrollBar()) {
+        QApplication::sendEvent(verticalScrollBar(), event);
         return true;
     }
     return QScrollArea::eventFilter(watched, event);
