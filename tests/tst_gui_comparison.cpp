@@ -390,6 +390,10 @@ private Q_SLOTS:
             QCOMPARE(chart->categoryLabels(), QStringList{QStringLiteral("Latency under load")});
         }
         QCOMPARE(view->barChart(nb::Metric::Throughput)->categoryLabels(), QStringList{QStringLiteral("P=1")});
+        // The PDF report charts it too, beside the throughput variant's metrics.
+        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+                 (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps,
+                                    nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase}));
         auto *area = view->findChild<QScrollArea *>(QStringLiteral("barChartArea"));
         QVERIFY(area);
         QScrollBar *bar = area->verticalScrollBar();

@@ -125,6 +125,19 @@ QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
         if (present.contains(m) && out.size() < 4)
             out.append(m);
     }
+    // Latency under load beside stream and RR variants still gets its chart (and its table
+    // rows): it takes the last slot.
+    for (nb::Metric m : {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase,
+                         nb::Metric::LoadedUploadP99Increase}) {
+        if (!present.contains(m))
+            continue;
+        if (!out.contains(m)) {
+            if (out.size() >= 4)
+                out.removeLast();
+            out.append(m);
+        }
+        break;
+    }
     return out;
 }
 
