@@ -4,6 +4,8 @@
 // runs each with a fixed spread, throughput runs with intervals and CPU, request/response
 // runs with a latency histogram drawn from a fixed pseudo-random sequence.
 
+#include "loadedlatencydata.h"
+
 #include <compare/comparison.h>
 #include <compare/comparisonoverlay.h>
 
@@ -100,6 +102,23 @@ inline bool isRr(const QString &variant)
     return variant.contains(QStringLiteral("RR"));
 }
 
+// "Latency under load": level scales what the load adds to the idle latency.
+inline bool isLoaded(const QString &variant)
+{
+    return variant.contains(QStringLiteral("under load"));
+}
+
+inline TestResult loadedResult(double level, int seed)
+{
+    loadeddata::Levels l;
+    l.idleUs = 40 + 5 * level;
+    l.downloadAddUs = 400 * level;
+    l.uploadAddUs = 250 * level;
+    l.bidirAddUs = 900 * level;
+    l.gbps = 2 + 2 / level;
+    return loadeddata::loadedLatencyResult(l, seed);
+}
+
 // One configuration per cell, three runs each, baseline: the first adapter. spreadScale
 // widens the spread between runs (a p99 CI below zero).
 inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, double spreadScale = 1.0,
@@ -115,7 +134,9 @@ inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, d
         conf.variant = cells[i].variant;
         conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
         conf.params.host = QStringLiteral("198.18.1.%1").arg(10 + i);
-        conf.params.kind = isRr(conf.variant) ? TestKind::Rr : TestKind::Stream;
+        conf.params.kind = isRr(conf.variant)       ? TestKind::Rr
+                           : isLoaded(conf.variant) ? TestKind::LoadedLatency
+                                                    : TestKind::Stream;
         c.configurations.append(conf);
     }
     const QList<ScheduledRun> schedule = c.schedule();
@@ -127,8 +148,9 @@ inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, d
         const Cell &cell = cells[run.configIndex];
         const double factor = 1 + (kRunFactor[run.repeatIndex] - 1) * spreadScale;
         const double level = cell.level * scale * factor;
-        run.result = isRr(cell.variant) ? rrResult(level, i)
-                                        : streamResult(level, 45.0 / (cell.level * scale) * 3, i, firstSecond);
+        run.result = isRr(cell.variant)       ? rrResult(level, i)
+                     : isLoaded(cell.variant) ? loadedResult(level, i)
+                                              : streamResult(level, 45.0 / (cell.level * scale) * 3, i, firstSecond);
         c.runs.append(run);
     }
     return c;
@@ -163,6 +185,19 @@ inline Comparison longNames(double scale = 1.0)
                            {b, QStringLiteral("P=16 -w 64k -l 128k"), 9.4},
                            {a, QStringLiteral("TCP_RR"), 62},
                            {b, QStringLiteral("TCP_RR"), 31}},
+                          scale);
+}
+
+// Issue 16: E1000 and VMXNET3 x (P=1, TCP_RR, Latency under load); VMXNET3 adds less
+// latency under load.
+inline Comparison withLoadedLatency(double scale = 1.0)
+{
+    return makeComparison({{QStringLiteral("E1000"), QStringLiteral("P=1"), 2.9},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("P=1"), 4.7},
+                           {QStringLiteral("E1000"), QStringLiteral("TCP_RR"), 62},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("TCP_RR"), 31},
+                           {QStringLiteral("E1000"), QStringLiteral("Latency under load"), 1.0},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("Latency under load"), 0.4}},
                           scale);
 }
 

@@ -163,6 +163,7 @@ private slots:
     void stopEndsEarly();
     void cliEndToEnd();
     void cliFlagsForm();
+    void cliLatencyUnderLoad();
     void cliRejectsBadInput();
     void cliRefusesGzipBomb();
     void cliReportIsTerminalSafe();
@@ -399,7 +400,7 @@ void TestCompare::cliEndToEnd()
     QFile file(out);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
-    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 2);
+    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), Snapshot::kFormatVersion);
     QCOMPARE(
         doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray().size(), 2);
 
@@ -440,6 +441,77 @@ void TestCompare::cliEndToEnd()
         const CliRun r = runCli(a, 30000);
         QVERIFY2(r.exitCode == 0 && r.out.contains("P4") && r.out.contains("95%"), qPrintable(r.describe(a)));
     }
+}
+
+// Issue 16: a latency-under-load variant next to P=1, run by `nicbench-cli compare` against
+// `nicbench-cli -s` (1 s phases, 2 repeats): the snapshot keeps every phase with its probe
+// figures and the per-interval probe summaries, the statistics have the loaded_* metrics
+// for that variant only, and `report` lists them.
+void TestCompare::cliLatencyUnderLoad()
+{
+    CliServer server;
+    const QString why = server.start();
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    const QString host = QStringLiteral("-c 127.0.0.1 -p %1").arg(server.port());
+    const QStringList args{QStringLiteral("compare"),
+                           QStringLiteral("--repeats"),
+                           QStringLiteral("2"),
+                           QStringLiteral("--pause"),
+                           QStringLiteral("0.2"),
+                           QStringLiteral("--config"),
+                           QStringLiteral("lo, P=1=%1 -t 1").arg(host),
+                           QStringLiteral("--config"),
+                           QStringLiteral("lo, Latency under load=%1 --latency-under-load --phase-seconds 1").arg(host),
+                           QStringLiteral("-o"),
+                           m_dir.filePath(QStringLiteral("loaded.nicbench"))};
+    const CliRun run = runCli(args, 120000);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
+    QVERIFY2(run.out.contains("idle p50") && run.out.contains("bidir p99 +"), qPrintable(run.describe(args)));
+
+    Comparison c;
+    QString error;
+    QVERIFY2(Snapshot::load(m_dir.filePath(QStringLiteral("loaded.nicbench")), &c, &error), qPrintable(error));
+    QCOMPARE(c.runs.size(), 4);
+    int loadedRuns = 0;
+    for (const Run &r : std::as_const(c.runs)) {
+        QVERIFY2(r.ok(), qPrintable(r.result.error));
+        const bool loaded = r.configIndex == 1;
+        QCOMPARE(bool(r.result.loadedLatency), loaded);
+        if (!loaded)
+            continue;
+        ++loadedRuns;
+        QCOMPARE(r.result.params.kind, TestKind::LoadedLatency);
+        const LoadedLatencyResult &l = *r.result.loadedLatency;
+        QCOMPARE(l.phases.size(), 5);
+        for (const LoadPhaseResult &p : l.phases) {
+            QVERIFY2(p.hasProbe && p.latencyUs.count > 0, qPrintable(p.name()));
+            QVERIFY(p.latencyUs.p50 > 0 && p.latencyUs.p50 <= p.latencyUs.p99);
+            if (p.phase != LoadPhase::Idle)
+                QVERIFY2(p.bitsPerSecond() > 1e6, qPrintable(p.name()));
+        }
+        int probeIntervals = 0;
+        for (const IntervalReport &ir : r.result.intervals)
+            if (ir.hasRr && ir.rr.latencyUs.count > 0)
+                ++probeIntervals;
+        QVERIFY2(probeIntervals >= 5, qPrintable(QString::number(probeIntervals)));
+    }
+    QCOMPARE(loadedRuns, 2);
+    const ComparisonStatistics s = computeStatistics(c);
+    for (Metric m : allMetrics()) {
+        if (!isLoadedLatencyMetric(m))
+            continue;
+        QVERIFY(!s.find(0, m));
+        const MetricStatistics *ms = s.find(1, m);
+        QVERIFY2(ms && ms->summary.n == 2, qPrintable(metricKey(m)));
+    }
+    QVERIFY(s.find(0, Metric::Throughput) && !s.find(1, Metric::Throughput));
+
+    const QStringList reportArgs{QStringLiteral("report"), m_dir.filePath(QStringLiteral("loaded.nicbench")),
+                                 QStringLiteral("--format"), QStringLiteral("csv")};
+    const CliRun report = runCli(reportArgs, 30000);
+    QVERIFY2(report.finished && report.exitCode == 0, qPrintable(report.describe(reportArgs)));
+    QVERIFY(report.out.contains("loaded_bidir_p99_increase_us,"));
+    QVERIFY(report.out.contains("loaded_idle_p50_us,"));
 }
 
 void TestCompare::cliFlagsForm()

@@ -42,6 +42,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QWheelEvent>
 #include <QXmlStreamReader>
 
 #include <memory>
@@ -371,6 +372,37 @@ private Q_SLOTS:
         w.stopAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
         QVERIFY(w.comparisonView()->newAction()->isEnabled());
+    }
+
+    // Issue 16: a snapshot with a latency-under-load variant shows its charts and answer;
+    // a wheel turn that reaches the chart area's scroll bar scrolls it (it went round the
+    // grid's event filter endlessly before: QAbstractScrollArea filters its scroll bars too).
+    void latencyUnderLoadSnapshot()
+    {
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        QVERIFY(view->openSnapshots({QStringLiteral(NICBENCH_TEST_DATA "/snapshots/v3-loaded-latency.nicbench")}));
+        for (nb::Metric m :
+             {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedIdleP50, nb::Metric::LoadedDownloadThroughput}) {
+            auto *chart = view->barChart(m);
+            QVERIFY2(chart && chart->hasData(), qPrintable(nb::metricKey(m)));
+            QCOMPARE(chart->categoryLabels(), QStringList{QStringLiteral("Latency under load")});
+        }
+        QCOMPARE(view->barChart(nb::Metric::Throughput)->categoryLabels(), QStringList{QStringLiteral("P=1")});
+        // The PDF report charts it too, beside the throughput variant's metrics.
+        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+                 (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps,
+                                    nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase}));
+        auto *area = view->findChild<QScrollArea *>(QStringLiteral("barChartArea"));
+        QVERIFY(area);
+        QScrollBar *bar = area->verticalScrollBar();
+        QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 0, 5000);
+        const int before = bar->value();
+        QWheelEvent wheel(QPointF(2, 2), bar->mapToGlobal(QPointF(2, 2)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(bar, &wheel);
+        QVERIFY(bar->value() > before);
     }
 
     // (b) What the CLI wrote, and two snapshots overlaid.
@@ -907,6 +939,21 @@ private Q_SLOTS:
         dialog.setKinds(true, true);
         QCOMPARE(dialog.configurations().size(), 4);
         QVERIFY(dialog.configurations().last().params.isRequestResponse());
+        // Latency under load (issue 16): one more variant, each phase as long as the duration.
+        dialog.setDuration(3);
+        dialog.setKinds(true, true, true);
+        QCOMPARE(dialog.configurations().size(), 5);
+        {
+            const nb::Configuration loaded = dialog.configurations().last();
+            QCOMPARE(loaded.variant, QStringLiteral("Latency under load"));
+            QVERIFY(loaded.params.isLoadedLatency());
+            QCOMPARE(loaded.params.phaseSeconds, 3.0);
+            QCOMPARE(loaded.params.streams, 1);
+            QVERIFY2(loaded.params.validate().isEmpty(), qPrintable(loaded.params.validate()));
+            QVERIFY(dialog.validationError().isEmpty());
+        }
+        dialog.setKinds(false, false, true);
+        QCOMPARE(dialog.configurations().size(), 1);
         dialog.setKinds(false, false);
         QVERIFY(!dialog.validationError().isEmpty());
         dialog.setKinds(true, false);

@@ -98,6 +98,8 @@ private slots:
     void labelsNeverIntersect_data();
     void labelsNeverIntersect();
     void labelRectsSeeOverlaps();
+    void loadedLatencyCharts_data();
+    void loadedLatencyCharts();
     void exportsAtFixedSize();
     void exportFailureLeavesNoFile();
     void wheelScrollsThePage();
@@ -125,6 +127,59 @@ void TestGuiComparisonChartLayout::labelsNeverIntersect_data()
                               s.isEmpty() ? "export"
                                           : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
                     << overlay << int(m) << s;
+}
+
+void TestGuiComparisonChartLayout::loadedLatencyCharts_data()
+{
+    QTest::addColumn<bool>("overlay");
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<QSize>("size"); // empty: the export size
+    for (bool overlay : {false, true})
+        for (Metric m : allMetrics())
+            if (isLoadedLatencyMetric(m))
+                for (const QSize &s : {QSize(400, 260), QSize(600, 320), QSize()})
+                    QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
+                                  s.isEmpty() ? "export"
+                                              : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
+                        << overlay << int(m) << s;
+}
+
+// Issue 16: the latency-under-load metrics in a comparison that also has P=1 and TCP_RR:
+// each chart has only the latency-under-load group (no empty slots for the variants that do
+// not measure it), a bar per series, one unit, and no label over another.
+void TestGuiComparisonChartLayout::loadedLatencyCharts()
+{
+    QFETCH(bool, overlay);
+    QFETCH(int, metric);
+    QFETCH(QSize, size);
+    const ComparisonOverlay o =
+        overlay ? beforeAfter(withLoadedLatency(), withLoadedLatency(0.8)) : single(withLoadedLatency());
+    const ComparisonStatistics stats = computeStatistics(o.merged);
+    ComparisonBarChart chart;
+    chart.setMetric(Metric(metric));
+    chart.setData(o, stats);
+    QVERIFY(showAt(&chart, size.isEmpty() ? QSize(500, 300) : size));
+    QCOMPARE(chart.categoryLabels(), QStringList{QStringLiteral("Latency under load")});
+    QCOMPARE(chart.barCount(), overlay ? 4 : 2);
+    const QString unit = chart.unitLabel();
+    QVERIFY2(isBitrateMetric(Metric(metric)) ? unit.endsWith(QLatin1String("bit/s"))
+                                             : (unit == QStringLiteral("\u00b5s") || unit == QLatin1String("ms")),
+             qPrintable(unit));
+    const QList<QRectF> rects = chart.labelRects();
+    QVERIFY(rects.size() >= 1 + (overlay ? 4 : 2));
+    const QString overlap = firstOverlap(rects);
+    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
+    for (const QRectF &r : rects)
+        QVERIFY(bounds.adjusted(-1, -1, 1, 1).contains(r));
+    // And the stream and RR charts of the same comparison leave no slot for it.
+    for (Metric other : {Metric::Throughput, Metric::TransactionsPerSecond, Metric::LatencyP99}) {
+        ComparisonBarChart c;
+        c.setMetric(other);
+        c.setData(o, stats);
+        QVERIFY(!c.categoryLabels().contains(QStringLiteral("Latency under load")));
+        QCOMPARE(c.categoryLabels().size(), 1);
+    }
 }
 
 void TestGuiComparisonChartLayout::labelsNeverIntersect()
@@ -338,6 +393,16 @@ void TestGuiComparisonChartLayout::screenshots()
                     ComparisonBarChart chart;
                     chart.setMetric(m);
                     chart.setData(*o, computeStatistics(o->merged));
+                    shoot(&chart, QStringLiteral("bars-%1-%2src").arg(metricKey(m), src));
+                }
+                const ComparisonOverlay loaded = o->sourceCount() > 1
+                                                     ? beforeAfter(withLoadedLatency(), withLoadedLatency(0.8))
+                                                     : single(withLoadedLatency());
+                for (Metric m :
+                     {Metric::LoadedBidirP99Increase, Metric::LoadedIdleP50, Metric::LoadedDownloadThroughput}) {
+                    ComparisonBarChart chart;
+                    chart.setMetric(m);
+                    chart.setData(loaded, computeStatistics(loaded.merged));
                     shoot(&chart, QStringLiteral("bars-%1-%2src").arg(metricKey(m), src));
                 }
                 ComparisonTimelineChart timeline;

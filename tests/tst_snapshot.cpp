@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The .nicbench snapshot: round trips (plain and gzip), the version 0 migration, a file
 // written by nicbench-cli, and rejection of corrupt, truncated and hostile files.
+#include "comparisonchartdata.h"
+
 #include "compare/comparisonstatistics.h"
 #include "compare/snapshot.h"
 #include "core/gzip.h"
@@ -165,6 +167,10 @@ private slots:
     void loadsCliFile();
     void olderVersionLoads();
     void version1Migrates();
+    void version2Migrates();
+    void loadedLatencyRoundTrip();
+    void loadsVersion3File();
+    void writeVersion3Fixture();
     void singleResultIsVersion0();
     void rejectsFixtures_data();
     void rejectsFixtures();
@@ -195,7 +201,7 @@ void TestSnapshot::roundTrip()
     Comparison back;
     SnapshotLoadInfo info;
     QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
-    QCOMPARE(info.version, 2);
+    QCOMPARE(info.version, Snapshot::kFormatVersion);
     QVERIFY(!info.compressed);
     QVERIFY(!info.migrated);
     QCOMPARE(back.title, c.title);
@@ -286,7 +292,7 @@ void TestSnapshot::statisticsInFile()
     const Comparison c = makeComparison();
     const QJsonObject doc = Snapshot::toJson(c);
     QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("nicbench-snapshot"));
-    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), 2);
+    QCOMPARE(doc.value(QStringLiteral("version")).toInt(), Snapshot::kFormatVersion);
     const QJsonArray configs =
         doc.value(QStringLiteral("statistics")).toObject().value(QStringLiteral("configurations")).toArray();
     QCOMPARE(configs.size(), 2);
@@ -344,11 +350,154 @@ void TestSnapshot::version1Migrates()
     QCOMPARE(back.baselineFor(1), 0);
     const ComparisonStatistics s = computeStatistics(back);
     QVERIFY(s.find(1, Metric::Throughput) && s.find(1, Metric::Throughput)->hasBaseline);
-    // Saved again, it is version 2 with both fields.
+    // Saved again, it is the current version with both fields.
     const QJsonObject again = Snapshot::toJson(back);
-    QCOMPARE(again.value(QStringLiteral("version")).toInt(), 2);
+    QCOMPARE(again.value(QStringLiteral("version")).toInt(), Snapshot::kFormatVersion);
     QCOMPARE(again.value(QStringLiteral("configurations")).toArray().at(1).toObject().value(QStringLiteral("adapter")),
              QJsonValue(QStringLiteral("VMXNET3")));
+}
+
+void TestSnapshot::version2Migrates()
+{
+    // Version 2 is version 3 without latency-under-load runs: it loads as it is, marked
+    // migrated, and saves as version 3.
+    const Comparison c = makeComparison();
+    QJsonObject doc = Snapshot::toJson(c);
+    doc.insert(QStringLiteral("version"), 2);
+    Comparison back;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::fromJson(doc, &back, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 2);
+    QVERIFY(info.migrated);
+    QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
+    QCOMPARE(Snapshot::toJson(back).value(QStringLiteral("version")).toInt(), 3);
+    // Version 4 is a newer NicBench's: refused with a message, not misread.
+    doc.insert(QStringLiteral("version"), 4);
+    QVERIFY(!Snapshot::fromJson(doc, &back, &error));
+    QVERIFY2(error.contains(QLatin1String("newer NicBench")), qPrintable(error));
+}
+
+namespace {
+
+// Every phase and every interval's probe summary of two results.
+void compareLoadedLatency(const TestResult &a, const TestResult &b)
+{
+    QVERIFY(a.loadedLatency && b.loadedLatency);
+    QCOMPARE(b.params.kind, TestKind::LoadedLatency);
+    QCOMPARE(b.params.phaseSeconds, a.params.phaseSeconds);
+    const LoadedLatencyResult &x = *a.loadedLatency, &y = *b.loadedLatency;
+    QCOMPARE(y.phases.size(), x.phases.size());
+    QVERIFY(!x.phases.isEmpty());
+    for (int i = 0; i < x.phases.size(); ++i) {
+        QCOMPARE(y.phases[i].phase, x.phases[i].phase);
+        QCOMPARE(y.phases[i].start, x.phases[i].start);
+        QCOMPARE(y.phases[i].end, x.phases[i].end);
+        QCOMPARE(y.phases[i].uploadBitsPerSecond, x.phases[i].uploadBitsPerSecond);
+        QCOMPARE(y.phases[i].downloadBitsPerSecond, x.phases[i].downloadBitsPerSecond);
+        QCOMPARE(y.phases[i].transactions, x.phases[i].transactions);
+        QCOMPARE(y.phases[i].latencyUs, x.phases[i].latencyUs);
+    }
+    QCOMPARE(b.intervals.size(), a.intervals.size());
+    for (int i = 0; i < a.intervals.size(); ++i) {
+        QVERIFY(b.intervals[i].hasRr);
+        QCOMPARE(b.intervals[i].rr.transactions, a.intervals[i].rr.transactions);
+        QCOMPARE(b.intervals[i].rr.latencyUs, a.intervals[i].rr.latencyUs);
+        QVERIFY(b.intervals[i].rr.latencyUs.count > 0);
+    }
+}
+
+// Two adapters x (P=1, latency under load) x 3 repeats, 1 s phases: small enough for a fixture.
+Comparison loadedComparison()
+{
+    Comparison c = chartdata::makeComparison({{QStringLiteral("E1000"), QStringLiteral("P=1"), 2.9},
+                                              {QStringLiteral("VMXNET3"), QStringLiteral("P=1"), 4.7},
+                                              {QStringLiteral("E1000"), QStringLiteral("Latency under load"), 1.0},
+                                              {QStringLiteral("VMXNET3"), QStringLiteral("Latency under load"), 0.4}});
+    c.title = QStringLiteral("Latency under load");
+    c.createdAt = QDateTime(QDate(2026, 12, 3), QTime(21, 0), QTimeZone::utc());
+    c.finishedAt = c.createdAt.addSecs(300);
+    for (Run &r : c.runs) {
+        r.startedAt = c.createdAt.addSecs(r.orderIndex * 15);
+        if (r.result.loadedLatency) {
+            loadeddata::Levels l;
+            const bool e1000 = c.configurations[r.configIndex].adapter == QLatin1String("E1000");
+            l.downloadAddUs = e1000 ? 400 : 160;
+            l.uploadAddUs = e1000 ? 250 : 100;
+            l.bidirAddUs = e1000 ? 900 : 360;
+            r.result = loadeddata::loadedLatencyResult(l, r.orderIndex + 1, 1);
+        }
+    }
+    return c;
+}
+
+} // namespace
+
+void TestSnapshot::loadedLatencyRoundTrip()
+{
+    const Comparison c = chartdata::withLoadedLatency();
+    QCOMPARE(c.validate(), QString());
+    for (bool gzip : {false, true}) {
+        const QString path =
+            m_dir.filePath(gzip ? QStringLiteral("loaded.nicbench.gz") : QStringLiteral("loaded.nicbench"));
+        QString error;
+        QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+        Comparison back;
+        SnapshotLoadInfo info;
+        QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
+        QCOMPARE(info.version, 3);
+        QVERIFY(!info.migrated);
+        QCOMPARE(back.runs.size(), c.runs.size());
+        int loaded = 0;
+        for (int i = 0; i < c.runs.size(); ++i) {
+            QCOMPARE(bool(back.runs[i].result.loadedLatency), bool(c.runs[i].result.loadedLatency));
+            if (!c.runs[i].result.loadedLatency)
+                continue;
+            ++loaded;
+            compareLoadedLatency(c.runs[i].result, back.runs[i].result);
+        }
+        QCOMPARE(loaded, 6);
+        // The statistics from the file are the ones from memory.
+        QCOMPARE(documentBytes(computeStatistics(back).toJson()), documentBytes(computeStatistics(c).toJson()));
+        QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
+    }
+}
+
+void TestSnapshot::loadsVersion3File()
+{
+    // tests/data/snapshots/v3-loaded-latency.nicbench, written by writeVersion3Fixture().
+    Comparison c;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(dataFile(QStringLiteral("v3-loaded-latency.nicbench")), &c, &error, &info),
+             qPrintable(error));
+    QCOMPARE(info.version, 3);
+    QVERIFY(!info.migrated);
+    const Comparison expected = loadedComparison();
+    QCOMPARE(c.runs.size(), expected.runs.size());
+    for (int i = 0; i < c.runs.size(); ++i)
+        if (expected.runs[i].result.loadedLatency)
+            compareLoadedLatency(expected.runs[i].result, c.runs[i].result);
+    const ComparisonStatistics s = computeStatistics(c);
+    const int vmxnet3 = 3; // "VMXNET3, Latency under load"
+    QCOMPARE(c.configurations[vmxnet3].label, QStringLiteral("VMXNET3, Latency under load"));
+    const MetricStatistics *ms = s.find(vmxnet3, Metric::LoadedBidirP99Increase);
+    QVERIFY(ms && ms->hasBaseline);
+    QCOMPARE(ms->summary.n, 3);
+    QCOMPARE(ms->vsBaseline.verdict, stats::Verdict::Faster);
+    QVERIFY(!s.find(vmxnet3, Metric::Throughput));
+    QVERIFY(s.find(1, Metric::Throughput));
+}
+
+void TestSnapshot::writeVersion3Fixture()
+{
+    // Regenerates the fixture when asked (NICBENCH_WRITE_FIXTURES=1): a format change
+    // shows up as a diff in review.
+    if (qEnvironmentVariableIsEmpty("NICBENCH_WRITE_FIXTURES"))
+        QSKIP("set NICBENCH_WRITE_FIXTURES=1 to rewrite tests/data/snapshots/v3-loaded-latency.nicbench");
+    QString error;
+    QVERIFY2(Snapshot::save(loadedComparison(), dataFile(QStringLiteral("v3-loaded-latency.nicbench")), &error),
+             qPrintable(error));
 }
 
 void TestSnapshot::olderVersionLoads()
@@ -369,12 +518,12 @@ void TestSnapshot::olderVersionLoads()
     }
     QVERIFY(!c.warnings.isEmpty());
     QCOMPARE(c.validate(), QString());
-    // The migrated comparison saves as version 2 and reloads unchanged.
+    // The migrated comparison saves as the current version and reloads unchanged.
     const QString path = m_dir.filePath(QStringLiteral("migrated.nicbench"));
     QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
     Comparison again;
     QVERIFY2(Snapshot::load(path, &again, &error, &info), qPrintable(error));
-    QCOMPARE(info.version, 2);
+    QCOMPARE(info.version, Snapshot::kFormatVersion);
     QCOMPARE(documentBytes(Snapshot::toJson(again)), documentBytes(Snapshot::toJson(c)));
 }
 

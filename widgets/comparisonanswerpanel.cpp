@@ -108,7 +108,7 @@ QString ComparisonAnswerPanel::cellText(int variant, const QString &column) cons
             line1 += QStringLiteral("  ") + deltaText(e.primary);
         if (cost.isEmpty())
             return line1;
-        QString line2 = tr("CPU %1").arg(cost);
+        QString line2 = nb::isBitrateMetric(a.cost) ? cost : tr("CPU %1").arg(cost);
         if (deltas && !e.isBaseline && !deltaText(e.cost).isEmpty())
             line2 += QStringLiteral("  ") + deltaText(e.cost);
         return line1 + QLatin1Char('\n') + line2;
@@ -176,11 +176,11 @@ void ComparisonAnswerPanel::rebuild()
         const nb::VariantAnswer &a = m_answers[v];
         const int row = 1 + v;
         QLabel *variant = addLabel(a.variant, row, 0, true);
-        variant->setToolTip(a.primary == nb::Metric::Throughput ? tr("Throughput test") : tr("Request/response test"));
+        variant->setToolTip(nb::testKindPhrase(a.primary));
 
         // The answer: who wins (symbol and words), then the difference with its interval.
         const int key = keyEntry(a);
-        const QString what = a.primary == nb::Metric::Throughput ? tr("throughput") : tr("transactions/s");
+        const QString what = nb::primaryName(a.primary);
         QString first;
         QString second;
         bool good = false;
@@ -191,7 +191,7 @@ void ComparisonAnswerPanel::rebuild()
             const nb::AnswerEntry &k = a.entries[key];
             const nb::stats::Verdict verdict = k.primary->vsBaseline.verdict;
             if (a.decided && a.winner >= 0) {
-                first = tr("\u25b2 %1 is faster").arg(a.entries[a.winner].adapter);
+                first = tr("\u25b2 %1 %2").arg(a.entries[a.winner].adapter, nb::winnerPhrase(a.primary));
                 good = true;
             } else if (verdict == nb::stats::Verdict::NotEnoughRuns) {
                 first = tr("? Too few runs to tell");

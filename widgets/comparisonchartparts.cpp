@@ -25,17 +25,13 @@ DisplayUnit latencyUnit(double maxMicroseconds)
 
 DisplayUnit displayUnit(Metric metric, double maxValue)
 {
-    switch (metric) {
-    case Metric::Throughput: {
+    if (isBitrateMetric(metric)) {
         const RateUnit u = rateUnitFor(maxValue);
         return {u.divisor, u.name};
     }
-    case Metric::LatencyP50:
-    case Metric::LatencyP99:
+    if (isLatencyMetric(metric))
         return latencyUnit(maxValue);
-    default:
-        return {1, metricUnit(metric)};
-    }
+    return {1, metricUnit(metric)};
 }
 
 QString chartTitle(Metric metric)

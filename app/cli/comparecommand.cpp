@@ -169,6 +169,15 @@ public:
             parts << formatBitrate(*v);
         if (const auto v = metricValue(r, Metric::TransactionsPerSecond))
             parts << QStringLiteral("%1 transactions/s").arg(formatSignificant(*v, 4));
+        if (const auto v = metricValue(r, Metric::LoadedIdleP50))
+            parts << QStringLiteral("idle p50 %1").arg(formatMicroseconds(*v));
+        for (const auto &[name, increase] :
+             {std::pair{"download", Metric::LoadedDownloadP99Increase},
+              std::pair{"upload", Metric::LoadedUploadP99Increase}, std::pair{"bidir", Metric::LoadedBidirP99Increase}})
+            if (const auto v = metricValue(r, increase))
+                parts << QStringLiteral("%1 p99 +%2").arg(QLatin1String(name), formatMicroseconds(*v));
+        if (r.loadedLatency && !r.loadedLatency->probeError.isEmpty())
+            parts << QStringLiteral("no probe: %1").arg(r.loadedLatency->probeError);
         if (const auto v = metricValue(r, Metric::LocalCpu))
             parts << QStringLiteral("local CPU %1%").arg(formatSignificant(*v, 3));
         if (const auto v = metricValue(r, Metric::RemoteCpu))

@@ -105,7 +105,7 @@ ComparisonDialog::~ComparisonDialog() = default; // m_query waits for the query
 void ComparisonDialog::setBaseParams(const nb::TestParams &params)
 {
     m_base = params;
-    const QSignalBlocker b1(m_duration), b2(m_port), b3(m_streams), b4(m_rrConnections), b5(m_rr);
+    const QSignalBlocker b1(m_duration), b2(m_port), b3(m_streams), b4(m_rrConnections), b5(m_rr), b6(m_loaded);
     m_duration->setValue(params.isTimed() ? params.duration : 10.0);
     m_port->setValue(params.port);
     // The test panel's count starts the field of its kind; the other kind starts at 1.
@@ -115,6 +115,8 @@ void ComparisonDialog::setBaseParams(const nb::TestParams &params)
         m_rr->setChecked(true);
         m_rrConnections->setEnabled(true);
     }
+    if (params.isLoadedLatency()) // the test panel runs it: offer it as a variant
+        m_loaded->setChecked(true);
     QStringList parts;
     parts << nb::directionName(params.direction);
     parts << tr("buffer %1").arg(nb::formatBytes(params.blockSize));
@@ -176,10 +178,11 @@ QString ComparisonDialog::streamsText() const
 {
     return m_streams->text();
 }
-void ComparisonDialog::setKinds(bool throughput, bool requestResponse)
+void ComparisonDialog::setKinds(bool throughput, bool requestResponse, bool loadedLatency)
 {
     m_throughput->setChecked(throughput);
     m_rr->setChecked(requestResponse);
+    m_loaded->setChecked(loadedLatency);
 }
 void ComparisonDialog::setRrConnections(int connections)
 {
@@ -295,8 +298,8 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
     // An empty list keeps the test panel's stream count.
     if (streams.isEmpty())
         streams.append(m_base.isRequestResponse() ? 1 : m_base.streams);
-    if (!m_throughput->isChecked() && !m_rr->isChecked()) {
-        *error = tr("Choose throughput, request/response or both.");
+    if (!m_throughput->isChecked() && !m_rr->isChecked() && !m_loaded->isChecked()) {
+        *error = tr("Choose throughput, request/response or latency under load.");
         return false;
     }
     QList<nb::MatrixVariant> vars;
@@ -319,6 +322,8 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
         v.direction = nb::Direction::Upload;
         vars.append(v);
     }
+    if (m_loaded->isChecked())
+        vars.append(nb::MatrixVariant::latencyUnderLoad(streams.first(), m_duration->value()));
     *out = vars;
     return true;
 }
@@ -407,7 +412,9 @@ void ComparisonDialog::refresh()
     m_refreshing = false;
 
     const int runs = int(configs.size()) * m_repeats->value();
-    const double seconds = runs * (m_duration->value() + m_base.omit + 1.0) + std::max(0, runs - 1) * m_pause->value();
+    double seconds = std::max(0, runs - 1) * m_pause->value();
+    for (const nb::Configuration &c : std::as_const(configs)) // latency under load lasts its phases
+        seconds += m_repeats->value() * (c.params.normalized().duration + c.params.normalized().omit + 1.0);
     m_summary->setText(
         tr("%1 adapter(s) x %2 variant(s) = %3 configuration(s), x %4 repeats = %5 runs, about %6")
             .arg(eps.size())

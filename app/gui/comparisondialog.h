@@ -59,7 +59,7 @@ public:
 
     void setStreamsText(const QString &text); // "1, 4, 16": the throughput variants
     QString streamsText() const;
-    void setKinds(bool throughput, bool requestResponse);
+    void setKinds(bool throughput, bool requestResponse, bool loadedLatency = false);
     void setRrConnections(int connections); // the request/response variant's connections
     int rrConnections() const;
     void setDuration(double seconds);
@@ -124,6 +124,7 @@ private:
     QCheckBox *m_throughput = nullptr;
     QCheckBox *m_rr = nullptr;
     QSpinBox *m_rrConnections = nullptr;
+    QCheckBox *m_loaded = nullptr;
     QLabel *m_baseLabel = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_port = nullptr;

@@ -105,6 +105,13 @@ QWidget *ComparisonDialog::buildVariants()
     connect(m_rr, &QCheckBox::toggled, this, &ComparisonDialog::refresh);
     connect(m_rrConnections, &QSpinBox::valueChanged, this, &ComparisonDialog::refresh);
 
+    m_loaded = new QCheckBox(tr("&Latency under load"));
+    m_loaded->setObjectName(QStringLiteral("loadedLatencyCheck"));
+    m_loaded->setToolTip(tr("A request/response probe while download, upload and bidirectional load run "
+                            "(the test panel's phases); each phase lasts the duration below, with the first "
+                            "stream count above each way"));
+    connect(m_loaded, &QCheckBox::toggled, this, &ComparisonDialog::refresh);
+
     m_baseLabel = new QLabel;
     m_baseLabel->setObjectName(QStringLiteral("baseParamsLabel"));
     m_baseLabel->setWordWrap(true);
@@ -127,6 +134,7 @@ QWidget *ComparisonDialog::buildVariants()
     auto *form = new QFormLayout(box);
     form->addRow(m_throughput, m_streams);
     form->addRow(m_rr, m_rrConnections);
+    form->addRow(m_loaded);
     form->addRow(tr("D&uration:"), m_duration);
     form->addRow(tr("&Port:"), m_port);
     form->addRow(tr("Other settings:"), m_baseLabel);

@@ -114,14 +114,29 @@ QPalette lightPalette()
 
 QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
 {
-    // How fast and at what CPU cost, for stream and request/response tests; latency and
+    // How fast and at what CPU cost, for stream and request/response tests, and how much latency
     // CPU only fill in when fewer than four of those have data.
     const QList<nb::Metric> present = statistics.presentMetrics();
     QList<nb::Metric> out;
     for (nb::Metric m : {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
-                         nb::Metric::LocalCpuPerKtps, nb::Metric::LatencyP99, nb::Metric::LocalCpu}) {
+                         nb::Metric::LocalCpuPerKtps, nb::Metric::LoadedBidirP99Increase,
+                         nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase,
+                         nb::Metric::LoadedIdleP50, nb::Metric::LatencyP99, nb::Metric::LocalCpu}) {
         if (present.contains(m) && out.size() < 4)
             out.append(m);
+    }
+    // Latency under load beside stream and RR variants still gets its chart (and its table
+    // rows): it takes the last slot.
+    for (nb::Metric m : {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase,
+                         nb::Metric::LoadedUploadP99Increase}) {
+        if (!present.contains(m))
+            continue;
+        if (!out.contains(m)) {
+            if (out.size() >= 4)
+                out.removeLast();
+            out.append(m);
+        }
+        break;
     }
     return out;
 }
@@ -276,7 +291,8 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         // transactions/s rows; their CPU cost is in the answer and the charts above.
         QList<const nb::ComparisonTableRow *> primary;
         for (const nb::ComparisonTableRow *row : std::as_const(rows)) {
-            if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond)
+            if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond ||
+                row->metric == nb::Metric::LoadedBidirP99Increase)
                 primary.append(row);
         }
         if (!primary.isEmpty())

@@ -18,16 +18,17 @@ QList<nb::Metric> ComparisonChartGrid::chartMetrics()
 {
     // The questions first (how fast, at what CPU cost), then the detail. Remote service
     // demand stays in the table: one chart per unit is enough here.
-    return {nb::Metric::Throughput,
-            nb::Metric::LocalCpuPerGbps,
-            nb::Metric::TransactionsPerSecond,
-            nb::Metric::LocalCpuPerKtps,
-            nb::Metric::LatencyP50,
-            nb::Metric::LatencyP99,
-            nb::Metric::LocalCpu,
-            nb::Metric::RemoteCpu,
-            nb::Metric::LocalServiceDemand,
-            nb::Metric::LocalServiceDemandPerTransaction};
+    return {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
+            nb::Metric::LocalCpuPerKtps, nb::Metric::LatencyP50, nb::Metric::LatencyP99,
+            // Latency under load: the increase per loaded phase first (the question), then
+            // the idle baseline, the loaded p99 and what the load achieved.
+            nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase,
+            nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP50Increase,
+            nb::Metric::LoadedUploadP50Increase, nb::Metric::LoadedBidirP50Increase, nb::Metric::LoadedIdleP50,
+            nb::Metric::LoadedIdleP99, nb::Metric::LoadedDownloadP99, nb::Metric::LoadedUploadP99,
+            nb::Metric::LoadedBidirP99, nb::Metric::LoadedDownloadThroughput, nb::Metric::LoadedUploadThroughput,
+            nb::Metric::LoadedBidirThroughput, nb::Metric::LocalCpu, nb::Metric::RemoteCpu,
+            nb::Metric::LocalServiceDemand, nb::Metric::LocalServiceDemandPerTransaction};
 }
 
 ComparisonChartGrid::ComparisonChartGrid(QWidget *parent) : QScrollArea(parent)
@@ -194,7 +195,11 @@ bool ComparisonChartGrid::eventFilter(QObject *watched, QEvent *event)
     if (watched == viewport() && event->type() == QEvent::Resize)
         relayout();
     // The charts do not zoom: the wheel scrolls the page, as over any other content.
-    if (event->type() == QEvent::Wheel && watched != viewport()) {
+    // QAbstractScrollArea filters its own scroll bars' events too: a wheel event sent to the
+    // scroll bar comes back here and must go through, or it is sent again, endlessly (a
+    // stack overflow on the first wheel turn over a chart).
+    if (event->type() == QEvent::Wheel && watched != viewport() && watched != verticalScrollBar() &&
+        watched != horizontalScrollBar()) {
         QApplication::sendEvent(verticalScrollBar(), event);
         return true;
     }

@@ -18,13 +18,17 @@ QString seriesName(const Comparison &c, const QStringList &names, int config)
 QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b)
 {
     const QString delta = ComparisonTable::formatDelta(b.difference);
-    const QString what =
-        primary == Metric::Throughput ? QStringLiteral("throughput") : QStringLiteral("transactions/s");
+    const QString what = primaryName(primary);
+    const bool loaded = isLoadedLatencyMetric(primary);
     switch (b.verdict) {
     case stats::Verdict::Faster:
-        return QStringLiteral("%1 is faster than %2: %3 %4").arg(who, base, delta, what);
+        return (loaded ? QStringLiteral("%1 adds less latency under load than %2: %3 %4")
+                       : QStringLiteral("%1 is faster than %2: %3 %4"))
+            .arg(who, base, delta, what);
     case stats::Verdict::Slower:
-        return QStringLiteral("%1 is slower than %2: %3 %4").arg(who, base, delta, what);
+        return (loaded ? QStringLiteral("%1 adds more latency under load than %2: %3 %4")
+                       : QStringLiteral("%1 is slower than %2: %3 %4"))
+            .arg(who, base, delta, what);
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 and %2 do not differ significantly in %3 (%4)").arg(who, base, what, delta);
     case stats::Verdict::NotEnoughRuns:
@@ -36,11 +40,14 @@ QString primarySentence(const QString &who, const QString &base, Metric primary,
 QString costClause(Metric cost, const stats::BaselineComparison &b)
 {
     const QString delta = ComparisonTable::formatDelta(b.difference);
+    const bool cpu = !isBitrateMetric(cost);
     switch (b.verdict) {
     case stats::Verdict::Faster:
-        return QStringLiteral("%1 %2 (less CPU)").arg(costName(cost), delta);
+        return QStringLiteral("%1 %2 (%3)")
+            .arg(costName(cost), delta, cpu ? QStringLiteral("less CPU") : QStringLiteral("more throughput"));
     case stats::Verdict::Slower:
-        return QStringLiteral("%1 %2 (more CPU)").arg(costName(cost), delta);
+        return QStringLiteral("%1 %2 (%3)")
+            .arg(costName(cost), delta, cpu ? QStringLiteral("more CPU") : QStringLiteral("less throughput"));
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 %2 (no significant difference)").arg(costName(cost), delta);
     case stats::Verdict::NotEnoughRuns:
@@ -53,7 +60,49 @@ QString costClause(Metric cost, const stats::BaselineComparison &b)
 
 QString costName(Metric cost)
 {
-    return cost == Metric::LocalCpuPerKtps ? QStringLiteral("CPU per 1000 trans/s") : QStringLiteral("CPU per Gbit/s");
+    switch (cost) {
+    case Metric::LocalCpuPerKtps:
+        return QStringLiteral("CPU per 1000 trans/s");
+    case Metric::LoadedBidirThroughput:
+        return QStringLiteral("bidir throughput");
+    case Metric::LoadedDownloadThroughput:
+        return QStringLiteral("download throughput");
+    case Metric::LoadedUploadThroughput:
+        return QStringLiteral("upload throughput");
+    default:
+        return QStringLiteral("CPU per Gbit/s");
+    }
+}
+
+QString primaryName(Metric primary)
+{
+    switch (primary) {
+    case Metric::Throughput:
+        return QStringLiteral("throughput");
+    case Metric::TransactionsPerSecond:
+        return QStringLiteral("transactions/s");
+    case Metric::LoadedBidirP99Increase:
+        return QStringLiteral("bidir p99 latency increase");
+    case Metric::LoadedDownloadP99Increase:
+        return QStringLiteral("download p99 latency increase");
+    case Metric::LoadedUploadP99Increase:
+        return QStringLiteral("upload p99 latency increase");
+    default:
+        return metricName(primary);
+    }
+}
+
+QString winnerPhrase(Metric primary)
+{
+    return isLoadedLatencyMetric(primary) ? QStringLiteral("adds less latency under load")
+                                          : QStringLiteral("is faster");
+}
+
+QString testKindPhrase(Metric primary)
+{
+    if (isLoadedLatencyMetric(primary))
+        return QStringLiteral("Latency under load test");
+    return primary == Metric::Throughput ? QStringLiteral("Throughput test") : QStringLiteral("Request/response test");
 }
 
 QList<VariantAnswer> answerComparison(const Comparison &comparison, const ComparisonStatistics &statistics,
@@ -79,6 +128,15 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
         } else if (has(Metric::TransactionsPerSecond)) {
             a.primary = Metric::TransactionsPerSecond;
             a.cost = Metric::LocalCpuPerKtps;
+        } else if (has(Metric::LoadedBidirP99Increase)) {
+            a.primary = Metric::LoadedBidirP99Increase;
+            a.cost = Metric::LoadedBidirThroughput;
+        } else if (has(Metric::LoadedDownloadP99Increase)) {
+            a.primary = Metric::LoadedDownloadP99Increase;
+            a.cost = Metric::LoadedDownloadThroughput;
+        } else if (has(Metric::LoadedUploadP99Increase)) {
+            a.primary = Metric::LoadedUploadP99Increase;
+            a.cost = Metric::LoadedUploadThroughput;
         } else {
             continue;
         }

@@ -26,8 +26,12 @@ struct AnswerEntry {
 };
 
 struct VariantAnswer {
-    QString variant;                     // "P=4", "TCP_RR"; empty for a single unnamed variant
-    Metric primary = Metric::Throughput; // Throughput or TransactionsPerSecond
+    QString variant; // "P=4", "TCP_RR"; empty for a single unnamed variant
+    // Throughput, TransactionsPerSecond, or for latency under load the p99 increase of its
+    // bidir phase (else download, else upload).
+    Metric primary = Metric::Throughput;
+    // CPU per Gbit/s or per 1000 transactions/s; for latency under load the throughput in
+    // the primary's phase (what the latency was paid for).
     Metric cost = Metric::LocalCpuPerGbps;
     QList<AnswerEntry> entries; // configuration order
     int winner = -1;            // index into entries: the best mean of the primary metric
@@ -47,7 +51,14 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
 // Every answer's sentences, prefixed with the variant ("P=4: ...") when there are several.
 QStringList answerLines(const QList<VariantAnswer> &answers);
 
-// "CPU per Gbit/s" and "CPU per 1000 trans/s": the cost metric's short name in sentences.
+// "CPU per Gbit/s" and "CPU per 1000 trans/s" (or "bidir throughput"): the cost metric's
+// short name in sentences.
 QString costName(Metric cost);
+// "throughput", "transactions/s", "bidir p99 latency increase": the primary metric in sentences.
+QString primaryName(Metric primary);
+// How a decided winner is announced: "is faster", or "adds less latency under load".
+QString winnerPhrase(Metric primary);
+// "Throughput test", "Request/response test", "Latency under load test".
+QString testKindPhrase(Metric primary);
 
 } // namespace nb

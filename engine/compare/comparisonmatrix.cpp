@@ -91,6 +91,14 @@ void MatrixVariant::apply(TestParams *p) const
         p->requestSize = *requestSize;
     if (responseSize)
         p->responseSize = *responseSize;
+    if (phaseSeconds)
+        p->phaseSeconds = *phaseSeconds;
+    if (p->isLoadedLatency()) {
+        // Its phases set the directions and the length (TestParams::validate).
+        p->direction = Direction::Upload;
+        p->omit = 0;
+        p->bytes = 0;
+    }
 }
 
 MatrixVariant MatrixVariant::withStreams(int n)
@@ -115,6 +123,16 @@ MatrixVariant MatrixVariant::requestResponse(int connections)
     v.name = connections == 1 ? QStringLiteral("TCP_RR") : QStringLiteral("TCP_RR (%1 conn.)").arg(connections);
     v.kind = TestKind::Rr;
     v.streams = connections;
+    return v;
+}
+
+MatrixVariant MatrixVariant::latencyUnderLoad(int streams, double phaseSeconds)
+{
+    MatrixVariant v;
+    v.name = QStringLiteral("Latency under load");
+    v.kind = TestKind::LoadedLatency;
+    v.streams = streams;
+    v.phaseSeconds = phaseSeconds;
     return v;
 }
 

@@ -42,6 +42,7 @@ struct MatrixVariant {
     std::optional<std::uint32_t> window;
     std::optional<int> inFlight;
     std::optional<std::uint32_t> requestSize, responseSize;
+    std::optional<double> phaseSeconds; // latency under load: each phase's length
 
     void apply(TestParams *params) const;
 
@@ -50,6 +51,10 @@ struct MatrixVariant {
     // "TCP_RR" on one connection (netperf's TCP_RR), "TCP_RR (4 conn.)" on several: the
     // connection count is the variant's own, never the throughput variants' streams.
     static MatrixVariant requestResponse(int connections = 1);
+    // "Latency under load": the probe with the load phases (the base's --phases), each
+    // `phaseSeconds` long, `streams` load streams each way. The base's warm-up (-O), byte
+    // count (-n) and direction do not apply to it and are cleared.
+    static MatrixVariant latencyUnderLoad(int streams, double phaseSeconds);
 };
 
 // Every endpoint's defaultLabel(), made unique: endpoints whose short names collide get

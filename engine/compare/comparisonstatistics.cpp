@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparisonstatistics.h"
 
+#include "compare/loadedlatencymetrics.h"
 #include "test/servicedemand.h"
 
 #include <QJsonArray>
@@ -25,6 +26,26 @@ constexpr MetricDesc kMetrics[] = {
     {Metric::LocalCpuPerKtps, "local_cpu_pct_per_ktps", "Local CPU per 1000 transactions/s", stats::Better::Lower},
     {Metric::LatencyP50, "latency_p50_us", "Latency p50", stats::Better::Lower},
     {Metric::LatencyP99, "latency_p99_us", "Latency p99", stats::Better::Lower},
+    {Metric::LoadedIdleP50, "loaded_idle_p50_us", "Idle latency p50", stats::Better::Lower},
+    {Metric::LoadedIdleP99, "loaded_idle_p99_us", "Idle latency p99", stats::Better::Lower},
+    {Metric::LoadedDownloadP50Increase, "loaded_download_p50_increase_us", "Download: p50 latency increase",
+     stats::Better::Lower},
+    {Metric::LoadedDownloadP99Increase, "loaded_download_p99_increase_us", "Download: p99 latency increase",
+     stats::Better::Lower},
+    {Metric::LoadedDownloadP99, "loaded_download_p99_us", "Download: latency p99", stats::Better::Lower},
+    {Metric::LoadedDownloadThroughput, "loaded_download_bps", "Download: throughput", stats::Better::Higher},
+    {Metric::LoadedUploadP50Increase, "loaded_upload_p50_increase_us", "Upload: p50 latency increase",
+     stats::Better::Lower},
+    {Metric::LoadedUploadP99Increase, "loaded_upload_p99_increase_us", "Upload: p99 latency increase",
+     stats::Better::Lower},
+    {Metric::LoadedUploadP99, "loaded_upload_p99_us", "Upload: latency p99", stats::Better::Lower},
+    {Metric::LoadedUploadThroughput, "loaded_upload_bps", "Upload: throughput", stats::Better::Higher},
+    {Metric::LoadedBidirP50Increase, "loaded_bidir_p50_increase_us", "Bidir: p50 latency increase",
+     stats::Better::Lower},
+    {Metric::LoadedBidirP99Increase, "loaded_bidir_p99_increase_us", "Bidir: p99 latency increase",
+     stats::Better::Lower},
+    {Metric::LoadedBidirP99, "loaded_bidir_p99_us", "Bidir: latency p99", stats::Better::Lower},
+    {Metric::LoadedBidirThroughput, "loaded_bidir_bps", "Bidir: throughput", stats::Better::Higher},
     {Metric::LocalCpu, "local_cpu_pct", "Local CPU", stats::Better::Lower},
     {Metric::RemoteCpu, "remote_cpu_pct", "Remote CPU", stats::Better::Lower},
     {Metric::LocalServiceDemand, "local_service_demand", "Local service demand per KB", stats::Better::Lower},
@@ -100,6 +121,10 @@ QString metricName(Metric m)
 
 QString metricUnit(Metric m)
 {
+    if (isLatencyMetric(m))
+        return QStringLiteral("\u00b5s");
+    if (isBitrateMetric(m))
+        return QStringLiteral("bit/s");
     switch (m) {
     case Metric::Throughput:
         return QStringLiteral("bit/s");
@@ -121,6 +146,8 @@ QString metricUnit(Metric m)
         return QStringLiteral("% per Gbit/s");
     case Metric::LocalCpuPerKtps:
         return QStringLiteral("% per 1000/s");
+    default:
+        break;
     }
     return {};
 }
@@ -140,6 +167,27 @@ bool isRequestResponseMetric(Metric m)
     }
 }
 
+bool isLoadedLatencyMetric(Metric m)
+{
+    return loadedLatencyMetricSpec(m).has_value();
+}
+
+bool isLatencyMetric(Metric m)
+{
+    if (m == Metric::LatencyP50 || m == Metric::LatencyP99)
+        return true;
+    const auto spec = loadedLatencyMetricSpec(m);
+    return spec && spec->figure != LoadedFigure::Throughput;
+}
+
+bool isBitrateMetric(Metric m)
+{
+    if (m == Metric::Throughput)
+        return true;
+    const auto spec = loadedLatencyMetricSpec(m);
+    return spec && spec->figure == LoadedFigure::Throughput;
+}
+
 stats::Better metricBetter(Metric m)
 {
     return desc(m).better;
@@ -149,6 +197,16 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
 {
     if (!r.ok())
         return std::nullopt;
+    if (r.params.isLoadedLatency() || r.loadedLatency) {
+        // The whole test mixes idle and loaded phases: only its phases' figures and the
+        // CPU over the test mean something.
+        if (isLoadedLatencyMetric(m))
+            return r.loadedLatency ? finite(loadedLatencyMetricValue(*r.loadedLatency, m)) : std::nullopt;
+        if (m != Metric::LocalCpu && m != Metric::RemoteCpu)
+            return std::nullopt;
+    } else if (isLoadedLatencyMetric(m)) {
+        return std::nullopt;
+    }
     const bool stream = !r.hasRr && !r.params.isRequestResponse();
     switch (m) {
     case Metric::Throughput:
@@ -187,6 +245,8 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
         if (!stream || !r.localCpuKnown || !r.localCpu.systemValid)
             return std::nullopt;
         return finite(cpuPctPerGbps(r.localCpu.systemBusyPct, receivedBitsPerSecond(r)));
+    default:
+        break;
     }
     return std::nullopt;
 }

@@ -17,12 +17,29 @@ namespace nb {
 // In the order charts and tables show them: what a user asks first (throughput and its
 // CPU cost, transactions/s and theirs) comes first.
 enum class Metric {
-    Throughput,                        // bit/s delivered to the receiver(s) (stream tests)
-    LocalCpuPerGbps,                   // local busy % per Gbit/s (stream)
-    TransactionsPerSecond,             // request/response tests
-    LocalCpuPerKtps,                   // local busy % per 1000 transactions/s (RR)
-    LatencyP50,                        // microseconds, RR
-    LatencyP99,                        // microseconds, RR
+    Throughput,            // bit/s delivered to the receiver(s) (stream tests)
+    LocalCpuPerGbps,       // local busy % per Gbit/s (stream)
+    TransactionsPerSecond, // request/response tests
+    LocalCpuPerKtps,       // local busy % per 1000 transactions/s (RR)
+    LatencyP50,            // microseconds, RR
+    LatencyP99,            // microseconds, RR
+    // Latency under load (TestKind::LoadedLatency; loadedlatencymetrics.h): the probe's idle
+    // baseline, then per loaded phase kind the p50 and p99 increase over idle (µs), the
+    // loaded p99 (µs) and the load's throughput in that phase (bit/s).
+    LoadedIdleP50,
+    LoadedIdleP99,
+    LoadedDownloadP50Increase,
+    LoadedDownloadP99Increase,
+    LoadedDownloadP99,
+    LoadedDownloadThroughput,
+    LoadedUploadP50Increase,
+    LoadedUploadP99Increase,
+    LoadedUploadP99,
+    LoadedUploadThroughput,
+    LoadedBidirP50Increase,
+    LoadedBidirP99Increase,
+    LoadedBidirP99,
+    LoadedBidirThroughput,
     LocalCpu,                          // system busy %, all cores, local side
     RemoteCpu,                         // system busy %, all cores, remote side (NicBench server only)
     LocalServiceDemand,                // us of CPU per KB, local (stream)
@@ -39,6 +56,12 @@ QString metricName(Metric m); // "Throughput", "Local CPU", ...
 QString metricUnit(Metric m);
 // True for the metrics of request/response tests (their charts group RR variants only).
 bool isRequestResponseMetric(Metric m);
+// True for the latency-under-load metrics (LoadedIdleP50 .. LoadedBidirThroughput).
+bool isLoadedLatencyMetric(Metric m);
+// True for the metrics in microseconds of latency (shown in µs, ms or s).
+bool isLatencyMetric(Metric m);
+// True for the metrics in bit/s.
+bool isBitrateMetric(Metric m);
 stats::Better metricBetter(Metric m);
 // The metric's value for one run; nullopt when the run does not measure it (an RR run has
 // no throughput, a stock iperf3 peer gives no remote CPU, a failed run gives nothing).

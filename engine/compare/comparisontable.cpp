@@ -47,9 +47,9 @@ QString ComparisonTable::formatValue(Metric metric, double value, const QString 
 {
     if (!std::isfinite(value))
         return QStringLiteral("-");
-    if (metric == Metric::Throughput)
+    if (isBitrateMetric(metric))
         return formatBitrate(value);
-    if (metric == Metric::LatencyP50 || metric == Metric::LatencyP99)
+    if (isLatencyMetric(metric))
         return formatMicroseconds(value);
     if (metric == Metric::TransactionsPerSecond)
         return QStringLiteral("%1 /s").arg(formatGrouped(value));

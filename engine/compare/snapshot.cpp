@@ -101,7 +101,7 @@ bool migrateVersion0(const QJsonArray &results, Comparison *out, QString *error)
     return true;
 }
 
-bool fromVersion1Or2(const QJsonObject &o, Comparison *out, QString *error)
+bool fromVersion1To3(const QJsonObject &o, Comparison *out, QString *error)
 {
     using namespace json;
     Comparison c;
@@ -224,9 +224,10 @@ bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *er
                 ok = migrateVersion0(results, out, error);
             } else {
                 // Version 1 differs only in lacking each configuration's adapter and
-                // variant, which Configuration::fromJson derives from the label.
+                // variant, which Configuration::fromJson derives from the label; version 2
+                // only in holding no latency-under-load runs.
                 li.migrated = version < kFormatVersion;
-                ok = fromVersion1Or2(o, out, error);
+                ok = fromVersion1To3(o, out, error);
             }
         }
     } else {

@@ -37,7 +37,12 @@ class Snapshot {
 public:
     // 2: configurations carry "adapter" and "variant" (version 1 files get them from
     // their labels on load, Configuration::splitLabel).
-    static constexpr int kFormatVersion = 2;
+    // 3: runs may be latency-under-load tests (params "test": "loaded_latency", the phases in
+    // the result's nicbench.loaded_latency, the probe's percentile summary per interval in
+    // intervals[].rr) and statistics carry the loaded_* metrics. A version 2 reader would
+    // take such runs for plain throughput tests, so the bump makes it refuse them instead;
+    // version 1 and 2 files hold no such runs and load unchanged.
+    static constexpr int kFormatVersion = 3;
     static constexpr qint64 kMaxFileBytes = qint64(64) * 1024 * 1024; // as stored
     static constexpr qint64 kMaxJsonBytes = qint64(64) * 1024 * 1024; // after gunzip
     static constexpr int kMaxConfigurations = 1024;
@@ -45,7 +50,7 @@ public:
 
     // The document (with a "statistics" object computed from the runs).
     static QJsonObject toJson(const Comparison &comparison);
-    // Accepts version 2 and 1 objects and version 0 documents (a bare array of -J results, or a
+    // Accepts version 3, 2 and 1 objects and version 0 documents (a bare array of -J results, or a
     // single -J result); validates everything.
     static bool fromJson(const QJsonValue &document, Comparison *out, QString *error, SnapshotLoadInfo *info = nullptr);
 
