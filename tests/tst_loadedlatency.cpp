@@ -96,13 +96,14 @@ void TestLoadedLatency::phasesAgainstOurServer()
     QVERIFY(number(phase(doc, 3), "upload_bits_per_second") > 1e8);
     QVERIFY(number(phase(doc, 3), "download_bits_per_second") > 1e8);
     QVERIFY(number(phase(doc, 0), "bits_per_second") < 0.05 * down);
-    // Intervals are cut at the phase boundaries: none straddles one.
+    // Intervals are cut at the phase boundaries: none straddles one. The cut is the tick
+    // that reaches the boundary, which a loaded machine may run late: 0.25 s is allowed.
     const QJsonArray intervals = doc.value(QStringLiteral("intervals")).toArray();
     QVERIFY(intervals.size() >= 10);
     for (const QJsonValue &v : intervals) {
         const QJsonObject sum = v.toObject().value(QStringLiteral("sum")).toObject();
         const double start = number(sum, "start"), end = number(sum, "end");
-        const int first = int((start + 0.02) / 1.5), last = int((end - 0.02) / 1.5);
+        const int first = int((start + 0.25) / 1.5), last = int((end - 0.25) / 1.5);
         QVERIFY2(first == last, qPrintable(QStringLiteral("interval %1-%2 straddles a boundary").arg(start).arg(end)));
     }
     // The text headline for people, from the same run's figures.
