@@ -153,4 +153,20 @@ void applyLiveChartPalette(QCustomPlot *plot, QCPItemText *placeholder, const QP
     placeholder->setColor(palette.color(QPalette::PlaceholderText));
 }
 
+void copyAxisRectStyle(QCPAxisRect *from, QCPAxisRect *to)
+{
+    const QList<QCPAxis *> src = from->axes();
+    const QList<QCPAxis *> dst = to->axes();
+    for (qsizetype i = 0; i < src.size() && i < dst.size(); ++i) {
+        dst[i]->setBasePen(src[i]->basePen());
+        dst[i]->setTickPen(src[i]->tickPen());
+        dst[i]->setSubTickPen(src[i]->subTickPen());
+        dst[i]->setTickLabelColor(src[i]->tickLabelColor());
+        dst[i]->setLabelColor(src[i]->labelColor());
+        dst[i]->grid()->setPen(src[i]->grid()->pen());
+        dst[i]->grid()->setSubGridPen(src[i]->grid()->subGridPen());
+        dst[i]->grid()->setZeroLinePen(src[i]->grid()->zeroLinePen());
+    }
+}
+
 } // namespace nb::ui

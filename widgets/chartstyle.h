@@ -61,5 +61,7 @@ LiveChartParts setUpLiveChart(QWidget *host, QCustomPlot *plot, const LiveChartS
 // applyPaletteToPlot() for such a chart: legend without frame or background, placeholder
 // in the palette's placeholder colour.
 void applyLiveChartPalette(QCustomPlot *plot, QCPItemText *placeholder, const QPalette &palette);
+// Gives a second axis rect (a chart's lower plot) the pens and colours of the styled one.
+void copyAxisRectStyle(QCPAxisRect *from, QCPAxisRect *to);
 
 } // namespace nb::ui

@@ -2,6 +2,7 @@
 #include "loadedlatencychart.h"
 
 #include "chartstyle.h"
+#include "latencyaxis.h"
 #include "loadedlatencyformat.h"
 #include "ratescale.h"
 #include "rateticker.h"
@@ -20,22 +21,6 @@ namespace {
 constexpr double kLoadedLogSkew = 10.0;
 // Pixels kept free on each side of a phase label inside its band.
 constexpr int kLabelMargin = 2;
-
-class LoadedLatencyTicker : public QCPAxisTicker {
-public:
-    LatencyUnit unit;
-
-protected:
-    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
-};
-
-class LoadedLatencyLogTicker : public QCPAxisTickerLog {
-public:
-    LatencyUnit unit;
-
-protected:
-    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
-};
 
 QString shortPhaseTitle(nb::LoadPhase phase)
 {
@@ -83,7 +68,7 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
     m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
-    m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LoadedLatencyTicker));
+    m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyAxisTicker));
     m_latencyRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
     m_plot->plotLayout()->setRowStretchFactor(0, 1);
     m_plot->plotLayout()->setRowStretchFactor(1, 1);
@@ -318,34 +303,11 @@ void LoadedLatencyChart::updateAxes()
     // Room above the curves for the phase labels.
     rate->setRange(0, rateTop * 1.2);
 
-    QCPAxis *latency = m_latencyRect->axis(QCPAxis::atLeft);
-    const double top = throughputAxisMax(m_peakLatency > 0 ? m_peakLatency : 100);
-    const LatencyUnit unit = latencyUnitFor(top);
     // Unlike RrChart, the span over the whole test counts, not one interval's: idle and
     // loaded latency often differ by orders of magnitude, and a linear axis would flatten
     // the idle baseline (what every increase is measured from) onto the floor.
     const bool log = m_minLatency > 0 && m_peakLatency > kLoadedLogSkew * m_minLatency;
-    if (log != latencyAxisIsLog()) {
-        latency->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-        if (log) {
-            auto *ticker = new LoadedLatencyLogTicker;
-            ticker->setLogBase(10);
-            ticker->setSubTickCount(8);
-            latency->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
-        } else {
-            latency->setTicker(QSharedPointer<QCPAxisTicker>(new LoadedLatencyTicker));
-            latency->ticker()->setTickCount(4);
-        }
-    }
-    if (log) {
-        static_cast<LoadedLatencyLogTicker *>(latency->ticker().data())->unit = unit;
-        const double bottom = std::pow(10.0, std::floor(std::log10(m_minLatency)));
-        latency->setRange(bottom, std::max(top, bottom * 10));
-    } else {
-        static_cast<LoadedLatencyTicker *>(latency->ticker().data())->unit = unit;
-        latency->setRange(0, top);
-    }
-    latency->setLabel(log ? tr("Probe (%1, log)").arg(unit.name) : tr("Probe (%1)").arg(unit.name));
+    setLatencyAxis(m_latencyRect->axis(QCPAxis::atLeft), log, m_minLatency, m_peakLatency, tr("Probe"));
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, right);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -362,18 +324,7 @@ void LoadedLatencyChart::applyPalette()
 {
     const QPalette pal = palette();
     applyLiveChartPalette(m_plot, m_placeholder, pal);
-    const QList<QCPAxis *> src = m_rateRect->axes();
-    const QList<QCPAxis *> dst = m_latencyRect->axes();
-    for (qsizetype i = 0; i < src.size() && i < dst.size(); ++i) {
-        dst[i]->setBasePen(src[i]->basePen());
-        dst[i]->setTickPen(src[i]->tickPen());
-        dst[i]->setSubTickPen(src[i]->subTickPen());
-        dst[i]->setTickLabelColor(src[i]->tickLabelColor());
-        dst[i]->setLabelColor(src[i]->labelColor());
-        dst[i]->grid()->setPen(src[i]->grid()->pen());
-        dst[i]->grid()->setSubGridPen(src[i]->grid()->subGridPen());
-        dst[i]->grid()->setZeroLinePen(src[i]->grid()->zeroLinePen());
-    }
+    copyAxisRectStyle(m_rateRect, m_latencyRect);
     m_upload.graph->setPen(sendPen(pal));
     m_download.graph->setPen(receivePen(pal));
     m_p50.graph->setPen(QPen(seriesColor(pal, 0), 2.0, Qt::SolidLine));

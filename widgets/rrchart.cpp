@@ -2,6 +2,7 @@
 #include "rrchart.h"
 
 #include "chartstyle.h"
+#include "latencyaxis.h"
 #include "ratescale.h"
 #include "rrformat.h"
 
@@ -29,23 +30,6 @@ protected:
             return QStringLiteral("%1 M").arg(QString::number(tick / 1e6, 'g', 3));
         return formatGroupedSignificant(tick, 3);
     }
-};
-
-// Latency ticks stay in µs; the labels are in the axis's unit (µs or ms).
-class LatencyTicker : public QCPAxisTicker {
-public:
-    LatencyUnit unit;
-
-protected:
-    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
-};
-
-class RrLatencyLogTicker : public QCPAxisTickerLog {
-public:
-    LatencyUnit unit;
-
-protected:
-    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return latencyTickLabel(tick, unit); }
 };
 
 const char *scaleName(RrChart::LatencyScale scale)
@@ -80,7 +64,7 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     m_rateRect->axis(QCPAxis::atLeft)->setLabel(tr("Trans./s"));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
-    m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyTicker));
+    m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyAxisTicker));
     m_latencyRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
     // The latencies get more of the height than the single transactions line; both keep
     // enough pixels that three ticks and the curves stay readable (review M7).
@@ -212,33 +196,9 @@ QString RrChart::latencyAxisLabel() const
 void RrChart::updateAxes()
 {
     m_rateRect->axis(QCPAxis::atLeft)->setRange(0, throughputAxisMax(m_peakRate > 0 ? m_peakRate : 1000));
-    QCPAxis *latency = m_latencyRect->axis(QCPAxis::atLeft);
-    const double top = throughputAxisMax(m_peakLatency > 0 ? m_peakLatency : 100);
-    const LatencyUnit unit = latencyUnitFor(top);
     const bool log = m_minLatency > 0 && (m_scale == LatencyScale::Logarithmic ||
                                           (m_scale == LatencyScale::Automatic && m_skew > kLogSkew));
-    if (log != latencyAxisIsLog()) {
-        latency->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-        if (log) {
-            auto *ticker = new RrLatencyLogTicker;
-            ticker->setLogBase(10);
-            ticker->setSubTickCount(8);
-            latency->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
-        } else {
-            latency->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyTicker));
-            latency->ticker()->setTickCount(4);
-        }
-    }
-    if (log) {
-        static_cast<RrLatencyLogTicker *>(latency->ticker().data())->unit = unit;
-        // From the power of ten below the fastest p50 to a little above the slowest p99.
-        const double bottom = std::pow(10.0, std::floor(std::log10(m_minLatency)));
-        latency->setRange(bottom, std::max(top, bottom * 10));
-    } else {
-        static_cast<LatencyTicker *>(latency->ticker().data())->unit = unit;
-        latency->setRange(0, top);
-    }
-    latency->setLabel(log ? tr("Latency (%1, log)").arg(unit.name) : tr("Latency (%1)").arg(unit.name));
+    setLatencyAxis(m_latencyRect->axis(QCPAxis::atLeft), log, m_minLatency, m_peakLatency, tr("Latency"));
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -256,18 +216,7 @@ void RrChart::applyPalette()
     const QPalette pal = palette();
     applyLiveChartPalette(m_plot, m_placeholder, pal);
     // applyPaletteToPlot styles the default rect; the latency rect gets the same.
-    const QList<QCPAxis *> src = m_rateRect->axes();
-    const QList<QCPAxis *> dst = m_latencyRect->axes();
-    for (qsizetype i = 0; i < src.size() && i < dst.size(); ++i) {
-        dst[i]->setBasePen(src[i]->basePen());
-        dst[i]->setTickPen(src[i]->tickPen());
-        dst[i]->setSubTickPen(src[i]->subTickPen());
-        dst[i]->setTickLabelColor(src[i]->tickLabelColor());
-        dst[i]->setLabelColor(src[i]->labelColor());
-        dst[i]->grid()->setPen(src[i]->grid()->pen());
-        dst[i]->grid()->setSubGridPen(src[i]->grid()->subGridPen());
-        dst[i]->grid()->setZeroLinePen(src[i]->grid()->zeroLinePen());
-    }
+    copyAxisRectStyle(m_rateRect, m_latencyRect);
     m_rate.graph->setPen(QPen(seriesColor(pal, 0), 2.0));
     m_p50.graph->setPen(QPen(sendColor(pal), 2.0, Qt::SolidLine));
     m_p90.graph->setPen(QPen(receiveColor(pal), 1.6, Qt::DashLine));
