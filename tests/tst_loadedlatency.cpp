@@ -33,6 +33,14 @@ double number(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toDouble(-1);
 }
 
+// nicbench-cli -c 127.0.0.1 -p PORT --latency-under-load, then the test's own flags.
+QStringList clientArgs(quint16 port, const QStringList &flags)
+{
+    return QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
+                       QStringLiteral("--latency-under-load")} +
+           flags;
+}
+
 double latency(const QJsonObject &phase, const char *percentile)
 {
     return phase.value(QStringLiteral("latency_us")).toObject().value(QLatin1String(percentile)).toDouble(-1);
@@ -56,16 +64,9 @@ void TestLoadedLatency::phasesAgainstOurServer()
     nbtest::ServerProcess server;
     const QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList args{QStringLiteral("-c"),
-                           nbtest::kLoopback,
-                           QStringLiteral("-p"),
-                           QString::number(server.port()),
-                           QStringLiteral("--latency-under-load"),
-                           QStringLiteral("--phase-seconds"),
-                           QStringLiteral("1.5"),
-                           QStringLiteral("-P"),
-                           QStringLiteral("2"),
-                           QStringLiteral("-J")};
+    const QStringList args =
+        clientArgs(server.port(), {QStringLiteral("--phase-seconds"), QStringLiteral("1.5"), QStringLiteral("-P"),
+                                   QStringLiteral("2"), QStringLiteral("-J")});
     const nbtest::CliRun run = nbtest::runCli(args, 60000);
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
@@ -121,14 +122,8 @@ void TestLoadedLatency::unshapedLinkStaysNearIdle()
     nbtest::ServerProcess server;
     const QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QStringList args{QStringLiteral("-c"),
-                           nbtest::kLoopback,
-                           QStringLiteral("-p"),
-                           QString::number(server.port()),
-                           QStringLiteral("--latency-under-load"),
-                           QStringLiteral("--phase-seconds"),
-                           QStringLiteral("1"),
-                           QStringLiteral("-J")};
+    const QStringList args =
+        clientArgs(server.port(), {QStringLiteral("--phase-seconds"), QStringLiteral("1"), QStringLiteral("-J")});
     QString last;
     for (int attempt = 1; attempt <= 3; ++attempt) {
         const nbtest::CliRun run = nbtest::runCli(args, 60000);
@@ -161,16 +156,9 @@ void TestLoadedLatency::stockIperf3ServerRunsLoadWithoutProbe()
     const quint16 port = nbtest::freePort();
     server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port)});
     QVERIFY(server.waitStarted() && nbtest::waitListening(port));
-    const QStringList args{QStringLiteral("-c"),
-                           nbtest::kLoopback,
-                           QStringLiteral("-p"),
-                           QString::number(port),
-                           QStringLiteral("--latency-under-load"),
-                           QStringLiteral("--phases"),
-                           QStringLiteral("idle,download,upload,bidir"),
-                           QStringLiteral("--phase-seconds"),
-                           QStringLiteral("1"),
-                           QStringLiteral("-J")};
+    const QStringList args =
+        clientArgs(port, {QStringLiteral("--phases"), QStringLiteral("idle,download,upload,bidir"),
+                          QStringLiteral("--phase-seconds"), QStringLiteral("1"), QStringLiteral("-J")});
     const nbtest::CliRun run = nbtest::runCli(args, 60000);
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
@@ -213,9 +201,7 @@ void TestLoadedLatency::badInput()
     QFETCH(QStringList, flags);
     QFETCH(QString, message);
     // Refused before any connection: the port has nothing listening.
-    const QStringList args = QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
-                                         QString::number(nbtest::freePort()), QStringLiteral("--latency-under-load")} +
-                             flags;
+    const QStringList args = clientArgs(nbtest::freePort(), flags);
     const nbtest::CliRun run = nbtest::runCli(args, 15000);
     QVERIFY2(run.finished && run.exitCode != 0, qPrintable(run.describe(args)));
     QVERIFY2(QString::fromUtf8(run.err + run.out).contains(message), qPrintable(run.describe(args)));
