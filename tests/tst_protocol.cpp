@@ -658,6 +658,9 @@ void TestProtocol::paramsRejected_data()
                                  << QStringLiteral("'len' out of range");
     QTest::newRow("window over 1G") << QStringLiteral("window") << QJsonValue(4e9)
                                     << QStringLiteral("'window' out of range");
+    // Found by fuzz_server_control: the product overflowed the 64-bit byte count.
+    QTest::newRow("blockcount x len past 2^64")
+        << QStringLiteral("blockcount") << QJsonValue(1e18) << QStringLiteral("'blockcount' times 'len'");
     QTest::newRow("negative omit") << QStringLiteral("omit") << QJsonValue(-5) << QStringLiteral("'omit' out of range");
     // UDP is taken (tst_udpinterop); a TCP-sized datagram is not.
     QTest::newRow("udp with len 128K") << QStringLiteral("udp") << QJsonValue(true)

@@ -324,8 +324,15 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
             return false;
         }
     }
-    if (blockcount && *blockcount > 0 && p.bytes == 0)
-        p.bytes = std::uint64_t(*blockcount * p.blockSize);
+    if (blockcount && *blockcount > 0 && p.bytes == 0) {
+        // blockcount x len must fit the byte count (a double past 2^64 has no integer value).
+        const double bytes = *blockcount * double(p.blockSize);
+        if (bytes > 1.8e19) {
+            *error = QStringLiteral("parameter 'blockcount' times 'len' is out of range: %1 bytes").arg(bytes);
+            return false;
+        }
+        p.bytes = std::uint64_t(bytes);
+    }
     if (p.isLoadedLatency()) {
         if (!LoadSchedule::parseOrder(p.phases, error))
             return false;
