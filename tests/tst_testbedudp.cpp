@@ -99,8 +99,8 @@ void TestTestbedUdp::lossMatchesShaper()
             QJsonObject doc;
             if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("-u"),
                             QStringLiteral("-b"), QLatin1String(offered), QStringLiteral("-l"),
-                            QString::number(payload), QStringLiteral("-w"), QStringLiteral("1M"),
-                            QStringLiteral("-t"), QStringLiteral("3")},
+                            QString::number(payload), QStringLiteral("-w"), QStringLiteral("1M"), QStringLiteral("-t"),
+                            QStringLiteral("3")},
                            &doc, &error))
                 return Attempt::error(error);
             const QJsonObject sent = endObject(doc, "sum_sent"), got = endObject(doc, "sum_received");
@@ -113,11 +113,12 @@ void TestTestbedUdp::lossMatchesShaper()
             const double measured = lost / packets;
             qInfo("loss: offered %.2f Mbit/s through 20 Mbit/s (%.2f of payload): goodput %.2f Mbit/s, lost %.0f of "
                   "%.0f = %.2f%%, expected %.2f%%, jitter %.3f ms%s",
-                  offeredBps / 1e6, carried / 1e6, number(got, "bits_per_second") / 1e6, lost, packets,
-                  measured * 100, expected * 100, number(got, "jitter_ms"), qPrintable(retryTag(attempt)));
+                  offeredBps / 1e6, carried / 1e6, number(got, "bits_per_second") / 1e6, lost, packets, measured * 100,
+                  expected * 100, number(got, "jitter_ms"), qPrintable(retryTag(attempt)));
             if (expected == 0.0)
-                return lost == 0 ? Attempt::within()
-                                 : Attempt::outside(QStringLiteral("%1 datagrams lost at half the link's rate").arg(lost));
+                return lost == 0
+                           ? Attempt::within()
+                           : Attempt::outside(QStringLiteral("%1 datagrams lost at half the link's rate").arg(lost));
             return std::abs(measured - expected) <= 0.02
                        ? Attempt::within()
                        : Attempt::outside(QStringLiteral("offered %1: lost %2%, expected %3%")
@@ -170,8 +171,8 @@ void TestTestbedUdp::jitterMatchesDelayLink()
               expectedMs, means[1], qPrintable(pct(relErr(means[1], expectedMs))), finals[1], means[0], finals[0],
               qPrintable(retryTag(attempt)));
         if (means[0] > expectedMs * 0.1)
-            return Attempt::outside(QStringLiteral("baseline jitter %1 ms: the machine's timing is too noisy")
-                                        .arg(means[0], 0, 'f', 3));
+            return Attempt::outside(
+                QStringLiteral("baseline jitter %1 ms: the machine's timing is too noisy").arg(means[0], 0, 'f', 3));
         return std::abs(relErr(means[1], expectedMs)) <= 0.10
                    ? Attempt::within()
                    : Attempt::outside(QStringLiteral("jitter %1 ms, expected %2 ms")
@@ -203,9 +204,10 @@ void TestTestbedUdp::requestResponseCountsLoss()
         QElapsedTimer t;
         t.start();
         QJsonObject doc;
-        if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("-u"), QStringLiteral("--rr"),
-                        QStringLiteral("--in-flight"), QString::number(inFlight), QStringLiteral("--udp-rr-timeout"),
-                        QStringLiteral("100"), QStringLiteral("-t"), QStringLiteral("3")},
+        if (!tb.client({QStringLiteral("-c"), QStringLiteral("198.18.1.2"), QStringLiteral("-u"),
+                        QStringLiteral("--rr"), QStringLiteral("--in-flight"), QString::number(inFlight),
+                        QStringLiteral("--udp-rr-timeout"), QStringLiteral("100"), QStringLiteral("-t"),
+                        QStringLiteral("3")},
                        &doc, &error))
             return Attempt::error(error);
         const qint64 elapsed = t.elapsed();
@@ -229,13 +231,12 @@ void TestTestbedUdp::requestResponseCountsLoss()
             number(lat, "p99") < number(lat, "p50"))
             return Attempt::error(QStringLiteral("no rate or percentiles: %1")
                                       .arg(QString::fromUtf8(QJsonDocument(rr).toJson(QJsonDocument::Compact))));
-        return measured >= low && measured <= high
-                   ? Attempt::within()
-                   : Attempt::outside(QStringLiteral("lost %1%, expected %2% (%3-%4%)")
-                                          .arg(measured * 100, 0, 'f', 2)
-                                          .arg(expected * 100, 0, 'f', 2)
-                                          .arg(low * 100, 0, 'f', 2)
-                                          .arg(high * 100, 0, 'f', 2));
+        return measured >= low && measured <= high ? Attempt::within()
+                                                   : Attempt::outside(QStringLiteral("lost %1%, expected %2% (%3-%4%)")
+                                                                          .arg(measured * 100, 0, 'f', 2)
+                                                                          .arg(expected * 100, 0, 'f', 2)
+                                                                          .arg(low * 100, 0, 'f', 2)
+                                                                          .arg(high * 100, 0, 'f', 2));
     });
     QVERIFY2(result.kind == Attempt::Within, qPrintable(result.text));
 }
@@ -281,21 +282,21 @@ void TestTestbedUdp::datagramTooLargeForPath()
     // The MTU drops while the test runs: wait until ~1500 datagrams (1.7 s at 10 Mbit/s) have
     // left (bounded), then lower it; the next send fails.
     QProcess client;
-    client.start(QStringLiteral("ip"), tb.nsCommand(tb.clientNs(), {cliPath(), QStringLiteral("-c"),
-                                                                    QStringLiteral("198.18.2.2"), QStringLiteral("-u"),
-                                                                    QStringLiteral("-l"), QStringLiteral("1400"),
-                                                                    QStringLiteral("-b"), QStringLiteral("10M"),
-                                                                    QStringLiteral("-t"), QStringLiteral("10"), df,
-                                                                    QStringLiteral("-J")}));
+    client.start(QStringLiteral("ip"),
+                 tb.nsCommand(tb.clientNs(), {cliPath(), QStringLiteral("-c"), QStringLiteral("198.18.2.2"),
+                                              QStringLiteral("-u"), QStringLiteral("-l"), QStringLiteral("1400"),
+                                              QStringLiteral("-b"), QStringLiteral("10M"), QStringLiteral("-t"),
+                                              QStringLiteral("10"), df, QStringLiteral("-J")}));
     QVERIFY(client.waitForStarted(5000));
     const qint64 before = tb.clientCounter(QStringLiteral("m1500"), QStringLiteral("tx_packets"));
     QElapsedTimer t;
     t.start();
-    while (t.elapsed() < 8000 && tb.clientCounter(QStringLiteral("m1500"), QStringLiteral("tx_packets")) < before + 1500)
+    while (t.elapsed() < 8000 &&
+           tb.clientCounter(QStringLiteral("m1500"), QStringLiteral("tx_packets")) < before + 1500)
         QTest::qWait(50);
-    const Run lower = run(QStringLiteral("ip"), {QStringLiteral("-n"), tb.clientNs(), QStringLiteral("link"),
-                                                 QStringLiteral("set"), QStringLiteral("m1500"), QStringLiteral("mtu"),
-                                                 QStringLiteral("1280")});
+    const Run lower =
+        run(QStringLiteral("ip"), {QStringLiteral("-n"), tb.clientNs(), QStringLiteral("link"), QStringLiteral("set"),
+                                   QStringLiteral("m1500"), QStringLiteral("mtu"), QStringLiteral("1280")});
     QVERIFY2(lower.exitCode == 0, lower.err.constData());
     const bool finished = client.waitForFinished(15000);
     if (!finished)
