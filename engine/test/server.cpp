@@ -594,8 +594,9 @@ bool ServerRun::runStreams()
             // Senders that spent the -n budget end by themselves; the client ends the test.
             const bool budgetSpent = budget.enabled && budget.remaining.load() <= 0 && streams.firstError().isEmpty();
             if (streams.allFinished() && !budgetSpent) {
-                // A stream of ours failed (a UDP sender's EMSGSIZE with -R): the client hears why.
-                if (const QString e = streams.firstError(); !e.isEmpty()) {
+                // A UDP stream of ours failed (its sender's EMSGSIZE with -R): the client hears
+                // why. A TCP stream's error here is the client's reset: it disappeared.
+                if (const QString e = streams.firstError(); params.udp && !e.isEmpty()) {
                     ctrl.sendError(toReceive < total ? proto::IeStreamWrite : proto::IeStreamRead);
                     return fail(ErrorCode::Io, e);
                 }
