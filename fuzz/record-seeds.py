@@ -5,8 +5,8 @@
 usage: fuzz/record-seeds.py NICBENCH_CLI PORT [IPERF3]
 
 Starts `NICBENCH_CLI -s` (and, with IPERF3, a stock iperf3 server and client) on PORT and
-PORT+1, puts a recording relay on PORT+2 in front of the server, runs short tests through it
-and writes what each side sent on the control connection (the first connection of a test)
+PORT+1, puts a recording relay on PORT+2 in front of the server (TCP, and UDP for -u tests:
+datagrams pass unrecorded), runs short tests through it and writes what each side sent on the control connection (the first connection of a test)
 into fuzz/corpus/fuzz_server_control/ (client -> server) and fuzz/corpus/fuzz_client_control/
 (server -> client, after one byte naming the client's test as the target reads it).
 """
@@ -68,6 +68,47 @@ def relay(listen_port, target_port, record):
     return t
 
 
+def udp_relay(listen_port, target_port, record):
+    """Passes datagrams between clients on listen_port and the server's target_port: one
+    upstream socket per client address, its answers sent back from listen_port."""
+    ls = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    ls.bind(("127.0.0.1", listen_port))
+    ls.settimeout(0.2)
+    upstream = {}
+
+    def back(u, client):
+        u.settimeout(0.2)
+        while not record["stop"]:
+            try:
+                ls.sendto(u.recv(65536), client)
+            except socket.timeout:
+                continue
+            except OSError:
+                break
+        u.close()
+
+    def serve():
+        while not record["stop"]:
+            try:
+                b, client = ls.recvfrom(65536)
+            except socket.timeout:
+                continue
+            if client not in upstream:
+                u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                u.connect(("127.0.0.1", target_port))
+                upstream[client] = u
+                threading.Thread(target=back, args=(u, client), daemon=True).start()
+            try:
+                upstream[client].send(b)
+            except OSError:
+                pass
+        ls.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return t
+
+
 def shape(args):
     """The fuzz_client_control byte for a client command line (see that target)."""
     streams = int(args[args.index("-P") + 1]) if "-P" in args else 1
@@ -86,11 +127,14 @@ def shape(args):
 def record_run(name, client_cmd, server_port, relay_port):
     rec = {"up": bytearray(), "down": bytearray(), "stop": False}
     t = relay(relay_port, server_port, rec)
+    u = udp_relay(relay_port, server_port, rec) if "-u" in client_cmd else None
     subprocess.run(client_cmd + ["-c", "127.0.0.1", "-p", str(relay_port)], stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, timeout=60)
     time.sleep(0.5)
     rec["stop"] = True
     t.join(5)
+    if u:
+        u.join(5)
     for target, data in (("fuzz_server_control", bytes(rec["up"])),
                          ("fuzz_client_control", shape(client_cmd) + bytes(rec["down"]))):
         d = os.path.join(HERE, "corpus", target)
@@ -117,6 +161,8 @@ def main():
             ("nicbench-rr", [cli, "-t", "1", "--rr", "-P", "2"], port),
             ("nicbench-crr", [cli, "-t", "1", "--crr"], port),
             ("nicbench-bytes", [cli, "-n", "1M"], port),
+            ("nicbench-udp-P2", [cli] + quick + ["-u", "-b", "10M", "-P", "2"], port),
+            ("nicbench-udp-rr", [cli, "-t", "1", "-u", "--rr", "--in-flight", "2"], port),
         ]
         if iperf3:
             runs += [

@@ -157,6 +157,9 @@ void TestCommandLine::invalid_data()
     QTest::newRow("unknown short") << split("-c host -x") << QStringLiteral("unknown option '-x' (see --help)");
     QTest::newRow("udp rate out of range")
         << split("-c host -u -b 5T") << QStringLiteral("-b: 5T is out of range (0 to 1e+12 bit/s)");
+    QTest::newRow("--dont-fragment without -u")
+        << split("-c host --dont-fragment")
+        << QStringLiteral("--dont-fragment is for UDP datagrams (-u); TCP segments to the path's MTU itself");
     QTest::newRow("glued flags") << split("-c host -RN") << QStringLiteral("unknown option '-RN' (see --help)");
     QTest::newRow("-c without host") << split("-c") << QStringLiteral("option '-c' needs a value");
     QTest::newRow("-t without value") << split("-c host -t") << QStringLiteral("option '-t' needs a value");

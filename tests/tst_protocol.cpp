@@ -560,8 +560,19 @@ void TestProtocol::paramsSocketOptions()
     QCOMPARE(o.value(QStringLiteral("len")).toDouble(), 16384.0);
     // Options that are off are absent, as with iperf3.
     const QJsonObject plain = nb::TestParams().toIperfParams();
-    for (const char *k : {"window", "MSS", "nodelay", "reverse", "bidirectional", "congestion", "udp", "sctp"})
+    for (const char *k :
+         {"window", "MSS", "nodelay", "reverse", "bidirectional", "congestion", "udp", "sctp", "dont_fragment"})
         QVERIFY2(!plain.contains(QLatin1String(k)), k);
+    // --dont-fragment travels as iperf3 3.14's key, and a server reads it back.
+    nb::TestParams df;
+    df.udp = true;
+    df.dontFragment = true;
+    const QJsonObject dfJson = df.toIperfParams();
+    QCOMPARE(dfJson.value(QStringLiteral("dont_fragment")), QJsonValue(true));
+    nb::TestParams back;
+    QString error;
+    QVERIFY2(nb::TestParams::fromIperfParams(dfJson, &back, &error), qPrintable(error));
+    QVERIFY(back.dontFragment);
 }
 
 void TestProtocol::paramsReadRealClient()

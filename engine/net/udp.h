@@ -26,6 +26,11 @@ bool isDatagramTooLarge(int systemError);
 bool isPortUnreachable(int systemError);
 // The send queue of the interface is full (ENOBUFS / WSAENOBUFS): try again later.
 bool isNoBufferSpace(int systemError);
+// --dont-fragment (iperf3 3.14's option): datagrams leave with the IPv4 DF bit and are never
+// fragmented by this host (IPv6 likewise), so one larger than the path's MTU fails its send
+// with EMSGSIZE instead of going out in pieces. Linux: IP_MTU_DISCOVER = IP_PMTUDISC_DO;
+// Windows: IP_DONTFRAGMENT (IPV6_DONTFRAG for IPv6).
+bool setDontFragment(const Socket &s, QString *error);
 // The TCP MSS of a connected control socket (iperf3's default UDP datagram size), 0 unknown.
 int tcpMss(const Socket &s);
 

@@ -116,6 +116,32 @@ bool isNoBufferSpace(int systemError)
     return systemError == ENOBUFS;
 }
 
+bool setDontFragment(const Socket &s, QString *error)
+{
+    sockaddr_storage local{};
+    socklen_t len = sizeof local;
+    if (::getsockname(s.handle(), reinterpret_cast<sockaddr *>(&local), &len) != 0) {
+        *error = QStringLiteral("cannot set don't-fragment: %1").arg(systemErrorText(errno));
+        return false;
+    }
+    const int v4 = IP_PMTUDISC_DO;
+    if (local.ss_family == AF_INET6) {
+        const int v6 = IPV6_PMTUDISC_DO;
+        if (::setsockopt(s.handle(), IPPROTO_IPV6, IPV6_MTU_DISCOVER, &v6, sizeof v6) != 0) {
+            *error = QStringLiteral("cannot set don't-fragment: %1").arg(systemErrorText(errno));
+            return false;
+        }
+        // A dual-stack socket talking to an IPv4 peer sends IPv4: it takes the IPv4 option too.
+        ::setsockopt(s.handle(), IPPROTO_IP, IP_MTU_DISCOVER, &v4, sizeof v4);
+        return true;
+    }
+    if (::setsockopt(s.handle(), IPPROTO_IP, IP_MTU_DISCOVER, &v4, sizeof v4) != 0) {
+        *error = QStringLiteral("cannot set don't-fragment: %1").arg(systemErrorText(errno));
+        return false;
+    }
+    return true;
+}
+
 int tcpMss(const Socket &s)
 {
     int mss = 0;

@@ -146,6 +146,32 @@ bool isNoBufferSpace(int systemError)
     return systemError == WSAENOBUFS;
 }
 
+bool setDontFragment(const Socket &s, QString *error)
+{
+    sockaddr_storage local{};
+    int len = sizeof local;
+    if (getsockname(s.handle(), reinterpret_cast<sockaddr *>(&local), &len) != 0) {
+        *error = QStringLiteral("cannot set don't-fragment: %1").arg(systemErrorText(WSAGetLastError()));
+        return false;
+    }
+    const DWORD on = 1;
+    const char *value = reinterpret_cast<const char *>(&on);
+    if (local.ss_family == AF_INET6) {
+        if (setsockopt(s.handle(), IPPROTO_IPV6, IPV6_DONTFRAG, value, sizeof on) != 0) {
+            *error = QStringLiteral("cannot set don't-fragment: %1").arg(systemErrorText(WSAGetLastError()));
+            return false;
+        }
+        // A dual-stack socket talking to an IPv4 peer sends IPv4: it takes the IPv4 option too.
+        setsockopt(s.handle(), IPPROTO_IP, IP_DONTFRAGMENT, value, sizeof on);
+        return true;
+    }
+    if (setsockopt(s.handle(), IPPROTO_IP, IP_DONTFRAGMENT, value, sizeof on) != 0) {
+        *error = QStringLiteral("cannot set don't-fragment: %1").arg(systemErrorText(WSAGetLastError()));
+        return false;
+    }
+    return true;
+}
+
 int tcpMss(const Socket &s)
 {
     int mss = 0;

@@ -138,6 +138,8 @@ enum IperfError : int {
     IeInitStream = 201,   // unable to initialize stream
     IeListen = 202,       // unable to start stream listener
     IeStreamAccept = 204, // unable to accept stream connection
+    IeStreamWrite = 205,  // unable to write to stream socket (a datagram too large for the path)
+    IeStreamRead = 206,   // unable to read from stream socket
     IeStreamId = 208,     // stream has an invalid id
 };
 

@@ -214,6 +214,7 @@ void DataStream::begin(Worker &w, bool blocking)
         u.bitsPerSecond = m_config.udpBitsPerSecond;
         u.pacingTimerNs = m_config.udpPacingTimerNs;
         u.wideCounters = m_config.udpWideCounters;
+        u.dontFragment = m_config.udpDontFragment;
         u.budget = m_config.budget;
         m_udp = std::make_unique<UdpFlow>(u);
         m_udp->begin(Worker::nowNs());

@@ -78,6 +78,7 @@ public:
         double udpBitsPerSecond = 1e6;
         std::int64_t udpPacingTimerNs = 1'000'000;
         bool udpWideCounters = false;
+        bool udpDontFragment = false; // --dont-fragment
         std::int64_t udpRrTimeoutNs = 1'000'000'000;
     };
     // Before the pool starts: what the stream will do.

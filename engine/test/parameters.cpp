@@ -21,7 +21,7 @@ constexpr double MaxConnections = 10000;
 // iperf3's letters wherever they overlap. Columns: id, short, long, value name, type, unit,
 // min, max, zero is "none", default, help, section, kinds, iperf3 key, JSON key, field,
 // [flag value, scale, message for a size below min].
-const std::array<Parameter, 59> kTable = {{
+const std::array<Parameter, 60> kTable = {{
     {Id::Port, 'p', "port", "N", Type::Int, "", 1, 65535, false, "5201", "server port to listen on / connect to",
      Section::Common, AllKinds, nullptr, "port", &P::port},
     {Id::Bind, 'B', "bind", "ADDR", Type::Text, "", 0, 0, false, "", "bind to this local address", Section::Common,
@@ -299,6 +299,9 @@ const std::array<Parameter, 59> kTable = {{
     {Id::UdpCounters64, 0, "udp-counters-64bit", nullptr, Type::Flag, "", 0, 0, false, "",
      "UDP: 64-bit sequence numbers (for very long or fast tests)", Section::Client, Stream, "udp_counters_64bit",
      "udp_counters_64bit", &P::udpCounters64},
+    {Id::DontFragment, 0, "dont-fragment", nullptr, Type::Flag, "", 0, 0, false, "",
+     "UDP: set DF; a datagram over the path's MTU fails (EMSGSIZE)", Section::Client, Stream | Rr, "dont_fragment",
+     "dont_fragment", &P::dontFragment},
     {Id::UdpRrTimeout, 0, "udp-rr-timeout", "MS", Type::Int, "ms", 1, 60000, false, "1000",
      "-u --rr: a request with no response after MS ms is lost (counted, sent anew)", Section::RequestResponse, Rr,
      nullptr, "udp_rr_timeout_ms", &P::udpRrTimeoutMs},

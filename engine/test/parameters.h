@@ -64,6 +64,7 @@ enum class Id {
     Bitrate,
     PacingTimer,
     UdpCounters64,
+    DontFragment,
     UdpRrTimeout,
     Window,
     Mss,

@@ -498,7 +498,7 @@ bool ServerRun::acceptStreams()
 // the first socket is bound before CREATE_STREAMS tells the client to send its hello.
 bool ServerRun::acceptUdpStreams()
 {
-    UdpStreamAcceptor acceptor(net::localAddress(srv.listenFd), params.window);
+    UdpStreamAcceptor acceptor(net::localAddress(srv.listenFd), params.window, params.kind == TestKind::Rr ? 3 : 1);
     if (!acceptor.valid(&err)) {
         ctrl.sendError(proto::IeStreamAccept);
         return fail(ErrorCode::Io, err);
@@ -593,9 +593,16 @@ bool ServerRun::runStreams()
         if (w == 0) {
             // Senders that spent the -n budget end by themselves; the client ends the test.
             const bool budgetSpent = budget.enabled && budget.remaining.load() <= 0 && streams.firstError().isEmpty();
-            if (streams.allFinished() && !budgetSpent)
+            if (streams.allFinished() && !budgetSpent) {
+                // A UDP stream of ours failed (its sender's EMSGSIZE with -R): the client hears
+                // why. A TCP stream's error here is the client's reset: it disappeared.
+                if (const QString e = streams.firstError(); params.udp && !e.isEmpty()) {
+                    ctrl.sendError(toReceive < total ? proto::IeStreamWrite : proto::IeStreamRead);
+                    return fail(ErrorCode::Io, e);
+                }
                 return fail(ErrorCode::PeerClosed,
                             QStringLiteral("the client disappeared: all data connections closed"));
+            }
             continue;
         }
         std::int8_t state = 0;

@@ -96,6 +96,8 @@ QString TestParams::validate() const
         if (!LoadSchedule::parseOrder(phases, &error))
             return error;
     }
+    if (dontFragment && !udp)
+        return QStringLiteral("--dont-fragment is for UDP datagrams (-u); TCP segments to the path's MTU itself");
     if (udp) {
         if (kind == TestKind::Crr)
             return QStringLiteral("--crr opens TCP connections; UDP request/response is -u --rr");
@@ -167,6 +169,8 @@ QJsonObject TestParams::toIperfParams() const
     o.insert(QStringLiteral("pacing_timer"), pacingTimerUs);
     if (udp && udpCounters64)
         o.insert(QStringLiteral("udp_counters_64bit"), 1);
+    if (udp && dontFragment)
+        o.insert(QStringLiteral("dont_fragment"), true); // iperf3 3.14's key
     if (!congestion.isEmpty())
         o.insert(QStringLiteral("congestion"), congestion);
     if (!title.isEmpty())

@@ -66,6 +66,7 @@ struct TestParams {
     std::uint64_t bandwidth = 1000000;
     int pacingTimerUs = 1000;
     bool udpCounters64 = false;
+    bool dontFragment = false; // --dont-fragment: DF set, EMSGSIZE instead of fragments (net/udp.h)
     int udpRrTimeoutMs = 1000; // -u --rr: a request unanswered this long is lost
     // Authentication (--username, --rsa-public-key-path; protocol/auth.h). The password is no
     // table row: it comes from IPERF3_PASSWORD or a prompt and is never written anywhere.

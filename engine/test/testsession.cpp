@@ -35,6 +35,7 @@ DataStream::Config streamConfig(const TestParams &params)
     c.udpBitsPerSecond = double(params.bandwidth);
     c.udpPacingTimerNs = std::int64_t(params.pacingTimerUs) * 1000;
     c.udpWideCounters = params.udpCounters64;
+    c.udpDontFragment = params.dontFragment;
     c.udpRrTimeoutNs = std::int64_t(params.udpRrTimeoutMs) * 1'000'000;
     return c;
 }

@@ -246,10 +246,11 @@ bool ClientRun::createStreams()
         QString err;
         ErrorCode code = ErrorCode::None;
         // UDP streams introduce themselves with iperf3's UDP connect, TCP ones with the cookie.
-        net::Socket fd = params.udp ? connectUdpStream(params.host, params.port, params.family, params.bindAddress,
-                                                       params.window, ControlTimeoutSecs, stop, &err)
-                                    : net::connectTcp(params.host, params.port, params.family, params.bindAddress,
-                                                      dataOptions, params.connectTimeoutMs, &err, stop, &code);
+        net::Socket fd =
+            params.udp ? connectUdpStream(params.host, params.port, params.family, params.bindAddress, params.window,
+                                          ControlTimeoutSecs, stop, &err, params.kind == TestKind::Rr)
+                       : net::connectTcp(params.host, params.port, params.family, params.bindAddress, dataOptions,
+                                         params.connectTimeoutMs, &err, stop, &code);
         if (!fd.valid())
             return fail(params.udp ? ErrorCode::Io : code,
                         QStringLiteral("cannot open data stream %1: %2").arg(i + 1).arg(err));
@@ -355,8 +356,10 @@ bool ClientRun::runPhase()
             // happened during the wait above it is the normal end, not a lost peer.
             if (e.isEmpty() && byteCountReached())
                 break;
-            return fail(ErrorCode::PeerClosed, QStringLiteral("the data connections were closed by the peer%1")
-                                                   .arg(e.isEmpty() ? QString() : QStringLiteral(": ") + e));
+            // With an error the stream itself failed (a reset, or a datagram too large for the path).
+            return fail(ErrorCode::PeerClosed, e.isEmpty()
+                                                   ? QStringLiteral("the data connections were closed by the peer")
+                                                   : QStringLiteral("a data stream failed: %1").arg(e));
         }
         if (params.bytes == 0 && streams.anySender() && !streams.firstError().isEmpty()) {
             if (streams.allSendersFinished())

@@ -71,6 +71,12 @@ void UdpFlow::begin(std::int64_t nowNs)
 
 UdpFlow::Step UdpFlow::run(const net::Socket &s, bool blocking, Worker &w)
 {
+    if (!m_socketReady) {
+        m_socketReady = true;
+        Step step;
+        if (m_settings.dontFragment && !net::setDontFragment(s, &step.error))
+            return step;
+    }
     if (m_settings.rr)
         return m_settings.sender ? rrClient(s, w) : rrServer(s);
     return m_settings.sender ? send(s, blocking) : receive(s);
@@ -251,7 +257,8 @@ std::uint32_t udpDefaultDatagram(int controlMss)
 }
 
 net::Socket connectUdpStream(const QString &host, quint16 port, AddressFamily family, const QString &bindAddress,
-                             std::uint32_t window, double timeoutSecs, const std::atomic<bool> *stop, QString *error)
+                             std::uint32_t window, double timeoutSecs, const std::atomic<bool> *stop, QString *error,
+                             bool resend)
 {
     net::Socket s = net::connectUdp(host, port, family, bindAddress, window, error);
     if (!s.valid())
@@ -262,10 +269,15 @@ net::Socket connectUdpStream(const QString &host, quint16 port, AddressFamily fa
         return {};
     }
     const net::Deadline deadline = net::deadlineIn(timeoutSecs);
+    net::Deadline again = net::deadlineIn(1.0);
     unsigned char reply[16];
     while (net::Clock::now() < deadline) {
         if (stop && stop->load())
             return *error = QStringLiteral("stopped"), net::Socket();
+        if (resend && net::Clock::now() >= again) {
+            net::sendSome(s, udp::ConnectMessage, sizeof udp::ConnectMessage); // a loss is retried next second
+            again = net::deadlineIn(1.0);
+        }
         if (net::waitReadable(s, 100) <= 0)
             continue;
         const net::Transfer t = net::receiveSome(s, reply, sizeof reply);
@@ -283,7 +295,10 @@ net::Socket connectUdpStream(const QString &host, quint16 port, AddressFamily fa
     return {};
 }
 
-UdpStreamAcceptor::UdpStreamAcceptor(const net::Address &local, std::uint32_t window) : m_local(local), m_window(window)
+UdpStreamAcceptor::UdpStreamAcceptor(const net::Address &local, std::uint32_t window, int replyCopies)
+    : m_local(local)
+    , m_window(window)
+    , m_replyCopies(std::max(1, replyCopies))
 {
     m_next = net::bindUdp(m_local, m_window, &m_error);
 }
@@ -327,7 +342,8 @@ QString UdpStreamAcceptor::acceptAll(int count, double timeoutSecs, const net::S
         // The next stream's socket exists before this one's answer lets the client go on.
         if (accepted + 1 < count)
             m_next = net::bindUdp(m_local, m_window, &m_error);
-        net::sendSome(stream, udp::ConnectReply, sizeof udp::ConnectReply);
+        for (int copy = 0; copy < m_replyCopies; ++copy)
+            net::sendSome(stream, udp::ConnectReply, sizeof udp::ConnectReply);
         add(std::move(stream), from);
         ++accepted;
     }

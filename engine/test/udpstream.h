@@ -29,6 +29,7 @@ public:
         double bitsPerSecond = 1e6; // 0: unlimited
         std::int64_t pacingTimerNs = 1'000'000;
         bool wideCounters = false;
+        bool dontFragment = false;    // set on the socket before its first datagram (net/udp.h)
         ByteBudget *budget = nullptr; // -n: datagrams are taken from it whole
         // Request/response (-u --rr, netperf UDP_RR): the client keeps inFlight requests
         // out; one not answered within rrTimeoutNs is lost (counted, and sent anew).
@@ -77,6 +78,7 @@ private:
         std::int64_t sentNs = 0;
     };
     std::vector<Slot> m_slots;
+    bool m_socketReady = false; // --dont-fragment applied
     std::vector<unsigned char> m_rxBuffer;
 
     Settings m_settings;
@@ -93,16 +95,24 @@ private:
 std::uint32_t udpDefaultDatagram(int controlMss);
 
 // Client: the stream's socket says hello to the server's and waits for the answer (a
-// server that never answers: false after the deadline, with *error).
+// server that never answers: false after the deadline, with *error). With resend (UDP
+// request/response, NicBench servers only) the hello goes again every second until answered,
+// so a lossy path does not fail the test before it starts; a stock iperf3 server would read a
+// repeated hello as a datagram with a garbage sequence number, so stream tests send it once.
 net::Socket connectUdpStream(const QString &host, quint16 port, AddressFamily family, const QString &bindAddress,
-                             std::uint32_t window, double timeoutSecs, const std::atomic<bool> *stop, QString *error);
+                             std::uint32_t window, double timeoutSecs, const std::atomic<bool> *stop, QString *error,
+                             bool resend = false);
 
 // Server: one socket bound to the test's port waits for the next stream's hello. The first
 // is bound before CREATE_STREAMS is sent and each next one before the hello is answered, so
 // a client's hello never finds the port closed.
 class UdpStreamAcceptor {
 public:
-    UdpStreamAcceptor(const net::Address &local, std::uint32_t window);
+    // replyCopies: how many times each hello is answered. UDP request/response (NicBench
+    // clients only, which skip a datagram shorter than their header) answers 3 times, so one
+    // lost answer on a lossy path does not fail the test; a stock iperf3 client would read
+    // an extra answer as a datagram, so stream tests answer once, as iperf3 does.
+    UdpStreamAcceptor(const net::Address &local, std::uint32_t window, int replyCopies = 1);
     bool valid(QString *error) const;
     // Takes `count` streams before the deadline, each handed to add(socket, peer). Gives up
     // when the control connection turns readable (the client left or gave up) or on stop.
@@ -113,6 +123,7 @@ public:
 private:
     net::Address m_local;
     std::uint32_t m_window;
+    int m_replyCopies;
     net::Socket m_next;
     QString m_error;
 };
