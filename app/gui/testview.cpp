@@ -17,6 +17,7 @@
 #include <rrformat.h>
 #include <streamresultsmodel.h>
 #include <streamtable.h>
+#include <udpchart.h>
 
 #include <QAction>
 #include <QEvent>
@@ -214,6 +215,8 @@ QWidget *TestView::createTestArea()
     m_rrChart->setObjectName(QStringLiteral("rrChart"));
     m_loadedChart = new nb::ui::LoadedLatencyChart;
     m_loadedChart->setObjectName(QStringLiteral("loadedLatencyChart"));
+    m_udpChart = new nb::ui::UdpChart;
+    m_udpChart->setObjectName(QStringLiteral("udpChart"));
     m_cpuChart = new nb::ui::CpuChart;
     m_cpuChart->setObjectName(QStringLiteral("cpuChart"));
 
@@ -223,6 +226,7 @@ QWidget *TestView::createTestArea()
     m_chartTabs->addTab(m_chart, tr("Throughput"));
     m_chartTabs->addTab(m_rrChart, tr("Request/response"));
     m_chartTabs->addTab(m_loadedChart, tr("Latency under load"));
+    m_chartTabs->addTab(m_udpChart, tr("UDP"));
     auto *cpuBox = new QTabWidget;
     cpuBox->setDocumentMode(true);
     cpuBox->addTab(m_cpuChart, tr("CPU"));

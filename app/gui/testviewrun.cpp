@@ -20,6 +20,7 @@
 #include <rrchart.h>
 #include <rrformat.h>
 #include <streamresultsmodel.h>
+#include <udpchart.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -145,6 +146,10 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
         m_rrChart->setPlaceholderText(tr("A throughput test: see its tab"));
     // Request/response has no streams to list; the summary gets the room.
     m_streamTable->setVisible(anyStream);
+    const bool udpStream = first.udp && !first.isRequestResponse();
+    m_udpChart->startTest(udpStream && first.isTimed() ? first.duration : 10.0);
+    if (!udpStream)
+        m_udpChart->setPlaceholderText(tr("Not a UDP stream test: see the other tabs"));
     m_loadedChart->startTest(first);
     if (!first.isLoadedLatency())
         m_loadedChart->setPlaceholderText(tr("Not a latency-under-load test: see the other tabs"));
@@ -213,6 +218,11 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
         return;
     }
     m_chart->addIntervals(batch);
+    if (m_current.udp) {
+        m_udpChart->addIntervals(batch);
+        showUdpLive(batch);
+        return;
+    }
     if (m_current.isLoadedLatency()) {
         m_loadedChart->addIntervals(batch);
         showLoadedLatencyLive(batch);
@@ -235,6 +245,8 @@ QWidget *TestView::chartFor(const nb::TestParams &params) const
 {
     if (params.isLoadedLatency())
         return m_loadedChart;
+    if (params.udp && !params.isRequestResponse())
+        return m_udpChart;
     return params.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart;
 }
 
@@ -262,6 +274,29 @@ void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
         return;
     const QString phase = nb::ui::loadPhaseTitle(schedule.phases().at(schedule.phaseAt(mid)));
     m_summary->showLiveText(tr("%1: %2").arg(phase, parts.join(QStringLiteral(", "))));
+}
+
+void TestView::showUdpLive(const QList<nb::IntervalReport> &batch)
+{
+    // "Sending 100 Mbit/s   Receiving 98.2 Mbit/s, lost 1.8%, jitter 0.013 ms": what this
+    // side measures; the server's loss and jitter of an upload come with the results.
+    const nb::IntervalReport &last = batch.constLast();
+    QStringList parts;
+    for (bool sent : {true, false}) {
+        if (!last.hasDirection(sent))
+            continue;
+        const nb::IntervalSum sum = last.sum(sent);
+        if (sum.omitted)
+            continue;
+        parts.append(sent ? tr("Sending %1").arg(nb::ui::formatRate(sum.bitsPerSecond()))
+                          : tr("Receiving %1, lost %2%, jitter %3 ms")
+                                .arg(nb::ui::formatRate(sum.bitsPerSecond()))
+                                .arg(QString::number(sum.lostPercent(), 'g', 3))
+                                .arg(QString::number(sum.jitterMs, 'g', 3)));
+        m_lastIntervalEnd = std::max(m_lastIntervalEnd, sum.end);
+    }
+    if (!parts.isEmpty())
+        m_summary->showLiveText(parts.join(QStringLiteral("   ")));
 }
 
 double TestView::elapsedSeconds() const
@@ -316,6 +351,8 @@ void TestView::onFinished(const nb::TestResult &result)
         m_cpuChart->setRemote(result.remoteCpuIntervals, result.remoteCpu, m_timeOffset);
     if (!result.isServerSide && !result.hasRr)
         m_streamModel->setResult(result);
+    if (result.params.udp && !result.params.isRequestResponse())
+        m_udpChart->finishTest(result);
     // "Both": the request/response test follows a throughput test that worked.
     if (result.ok() && !m_stopRequested && m_planIndex + 1 < m_plan.size()) {
         const nb::TestParams &done = m_plan.at(m_planIndex);
