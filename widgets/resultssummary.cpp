@@ -288,6 +288,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
 
     QStringList headline;
     QStringList udpLines;
+    bool udpHeadline = false; // a line per direction: "Upload 97.5 Mbit/s, 1.12% lost"
     QStringList cpuLines, demandLines, adapterLines, testLines, notes, fairnessLines, perGbpsLines, perKtpsLines;
     bool anyStream = false;
     for (const nb::TestResult &result : results) {
@@ -345,6 +346,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 const QString way = clientSent ? tr("Upload") : tr("Download");
                 // Latency under load: the phases carry the throughput that matters.
                 if (sum.udp && sum.packetsReceived > 0) {
+                    udpHeadline = true;
                     headline.append(
                         tr("%1 %2, %3 lost")
                             .arg(way, formatRate(sum.receivedBitsPerSecond()), formatLossPercent(sum.lostPercent())));
@@ -463,7 +465,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
     if (headline.isEmpty())
         m_headlineLabel->setText(m_result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
     else
-        m_headlineLabel->setText(headline.join(QStringLiteral("   ")));
+        m_headlineLabel->setText(headline.join(udpHeadline ? QStringLiteral("\n") : QStringLiteral("   ")));
     m_udpLabel->setText(udpLines.join(QLatin1Char('\n')));
     m_form->setRowVisible(m_udpLabel, !udpLines.isEmpty());
     m_fairnessLabel->setText(fairnessLines.join(QLatin1Char('\n')));

@@ -16,10 +16,7 @@ namespace {
 // Loss % and jitter ms tick labels: at most 3 significant digits, no trailing zeros.
 class UdpFigureTicker : public QCPAxisTicker {
 protected:
-    QString getTickLabel(double tick, const QLocale &, QChar, int) override
-    {
-        return QString::number(tick, 'g', 3);
-    }
+    QString getTickLabel(double tick, const QLocale &, QChar, int) override { return QString::number(tick, 'g', 3); }
 };
 
 // The axis end for a loss or jitter peak: a nice number with headroom, at least `floor`.
@@ -49,12 +46,13 @@ UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     QCPAxis *jitterAxis = m_lossRect->axis(QCPAxis::atRight);
     lossAxis->setTicker(QSharedPointer<QCPAxisTicker>(new UdpFigureTicker));
     lossAxis->ticker()->setTickCount(3);
-    lossAxis->setLabel(tr("Loss (%)"));
+    // One legend row names the rates; the lower pane's axes say which line is which.
+    lossAxis->setLabel(tr("Loss % (solid)"));
     jitterAxis->setVisible(true);
     jitterAxis->setTickLabels(true);
     jitterAxis->setTicker(QSharedPointer<QCPAxisTicker>(new UdpFigureTicker));
     jitterAxis->ticker()->setTickCount(3);
-    jitterAxis->setLabel(tr("Jitter (ms)"));
+    jitterAxis->setLabel(tr("Jitter ms (dashed)"));
     // The rate pane's right margin matches the jitter axis below (margin group), so the
     // time axes line up.
     m_plot->plotLayout()->setRowStretchFactor(0, 1);
@@ -187,7 +185,7 @@ void UdpChart::addWholeTest(BoundedGraph &g, double value, double seconds)
     QPen pen = g.graph->pen();
     pen.setStyle(Qt::DashDotLine);
     g.graph->setPen(pen);
-    g.graph->setName(tr("%1 (whole test, server)").arg(g.graph->name()));
+    g.graph->setName(tr("%1 (server)").arg(g.graph->name()));
 }
 
 void UdpChart::finishTest(const nb::TestResult &result)
@@ -234,12 +232,12 @@ void UdpChart::updateAxes()
     rate->setRange(0, rateTop);
     m_lossRect->axis(QCPAxis::atLeft)->setRange(0, figureAxisMax(m_peakLoss, 1.0));
     m_lossRect->axis(QCPAxis::atRight)->setRange(0, figureAxisMax(m_peakJitter, 0.1));
-    // Only the series with data are named in the legend: an upload has no download lines.
+    // Only the rates with data are named in the legend: an upload has no download lines.
     for (Direction *d : {&m_upload, &m_download}) {
         for (BoundedGraph *g : {&d->sent, &d->received, &d->loss, &d->jitter}) {
             const bool has = !g->series.points().isEmpty();
             g->graph->setVisible(has);
-            if (has)
+            if (has && (g == &d->sent || g == &d->received))
                 g->graph->addToLegend();
             else
                 g->graph->removeFromLegend();

@@ -50,8 +50,7 @@ QString udpLostRequestsText(const nb::RrSummary &rr, int timeoutMs)
     const std::uint64_t sent = rr.transactions + lost;
     const double percent = sent > 0 ? 100.0 * double(lost) / double(sent) : 0.0;
     return udpTr("%1 of %2 requests (%3) had no response within %4 ms")
-        .arg(groupedCount(lost), groupedCount(sent),
-             formatLossPercent(percent))
+        .arg(groupedCount(lost), groupedCount(sent), formatLossPercent(percent))
         .arg(timeoutMs);
 }
 

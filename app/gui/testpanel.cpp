@@ -140,7 +140,7 @@ TestPanel::TestPanel(QWidget *parent)
     form->addRow(tr("&Streams:"), m_streams);
     form->addRow(tr("D&uration:"), m_duration);
     form->addRow(m_loaded);
-    form->addRow(m_udp);
+    m_udp->addRows(form);
 
     auto *settingsLayout = new QVBoxLayout(m_settings);
     settingsLayout->setContentsMargins(0, 0, 0, 0);
@@ -584,8 +584,7 @@ void TestPanel::updateTypeFields()
     const bool stream = testType() != TestType::RequestResponse && testType() != TestType::UdpRequestResponse;
     // UDP: the datagram size is its own field; TCP_CRR has no UDP form.
     const bool udp = isUdpType(testType());
-    m_udp->setVisible(udp);
-    m_udp->setRequestResponse(!stream);
+    m_udp->showRows(udp, !stream);
     m_blockSize->setEnabled(!udp);
     m_crr->setEnabled(!udp);
     // Latency under load: the phases set the directions and the length.

@@ -21,6 +21,7 @@
 #include <rrformat.h>
 #include <streamresultsmodel.h>
 #include <udpchart.h>
+#include <udpformat.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -278,7 +279,7 @@ void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
 
 void TestView::showUdpLive(const QList<nb::IntervalReport> &batch)
 {
-    // "Sending 100 Mbit/s   Receiving 98.2 Mbit/s, lost 1.8%, jitter 0.013 ms": what this
+    // "Sending 100 Mbit/s" and "Receiving 98.2 Mbit/s, 1.8% lost, jitter 0.013 ms": what this
     // side measures; the server's loss and jitter of an upload come with the results.
     const nb::IntervalReport &last = batch.constLast();
     QStringList parts;
@@ -289,14 +290,14 @@ void TestView::showUdpLive(const QList<nb::IntervalReport> &batch)
         if (sum.omitted)
             continue;
         parts.append(sent ? tr("Sending %1").arg(nb::ui::formatRate(sum.bitsPerSecond()))
-                          : tr("Receiving %1, lost %2%, jitter %3 ms")
-                                .arg(nb::ui::formatRate(sum.bitsPerSecond()))
-                                .arg(QString::number(sum.lostPercent(), 'g', 3))
-                                .arg(QString::number(sum.jitterMs, 'g', 3)));
+                          : tr("Receiving %1, %2 lost, jitter %3")
+                                .arg(nb::ui::formatRate(sum.bitsPerSecond()),
+                                     nb::ui::formatLossPercent(sum.lostPercent()),
+                                     nb::ui::formatJitterMs(sum.jitterMs)));
         m_lastIntervalEnd = std::max(m_lastIntervalEnd, sum.end);
     }
     if (!parts.isEmpty())
-        m_summary->showLiveText(parts.join(QStringLiteral("   ")));
+        m_summary->showLiveText(parts.join(QLatin1Char('\n')));
 }
 
 double TestView::elapsedSeconds() const

@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSpinBox>
 
 #include <cmath>
@@ -23,19 +24,35 @@ namespace {
 // The rate's units as -b counts them (K/M/G = 1000s).
 constexpr double kUdpRateUnits[] = {1e3, 1e6, 1e9};
 
+// "100", "2.5", "0.125": the rate without trailing zeros, as -b is written.
+class RateSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+protected:
+    QString textFromValue(double value) const override
+    {
+        QLocale l = locale();
+        l.setNumberOptions(QLocale::OmitGroupSeparator);
+        return l.toString(value, 'f', QLocale::FloatingPointShortest);
+    }
+};
+
 } // namespace
 
 UdpFields::UdpFields(QWidget *parent)
-    : QWidget(parent)
-    , m_rate(new QDoubleSpinBox(this))
-    , m_rateUnit(new QComboBox(this))
-    , m_datagram(new QLineEdit(this))
-    , m_timeout(new QSpinBox(this))
-    , m_rateLabel(new QLabel(tr("&Rate (-b):"), this))
-    , m_datagramLabel(new QLabel(tr("Data&gram (-l):"), this))
-    , m_timeoutLabel(new QLabel(tr("&Timeout:"), this))
+    : QObject(parent)
+    , m_rateRow(new QHBoxLayout)
+    , m_rate(new RateSpinBox(parent))
+    , m_rateUnit(new QComboBox(parent))
+    , m_datagram(new QLineEdit(parent))
+    , m_timeout(new QSpinBox(parent))
+    , m_rateLabel(new QLabel(tr("&Rate (-b):"), parent))
+    , m_datagramLabel(new QLabel(tr("Data&gram (-l):"), parent))
+    , m_timeoutLabel(new QLabel(tr("&Timeout:"), parent))
 {
     setObjectName(QStringLiteral("udpFields"));
+    m_rateLabel->setObjectName(QStringLiteral("udpRateLabel"));
     using nb::param::Id;
     const nb::param::Parameter &rate = nb::param::parameter(Id::Bitrate);
     m_rate->setObjectName(QStringLiteral("udpRateSpin"));
@@ -61,19 +78,11 @@ UdpFields::UdpFields(QWidget *parent)
     m_datagramLabel->setBuddy(m_datagram);
     m_timeoutLabel->setBuddy(m_timeout);
 
-    auto *rateRow = new QHBoxLayout;
-    rateRow->setContentsMargins(0, 0, 0, 0);
-    rateRow->addWidget(m_rate, 1);
-    rateRow->addWidget(m_rateUnit);
-    auto *form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(m_rateLabel, rateRow);
-    form->addRow(m_datagramLabel, m_datagram);
-    form->addRow(m_timeoutLabel, m_timeout);
+    m_rateRow->setContentsMargins(0, 0, 0, 0);
+    m_rateRow->addWidget(m_rate, 1);
+    m_rateRow->addWidget(m_rateUnit);
 
     show(nb::TestParams());
-    setRequestResponse(false);
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, &UdpFields::edited);
     connect(m_rateUnit, &QComboBox::currentIndexChanged, this, [this] {
         // The spin's range follows the unit, so 1e12 bit/s is the limit in every unit.
@@ -130,14 +139,22 @@ void UdpFields::show(const nb::TestParams &params)
     m_counters64 = params.udpCounters64;
 }
 
-void UdpFields::setRequestResponse(bool requestResponse)
+void UdpFields::addRows(QFormLayout *form)
 {
-    for (QWidget *w : {static_cast<QWidget *>(m_rate), static_cast<QWidget *>(m_rateUnit),
-                       static_cast<QWidget *>(m_rateLabel), static_cast<QWidget *>(m_datagram),
-                       static_cast<QWidget *>(m_datagramLabel)})
-        w->setVisible(!requestResponse);
-    m_timeout->setVisible(requestResponse);
-    m_timeoutLabel->setVisible(requestResponse);
+    m_form = form;
+    form->addRow(m_rateLabel, m_rateRow);
+    form->addRow(m_datagramLabel, m_datagram);
+    form->addRow(m_timeoutLabel, m_timeout);
+    showRows(false, false);
+}
+
+void UdpFields::showRows(bool udp, bool requestResponse)
+{
+    if (!m_form)
+        return;
+    m_form->setRowVisible(m_rateRow, udp && !requestResponse);
+    m_form->setRowVisible(m_datagram, udp && !requestResponse);
+    m_form->setRowVisible(m_timeout, udp && requestResponse);
 }
 
 } // namespace nb::gui
