@@ -329,6 +329,17 @@ private Q_SLOTS:
         // What was seen live stays as measured.
         QCOMPARE(chart.graph(false, Figure::Received)->dataCount(), 3);
         QCOMPARE(chart.graph(false, Figure::Received)->name(), QStringLiteral("Download received"));
+        // Four rate lines, two named "(server)", in a narrow chart: the legend takes more
+        // rows rather than cutting names off.
+        chart.resize(520, 340);
+        chart.plot()->replot();
+        QCPLegend *legend = chart.plot()->legend;
+        QCOMPARE(legend->itemCount(), 4);
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            QCPAbstractLegendItem *item = legend->item(i);
+            QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                     qPrintable(QStringLiteral("legend item %1 is cut off").arg(i)));
+        }
         // A new test starts empty with its plain names.
         chart.startTest(5);
         QCOMPARE(chart.graph(true, Figure::Received)->dataCount(), 0);

@@ -82,6 +82,9 @@ UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     setup.formatValue = [this](const QCPGraph *g, double value) { return formatValue(g, value); };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
     m_placeholder = parts.placeholder;
+    // Up to four rates, some with "(server)": as many legend columns as fit, more rows if needed.
+    connect(m_plot, &QCustomPlot::beforeReplot, m_plot,
+            [this] { fitLegendToWidth(m_plot, m_plot->viewport().width()); });
     setMinimumHeight(230);
     applyPalette();
     startTest(10);

@@ -47,8 +47,8 @@ UdpFields::UdpFields(QWidget *parent)
     , m_rateUnit(new QComboBox(parent))
     , m_datagram(new QLineEdit(parent))
     , m_timeout(new QSpinBox(parent))
-    , m_rateLabel(new QLabel(tr("&Rate (-b):"), parent))
-    , m_datagramLabel(new QLabel(tr("Data&gram (-l):"), parent))
+    , m_rateLabel(new QLabel(tr("&Rate:"), parent))
+    , m_datagramLabel(new QLabel(tr("Data&gram:"), parent))
     , m_timeoutLabel(new QLabel(tr("&Timeout:"), parent))
 {
     setObjectName(QStringLiteral("udpFields"));
@@ -67,7 +67,7 @@ UdpFields::UdpFields(QWidget *parent)
     m_datagram->setObjectName(QStringLiteral("udpDatagramEdit"));
     m_datagram->setPlaceholderText(tr("path MSS (iperf3 default)"));
     m_datagram->setToolTip(tr("Bytes per datagram, %1 to %2; K suffix as in iperf (1400, 8K). Empty: the control "
-                              "connection's MSS, as iperf3 chooses.")
+                              "connection's MSS, as iperf3 chooses (-l).")
                                .arg(nb::udp::MinDatagram)
                                .arg(nb::udp::MaxDatagram));
     m_timeout->setObjectName(QStringLiteral("udpRrTimeoutSpin"));
