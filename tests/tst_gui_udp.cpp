@@ -326,6 +326,9 @@ private Q_SLOTS:
         QCOMPARE(valueAt(chart.graph(true, Figure::JitterMs), 0), 0.25);
         QVERIFY(std::abs(valueAt(chart.graph(true, Figure::Received), 3) - 97e6) < 1e3);
         QCOMPARE(chart.graph(true, Figure::Received)->name(), QStringLiteral("Upload received (server)"));
+        // Loss and jitter of the server stay apart by line style as they do live.
+        QVERIFY(chart.graph(true, Figure::LossPercent)->pen().style() !=
+                chart.graph(true, Figure::JitterMs)->pen().style());
         // What was seen live stays as measured.
         QCOMPARE(chart.graph(false, Figure::Received)->dataCount(), 3);
         QCOMPARE(chart.graph(false, Figure::Received)->name(), QStringLiteral("Download received"));

@@ -184,10 +184,7 @@ void UdpChart::addWholeTest(BoundedGraph &g, double value, double seconds)
         return;
     g.append(0, value);
     g.append(seconds, value);
-    g.graph->setProperty("nbWholeTest", true);
-    QPen pen = g.graph->pen();
-    pen.setStyle(Qt::DashDotLine);
-    g.graph->setPen(pen);
+    g.graph->setProperty("nbWholeTest", true); // applyPalette() gives it its dash-dot pen
     g.graph->setName(tr("%1 (server)").arg(g.graph->name()));
 }
 
@@ -215,6 +212,7 @@ void UdpChart::finishTest(const nb::TestResult &result)
         m_lastX = std::max(m_lastX, seconds);
         m_placeholder->setVisible(false);
     }
+    applyPalette();
     updateAxes();
 }
 
@@ -264,13 +262,16 @@ void UdpChart::applyPalette()
     applyLiveChartPalette(m_plot, m_placeholder, pal);
     copyAxisRectStyle(m_rateRect, m_lossRect);
     // Colour: the direction; received thick and solid, offered thin and dotted; loss solid,
-    // jitter dashed. A whole-test line keeps its dash-dot (set in addWholeTest).
+    // jitter dashed.
     for (bool upload : {true, false}) {
         Direction &d = direction(upload);
         const QColor c = upload ? sendColor(pal) : receiveColor(pal);
         const auto pen = [&](BoundedGraph &g, qreal width, Qt::PenStyle style) {
             const bool whole = g.graph->property("nbWholeTest").toBool();
-            g.graph->setPen(QPen(c, width, whole ? Qt::DashDotLine : style));
+            // The server's whole-test line: dash-dot for a solid figure, dash-dot-dot for a
+            // dotted or dashed one, so loss and jitter stay apart.
+            const Qt::PenStyle wholeStyle = style == Qt::SolidLine ? Qt::DashDotLine : Qt::DashDotDotLine;
+            g.graph->setPen(QPen(c, width, whole ? wholeStyle : style));
         };
         pen(d.sent, 1.4, Qt::DotLine);
         pen(d.received, 2.0, Qt::SolidLine);

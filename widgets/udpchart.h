@@ -5,7 +5,7 @@
 // receiver's loss % (left axis) and jitter in ms (right axis). Each side sees live only
 // what it measures itself: the client's own sending, and for -R / --bidir what it
 // receives. What the server measured (the upload's received rate, loss and jitter; the
-// download's sent rate) arrives with the results, and is drawn as a flat dash-dot line
+// download's sent rate) arrives with the results, and is drawn as a flat dash-dot (or dash-dot-dot) line
 // over the whole test, named "(server)", once the test ends. One-way delay is not shown: it needs synchronized clocks.
 
 #include "boundedgraph.h"
