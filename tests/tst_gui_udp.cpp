@@ -409,6 +409,7 @@ private Q_SLOTS:
         QSignalSpy finished(w.testView(), &nb::gui::TestView::testFinished);
         w.testView()->runTest(p);
         QCOMPARE(w.testView()->testPanel()->testType(), TestType::Udp);
+        QCOMPARE(w.testView()->runningDescription(), QStringLiteral("UDP at 50.0 Mbit/s to this computer"));
         QVERIFY(finished.wait(60000));
         auto result = finished.takeFirst().constFirst().value<nb::TestResult>();
         QVERIFY2(result.ok(), qPrintable(result.error));

@@ -12,6 +12,7 @@
 #include <livetestchart.h>
 #include <loadedlatencychart.h>
 #include <messagebanner.h>
+#include <ratescale.h>
 #include <resultssummary.h>
 #include <rrchart.h>
 #include <rrformat.h>
@@ -330,6 +331,14 @@ QString TestView::runningDescription() const
     if (!m_runner->isRunning())
         return {};
     const QString target = m_panel->isLoopbackSelected() ? tr("this computer") : m_current.host;
+    if (m_current.udp && !m_current.isRequestResponse()) {
+        const QString rate =
+            m_current.bandwidth > 0 ? nb::ui::formatRate(double(m_current.bandwidth)) : tr("unlimited rate");
+        return m_current.streams == 1 ? tr("UDP at %1 to %2").arg(rate, target)
+                                      : tr("UDP at %1, %2 streams to %3").arg(rate).arg(m_current.streams).arg(target);
+    }
+    if (m_current.isRequestResponse() && m_current.udp)
+        return tr("UDP request/response to %1").arg(target);
     if (m_current.isRequestResponse())
         return m_current.connections() == 1
                    ? tr("request/response to %1").arg(target)
