@@ -5,6 +5,7 @@
 #include "loadedlatencyformat.h"
 #include "ratescale.h"
 #include "rrformat.h"
+#include "udpformat.h"
 
 #include <core/units.h>
 #include <test/servicedemand.h>
@@ -89,7 +90,11 @@ QString kindWords(const nb::TestResult &r)
         return QCoreApplication::translate("nb::ui::ResultsSummary", "latency under load");
     const nb::TestKind kind = r.hasRr ? r.rr.kind : r.params.kind;
     if (kind != nb::TestKind::Stream)
-        return kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR") : QStringLiteral("TCP_RR");
+        return kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR")
+               : r.params.udp            ? QStringLiteral("UDP_RR")
+                                         : QStringLiteral("TCP_RR");
+    if (r.params.udp)
+        return QStringLiteral("UDP");
     return QCoreApplication::translate("nb::ui::ResultsSummary", "throughput");
 }
 
@@ -128,6 +133,8 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     , m_rrLabel(makeValueLabel(this))
     , m_latencyLabel(makeValueLabel(this))
     , m_loadedLabel(makeValueLabel(this))
+    , m_udpLabel(makeValueLabel(this))
+    , m_udpLostLabel(makeValueLabel(this))
     , m_fairnessLabel(makeValueLabel(this))
     , m_cpuLabel(makeValueLabel(this))
     , m_cpuPerGbpsLabel(makeValueLabel(this))
@@ -150,6 +157,13 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_loadedLabel->setObjectName(QStringLiteral("loadedLatencySummary"));
     m_loadedLabel->setToolTip(tr("Per phase: the probe's latency increase over the idle baseline (p50 and p99), "
                                  "its latency, the load's throughput each way and the probe's transactions/s."));
+    m_udpLabel->setObjectName(QStringLiteral("udpSummary"));
+    m_udpLabel->setToolTip(tr("Measured by the receiver of each direction, as iperf3 does: datagrams lost of those "
+                              "sent, jitter (RFC 1889 smoothing) and datagrams that arrived out of order. One-way "
+                              "delay is not measured: it needs synchronized clocks."));
+    m_udpLostLabel->setObjectName(QStringLiteral("udpLostRequests"));
+    m_udpLostLabel->setToolTip(tr("Requests whose response did not arrive within the timeout; they are counted "
+                                  "as lost and sent anew."));
     m_fairnessLabel->setObjectName(QStringLiteral("fairnessSummary"));
     m_fairnessLabel->setToolTip(tr("How evenly the connections or streams shared the work. Jain's fairness index is "
                                    "1 when every flow moved the same and 1/n when one of n flows moved everything."));
@@ -179,9 +193,11 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setVerticalSpacing(3);
     m_form->addRow(tr("Phases:"), m_loadedLabel);
+    m_form->addRow(tr("UDP:"), m_udpLabel);
     m_form->addRow(tr("CPU per Gbit/s:"), m_cpuPerGbpsLabel);
     m_form->addRow(tr("Transactions:"), m_rrLabel);
     m_form->addRow(tr("Latency:"), m_latencyLabel);
+    m_form->addRow(tr("Lost requests:"), m_udpLostLabel);
     m_form->addRow(tr("CPU per 1,000 trans./s:"), m_cpuPerKtpsLabel);
     m_form->addRow(tr("Fairness:"), m_fairnessLabel);
     m_form->addRow(tr("CPU:"), m_cpuLabel);
@@ -209,8 +225,8 @@ void ResultsSummary::clear()
     m_transactionsPerSecond = 0;
     m_headlineLabel->setText(tr("No result yet"));
     m_table->hide();
-    for (QLabel *l : {m_loadedLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel,
-                      m_demandLabel, m_adapterLabel})
+    for (QLabel *l : {m_loadedLabel, m_udpLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_udpLostLabel,
+                      m_cpuPerKtpsLabel, m_fairnessLabel, m_demandLabel, m_adapterLabel})
         m_form->setRowVisible(l, false);
     m_cpuLabel->setText(QStringLiteral("-"));
     m_testLabel->setText(QStringLiteral("-"));
@@ -271,6 +287,8 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
     const bool several = results.size() > 1;
 
     QStringList headline;
+    QStringList udpLines;
+    bool udpHeadline = false; // a line per direction: "Upload 97.5 Mbit/s, 1.12% lost"
     QStringList cpuLines, demandLines, adapterLines, testLines, notes, fairnessLines, perGbpsLines, perKtpsLines;
     bool anyStream = false;
     for (const nb::TestResult &result : results) {
@@ -304,6 +322,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                     .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
                          formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
             m_form->setRowVisible(m_latencyLabel, l.count > 0);
+            if (rr.udpLost) {
+                m_udpLostLabel->setText(nb::ui::udpLostRequestsText(rr, result.params.udpRrTimeoutMs));
+                m_form->setRowVisible(m_udpLostLabel, true);
+            }
             headline.append(tr("Transactions %1, p99 %2")
                                 .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
             const QString fair =
@@ -321,10 +343,17 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 const nb::DirectionSum sum = result.sum(clientSent);
                 fillRow(row, sum);
                 m_headline += sum.receivedBitsPerSecond();
+                const QString way = clientSent ? tr("Upload") : tr("Download");
                 // Latency under load: the phases carry the throughput that matters.
-                if (!result.loadedLatency)
-                    headline.append(QStringLiteral("%1 %2").arg(clientSent ? tr("Upload") : tr("Download"),
-                                                                formatRate(sum.receivedBitsPerSecond())));
+                if (sum.udp && sum.packetsReceived > 0) {
+                    udpHeadline = true;
+                    headline.append(
+                        tr("%1 %2, %3 lost")
+                            .arg(way, formatRate(sum.receivedBitsPerSecond()), formatLossPercent(sum.lostPercent())));
+                    udpLines.append(QStringLiteral("%1: %2").arg(way, udpDirectionText(sum)));
+                } else if (!result.loadedLatency) {
+                    headline.append(QStringLiteral("%1 %2").arg(way, formatRate(sum.receivedBitsPerSecond())));
+                }
                 const QString fair = fairnessWords(result.fairnessOf(clientSent),
                                                    clientSent ? tr("Upload per stream") : tr("Download per stream"),
                                                    tr("streams"), bytesWords);
@@ -410,10 +439,19 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
             testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
         } else {
             const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
-            testLines.append(
-                tr("%1, %2, %3, %4 blocks, to %5:%6")
-                    .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
-                    .arg(p.port));
+            if (p.udp) {
+                const QString rate = p.bandwidth > 0 ? formatRate(double(p.bandwidth)) : tr("unlimited");
+                const QString datagram =
+                    p.udpDatagramSizeUnset() ? tr("path-MSS") : QStringLiteral("%1 B").arg(p.blockSize);
+                testLines.append(tr("UDP %1, %2, %3, %4 datagrams at %5 per stream, to %6:%7")
+                                     .arg(nb::directionName(p.direction), streams, length, datagram, rate, target)
+                                     .arg(p.port));
+            } else {
+                testLines.append(
+                    tr("%1, %2, %3, %4 blocks, to %5:%6")
+                        .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
+                        .arg(p.port));
+            }
         }
         if (!result.ok())
             notes.append(prefix + tr("Error: %1").arg(result.error));
@@ -427,7 +465,9 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
     if (headline.isEmpty())
         m_headlineLabel->setText(m_result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
     else
-        m_headlineLabel->setText(headline.join(QStringLiteral("   ")));
+        m_headlineLabel->setText(headline.join(udpHeadline ? QStringLiteral("\n") : QStringLiteral("   ")));
+    m_udpLabel->setText(udpLines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_udpLabel, !udpLines.isEmpty());
     m_fairnessLabel->setText(fairnessLines.join(QLatin1Char('\n')));
     m_form->setRowVisible(m_fairnessLabel, !fairnessLines.isEmpty());
     m_cpuLabel->setText(cpuLines.isEmpty() ? QStringLiteral("-") : cpuLines.join(QLatin1Char('\n')));
@@ -452,6 +492,16 @@ QString ResultsSummary::latencyText() const
 QString ResultsSummary::loadedLatencyText() const
 {
     return m_form->isRowVisible(m_loadedLabel) ? m_loadedLabel->text() : QString();
+}
+
+QString ResultsSummary::udpText() const
+{
+    return m_form->isRowVisible(m_udpLabel) ? m_udpLabel->text() : QString();
+}
+
+QString ResultsSummary::udpLostRequestsText() const
+{
+    return m_form->isRowVisible(m_udpLostLabel) ? m_udpLostLabel->text() : QString();
 }
 
 QString ResultsSummary::fairnessText() const
@@ -496,8 +546,8 @@ QString ResultsSummary::toText() const
                                   row->cells[3]->text(), row->cells[4]->text()));
         }
     }
-    for (QLabel *l : {m_loadedLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_cpuPerKtpsLabel, m_fairnessLabel,
-                      m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
+    for (QLabel *l : {m_loadedLabel, m_udpLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_udpLostLabel,
+                      m_cpuPerKtpsLabel, m_fairnessLabel, m_cpuLabel, m_demandLabel, m_adapterLabel, m_testLabel}) {
         if (m_form->isRowVisible(l))
             lines.append(
                 QStringLiteral("%1 %2").arg(qobject_cast<QLabel *>(m_form->labelForField(l))->text(), l->text()));

@@ -39,6 +39,10 @@ public:
     // A latency-under-load result's lines per phase (increase over idle, throughput); empty
     // for other tests.
     QString loadedLatencyText() const;
+    // UDP: per direction loss, jitter and out-of-order; for UDP request/response the requests
+    // that got no response. Empty for TCP tests.
+    QString udpText() const;
+    QString udpLostRequestsText() const;
     // The per-flow spread (min / median / max, Jain's index); empty with fewer than 2 flows.
     QString fairnessText() const;
     QString cpuText() const;
@@ -67,6 +71,8 @@ private:
     QLabel *m_rrLabel;
     QLabel *m_latencyLabel;
     QLabel *m_loadedLabel;
+    QLabel *m_udpLabel;
+    QLabel *m_udpLostLabel;
     QLabel *m_fairnessLabel;
     QLabel *m_cpuLabel;
     QLabel *m_cpuPerGbpsLabel;

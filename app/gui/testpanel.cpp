@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testpanel.h"
 
+#include "formfields.h"
 #include "loadedlatencyfields.h"
+#include "udpfields.h"
 
 #include <core/units.h>
 #include <elidingcombobox.h>
@@ -21,8 +23,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include <limits>
-
 namespace nb::gui {
 
 namespace {
@@ -30,70 +30,6 @@ namespace {
 constexpr int kMaxRecentTargets = 10;
 const auto kRecentKey = QStringLiteral("test/recentTargets");
 const auto kAdvancedKey = QStringLiteral("test/advancedVisible");
-
-// 131072 -> "128K": the form an iperf user types; 0 (not set) is an empty field.
-QString sizeText(std::uint64_t bytes)
-{
-    return bytes == 0 ? QString() : nb::param::sizeText(double(bytes));
-}
-
-// Range and tooltip from the parameter table; a value that may be 0 for "none" gets 0.
-template <typename Spin> void fromTable(Spin *spin, nb::param::Id id, double scale = 1)
-{
-    const nb::param::Parameter &p = nb::param::parameter(id);
-    spin->setRange(p.zeroIsNone ? 0 : p.min * scale, p.max * scale);
-    spin->setToolTip(nb::param::toolTip(p));
-}
-
-std::uint64_t sizeMax(nb::param::Id id)
-{
-    // 2^64 - 1 as a double rounds up to 2^64, which does not convert back.
-    const double max = nb::param::parameter(id).max;
-    return max >= 18446744073709551615.0 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(max);
-}
-
-bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, std::uint64_t *out, QString *error)
-{
-    const QString text = edit->text().trimmed();
-    if (text.isEmpty()) {
-        *out = 0;
-        return true;
-    }
-    QString why;
-    const auto v = nb::parseSize(text, &why);
-    if (!v || *v > max) {
-        *error = v ? QObject::tr("%1 '%2' is too large").arg(what, text) : QStringLiteral("%1: %2").arg(what, why);
-        return false;
-    }
-    *out = *v;
-    return true;
-}
-
-// Splits "host:port" and "[v6]:port"; a bare IPv6 address keeps its colons.
-void splitTarget(const QString &text, QString *host, int *port)
-{
-    *port = 0;
-    *host = text.trimmed();
-    if (host->startsWith(QLatin1Char('['))) {
-        const qsizetype close = host->indexOf(QLatin1Char(']'));
-        if (close > 0) {
-            const QString rest = host->mid(close + 1);
-            if (rest.startsWith(QLatin1Char(':')))
-                *port = rest.mid(1).toInt();
-            *host = host->mid(1, close - 1);
-        }
-        return;
-    }
-    if (host->count(QLatin1Char(':')) == 1) {
-        const qsizetype colon = host->indexOf(QLatin1Char(':'));
-        bool ok = false;
-        const int p = host->mid(colon + 1).toInt(&ok);
-        if (ok && p > 0 && p < 65536) {
-            *port = p;
-            host->truncate(colon);
-        }
-    }
-}
 
 } // namespace
 
@@ -108,6 +44,7 @@ TestPanel::TestPanel(QWidget *parent)
     , m_direction(new nb::ui::ElidingComboBox(m_settings))
     , m_streams(new QSpinBox(m_settings))
     , m_loaded(new LoadedLatencyFields(m_settings))
+    , m_udp(new UdpFields(m_settings))
     , m_duration(new QDoubleSpinBox(m_settings))
     , m_advancedToggle(new QToolButton(m_settings))
     , m_runButton(new QToolButton(this))
@@ -146,6 +83,13 @@ TestPanel::TestPanel(QWidget *parent)
     m_type->addItem(tr("Latency under load"), int(TestType::LoadedLatency));
     m_type->setItemData(3, tr("A request/response probe while download, upload and both-way load run in turn."),
                         Qt::ToolTipRole);
+    m_type->addItem(tr("UDP"), int(TestType::Udp));
+    m_type->setItemData(4, tr("Datagrams at a set rate: received rate, loss and jitter (iperf3 -u)."), Qt::ToolTipRole);
+    m_type->addItem(tr("UDP request/response"), int(TestType::UdpRequestResponse));
+    m_type->setItemData(5,
+                        tr("One datagram each way per transaction: transactions/s, latency, lost requests "
+                           "(netperf UDP_RR)."),
+                        Qt::ToolTipRole);
     m_type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_type->setMinimumContentsLength(16);
 
@@ -169,10 +113,10 @@ TestPanel::TestPanel(QWidget *parent)
     m_direction->setMinimumContentsLength(16);
 
     m_streams->setObjectName(QStringLiteral("streamsSpin"));
-    fromTable(m_streams, nb::param::Id::Streams);
+    rangeFromTable(m_streams, nb::param::Id::Streams);
 
     m_duration->setObjectName(QStringLiteral("durationSpin"));
-    fromTable(m_duration, nb::param::Id::Duration);
+    rangeFromTable(m_duration, nb::param::Id::Duration);
     m_duration->setDecimals(1);
     m_duration->setSuffix(tr(" s"));
     // 0 runs until the byte count (-n) is sent; with both, the first limit ends the test.
@@ -196,6 +140,7 @@ TestPanel::TestPanel(QWidget *parent)
     form->addRow(tr("&Streams:"), m_streams);
     form->addRow(tr("D&uration:"), m_duration);
     form->addRow(m_loaded);
+    m_udp->addRows(form);
 
     auto *settingsLayout = new QVBoxLayout(m_settings);
     settingsLayout->setContentsMargins(0, 0, 0, 0);
@@ -231,6 +176,7 @@ TestPanel::TestPanel(QWidget *parent)
     connect(m_from, &QComboBox::currentTextChanged, this, &TestPanel::markCustom);
     connect(m_streams, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
+    connect(m_udp, &UdpFields::edited, this, &TestPanel::markCustom);
     connect(m_loaded, &LoadedLatencyFields::edited, this, [this] {
         m_duration->setValue(m_loaded->totalSeconds());
         markCustom();
@@ -254,7 +200,7 @@ QWidget *TestPanel::buildAdvanced()
     box->setObjectName(QStringLiteral("advancedSection"));
     m_port = new QSpinBox(box);
     m_port->setObjectName(QStringLiteral("portSpin"));
-    fromTable(m_port, nb::param::Id::Port);
+    rangeFromTable(m_port, nb::param::Id::Port);
     m_blockSize = new QLineEdit(box);
     m_blockSize->setObjectName(QStringLiteral("blockSizeEdit"));
     m_blockSize->setToolTip(tr("Bytes per send or receive call; K and M suffixes as in iperf (128K)."));
@@ -263,7 +209,7 @@ QWidget *TestPanel::buildAdvanced()
     m_window->setPlaceholderText(tr("system default"));
     m_window->setToolTip(tr("Socket send and receive buffer size (64K, 4M)."));
     m_mss = new QSpinBox(box);
-    fromTable(m_mss, nb::param::Id::Mss);
+    rangeFromTable(m_mss, nb::param::Id::Mss);
     m_mss->setSpecialValueText(tr("system default"));
     m_noDelay = new QCheckBox(tr("No delay (-N, disable Nagle)"), box);
     m_congestion = new QLineEdit(box);
@@ -275,12 +221,12 @@ QWidget *TestPanel::buildAdvanced()
     m_bytes->setToolTip(tr("Send this many bytes (1G, 500M). With a duration, the first limit reached ends the "
                            "test; set the duration to \"no limit\" to run until the bytes are sent."));
     m_omit = new QDoubleSpinBox(box);
-    fromTable(m_omit, nb::param::Id::Omit);
+    rangeFromTable(m_omit, nb::param::Id::Omit);
     m_omit->setDecimals(1);
     m_omit->setSuffix(tr(" s"));
     m_interval = new QDoubleSpinBox(box);
     m_interval->setObjectName(QStringLiteral("intervalSpin"));
-    fromTable(m_interval, nb::param::Id::Interval);
+    rangeFromTable(m_interval, nb::param::Id::Interval);
     m_interval->setDecimals(1);
     m_interval->setSingleStep(m_interval->minimum()); // the shortest interval is also the step
     m_interval->setSuffix(tr(" s"));
@@ -292,10 +238,10 @@ QWidget *TestPanel::buildAdvanced()
     m_responseSize->setToolTip(tr("Bytes the server answers per transaction."));
     m_connections = new QSpinBox(box);
     m_connections->setObjectName(QStringLiteral("connectionsSpin"));
-    fromTable(m_connections, nb::param::Id::Connections);
+    rangeFromTable(m_connections, nb::param::Id::Connections);
     m_inFlight = new QSpinBox(box);
     m_inFlight->setObjectName(QStringLiteral("inFlightSpin"));
-    fromTable(m_inFlight, nb::param::Id::InFlight);
+    rangeFromTable(m_inFlight, nb::param::Id::InFlight);
     m_crr = new QCheckBox(tr("New connection per transaction (TCP_CRR)"), box);
     m_crr->setObjectName(QStringLiteral("crrCheck"));
     m_family = new QComboBox(box);
@@ -309,10 +255,10 @@ QWidget *TestPanel::buildAdvanced()
     m_zeroCopy = new QCheckBox(tr("Zero-copy send (-Z, sendfile)"), box);
     m_threads = new QSpinBox(box);
     m_threads->setObjectName(QStringLiteral("threadsSpin"));
-    fromTable(m_threads, nb::param::Id::Threads);
+    rangeFromTable(m_threads, nb::param::Id::Threads);
     m_threads->setSpecialValueText(tr("one per core"));
     m_connectTimeout = new QSpinBox(box);
-    fromTable(m_connectTimeout, nb::param::Id::ConnectTimeout, 1000); // kept in milliseconds
+    rangeFromTable(m_connectTimeout, nb::param::Id::ConnectTimeout, 1000); // kept in milliseconds
     m_connectTimeout->setSingleStep(500);
     m_connectTimeout->setSuffix(tr(" ms"));
     m_title = new QLineEdit(box);
@@ -472,15 +418,16 @@ void TestPanel::showParams(const nb::TestParams &p)
     m_applying = true;
     m_direction->setCurrentIndex(m_direction->findData(int(p.direction)));
     m_loaded->show(p);
+    m_udp->show(p);
     if (p.isLoadedLatency()) {
         setTestType(TestType::LoadedLatency);
         m_streams->setValue(p.streams);
     } else if (p.isRequestResponse()) {
-        setTestType(TestType::RequestResponse);
+        setTestType(p.udp ? TestType::UdpRequestResponse : TestType::RequestResponse);
         m_connections->setValue(p.connections());
         m_crr->setChecked(p.kind == nb::TestKind::Crr);
     } else {
-        setTestType(TestType::Throughput);
+        setTestType(p.udp ? TestType::Udp : TestType::Throughput);
         m_streams->setValue(p.streams);
         m_connections->setValue(1);
         m_crr->setChecked(false);
@@ -491,12 +438,12 @@ void TestPanel::showParams(const nb::TestParams &p)
     m_duration->setValue(p.duration);
     if (!isLoopbackSelected())
         m_port->setValue(p.port);
-    m_blockSize->setText(sizeText(p.blockSize));
-    m_window->setText(sizeText(p.window));
+    m_blockSize->setText(sizeFieldText(p.blockSize));
+    m_window->setText(sizeFieldText(p.window));
     m_mss->setValue(p.mss);
     m_noDelay->setChecked(p.noDelay);
     m_congestion->setText(p.congestion);
-    m_bytes->setText(sizeText(p.bytes));
+    m_bytes->setText(sizeFieldText(p.bytes));
     m_omit->setValue(p.omit);
     m_interval->setValue(p.interval);
     {
@@ -536,6 +483,12 @@ bool TestPanel::testPlan(QList<nb::TestParams> *out, QString *error) const
         if (!m_loaded->apply(&stream, error))
             return false;
         plan.append(stream);
+    } else if (isUdpType(type)) {
+        const bool rr = type == TestType::UdpRequestResponse;
+        nb::TestParams udp = rr ? asRequestResponse(stream) : stream;
+        if (!m_udp->apply(&udp, rr, error))
+            return false;
+        plan.append(udp);
     } else {
         if (type != TestType::RequestResponse)
             plan.append(stream);
@@ -628,7 +581,12 @@ void TestPanel::setTestType(TestType type)
 void TestPanel::updateTypeFields()
 {
     // Direction and streams mean nothing to a request/response test.
-    const bool stream = testType() != TestType::RequestResponse;
+    const bool stream = testType() != TestType::RequestResponse && testType() != TestType::UdpRequestResponse;
+    // UDP: the datagram size is its own field; TCP_CRR has no UDP form.
+    const bool udp = isUdpType(testType());
+    m_udp->showRows(udp, !stream);
+    m_blockSize->setEnabled(!udp);
+    m_crr->setEnabled(!udp);
     // Latency under load: the phases set the directions and the length.
     const bool loaded = testType() == TestType::LoadedLatency;
     m_loaded->setVisible(loaded);

@@ -22,6 +22,7 @@ class QToolButton;
 namespace nb::gui {
 
 class LoadedLatencyFields;
+class UdpFields;
 
 class TestPanel : public QWidget {
     Q_OBJECT
@@ -93,6 +94,7 @@ private:
     QComboBox *m_direction;
     QSpinBox *m_streams;
     LoadedLatencyFields *m_loaded;
+    UdpFields *m_udp;
     QDoubleSpinBox *m_duration;
     QToolButton *m_advancedToggle;
     QWidget *m_advanced;

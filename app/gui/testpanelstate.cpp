@@ -3,6 +3,8 @@
 // tooltips that carry a combo's full text. The form itself is in testpanel.cpp.
 #include "testpanel.h"
 
+#include "udpfields.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QJsonDocument>
@@ -15,7 +17,8 @@ namespace nb::gui {
 namespace {
 
 // The form as JSON: {"version": 1, "target", "preset", "type", "connections", "crr",
-// "bind", "params": TestParams::toJson()}. A new layout gets a new version; an old one is
+// "bind", "params": TestParams::toJson(), "udp": {"bitrate", "block_size", "timeout_ms",
+// "pacing_timer_us", "counters_64bit"} for the UDP types}. A new layout gets a new version; an old one is
 // ignored rather than half applied.
 const auto kLastTestKey = QStringLiteral("test/last");
 
@@ -41,7 +44,10 @@ void TestPanel::saveState(QSettings &settings) const
     QString ignored;
     if (!streamParams(&p, &ignored))
         return; // keep the last good settings rather than a form with a typo
-    const QJsonObject state{
+    const bool udp = isUdpType(testType());
+    if (udp && !m_udp->apply(&p, testType() == TestType::UdpRequestResponse, &ignored))
+        return;
+    QJsonObject state{
         {QStringLiteral("version"), 1},
         {QStringLiteral("target"), m_target->currentText().trimmed()},
         {QStringLiteral("preset"), m_preset->currentIndex() < int(m_presets.size()) ? m_preset->currentIndex() : -1},
@@ -51,6 +57,13 @@ void TestPanel::saveState(QSettings &settings) const
         {QStringLiteral("bind"), m_from->currentText()},
         {QStringLiteral("params"), p.toJson()},
     };
+    // The UDP fields in their own object: TestParams::toJson() keeps only what a result needs.
+    if (udp)
+        state.insert(QStringLiteral("udp"), QJsonObject{{QStringLiteral("bitrate"), double(p.bandwidth)},
+                                                        {QStringLiteral("block_size"), double(p.blockSize)},
+                                                        {QStringLiteral("timeout_ms"), p.udpRrTimeoutMs},
+                                                        {QStringLiteral("pacing_timer_us"), p.pacingTimerUs},
+                                                        {QStringLiteral("counters_64bit"), p.udpCounters64}});
     settings.setValue(kLastTestKey, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
 }
 
@@ -64,6 +77,18 @@ void TestPanel::restoreState(const QSettings &settings)
     if (!nb::TestParams::fromJson(state.value(QStringLiteral("params")).toObject(), &p, &error) ||
         !p.validate().isEmpty())
         return;
+    if (const QJsonValue udp = state.value(QStringLiteral("udp")); udp.isObject()) {
+        const QJsonObject u = udp.toObject();
+        nb::TestParams withUdp = p;
+        withUdp.udp = true;
+        withUdp.bandwidth = std::uint64_t(u.value(QStringLiteral("bitrate")).toDouble(double(p.bandwidth)));
+        withUdp.blockSize = std::uint32_t(u.value(QStringLiteral("block_size")).toDouble(p.blockSize));
+        withUdp.udpRrTimeoutMs = u.value(QStringLiteral("timeout_ms")).toInt(p.udpRrTimeoutMs);
+        withUdp.pacingTimerUs = u.value(QStringLiteral("pacing_timer_us")).toInt(p.pacingTimerUs);
+        withUdp.udpCounters64 = u.value(QStringLiteral("counters_64bit")).toBool();
+        if (withUdp.validate().isEmpty())
+            p = withUdp;
+    }
     const QString target = state.value(QStringLiteral("target")).toString();
     {
         const QSignalBlocker block(m_target);
@@ -78,7 +103,7 @@ void TestPanel::restoreState(const QSettings &settings)
     if (!bind.isEmpty())
         m_from->setCurrentText(bind);
     const int type = state.value(QStringLiteral("type")).toInt();
-    if (type >= int(TestType::Throughput) && type <= int(TestType::LoadedLatency))
+    if (type >= int(TestType::Throughput) && type <= int(TestType::UdpRequestResponse))
         setTestType(TestType(type));
     m_applying = false;
     const int preset = state.value(QStringLiteral("preset")).toInt(-1);

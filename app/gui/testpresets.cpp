@@ -43,6 +43,21 @@ QList<TestPreset> builtinPresets()
                         "adapter is busy.")},
         {QStringLiteral("Quick request/response check, 3 s"), QStringLiteral("--rr -t 3 -i 0.5"),
          QStringLiteral("A fast latency check before a long run.")},
+        {QStringLiteral("UDP 1 Mbit/s (iperf3 default)"), QStringLiteral("-u -t 10"),
+         QStringLiteral("iperf3 -u with no -b: 1 Mbit/s of datagrams the size of the path's MSS; loss and "
+                        "jitter of a lightly used link.")},
+        {QStringLiteral("UDP 100 Mbit/s"), QStringLiteral("-u -b 100M -t 10"),
+         QStringLiteral("iperf3 -u -b 100M: a paced load where ring sizes and interrupt coalescing show up as "
+                        "loss and jitter.")},
+        {QStringLiteral("UDP 1 Gbit/s"), QStringLiteral("-u -b 1G -t 10"),
+         QStringLiteral("iperf3 -u -b 1G: a gigabit link's line rate; above what the path carries, the loss "
+                        "says how much did not fit.")},
+        {QStringLiteral("UDP unlimited (-b 0)"), QStringLiteral("-u -b 0 -t 10"),
+         QStringLiteral("iperf3 -u -b 0: as fast as the sender can; the received rate is what the adapter and "
+                        "the receiver keep up with.")},
+        {QStringLiteral("UDP request/response"), QStringLiteral("-u --rr -t 10"),
+         QStringLiteral("Like netperf -t UDP_RR: a 1-byte datagram and its answer, one at a time; "
+                        "transactions/s, latency, and requests lost (no answer within the timeout).")},
     };
 }
 

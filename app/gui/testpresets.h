@@ -12,8 +12,14 @@ namespace nb::gui {
 
 // What one click on Run does: a throughput test, a request/response test, both in a
 // row (throughput first, then request/response with the same target and duration), or
-// a request/response probe while load phases run (latency under load).
-enum class TestType { Throughput, RequestResponse, Both, LoadedLatency };
+// a request/response probe while load phases run (latency under load), a UDP stream
+// (iperf3 -u) or UDP request/response (-u --rr). The values are stored in the settings:
+// new types go at the end.
+enum class TestType { Throughput, RequestResponse, Both, LoadedLatency, Udp, UdpRequestResponse };
+inline bool isUdpType(TestType t)
+{
+    return t == TestType::Udp || t == TestType::UdpRequestResponse;
+}
 
 struct TestPreset {
     QString name;

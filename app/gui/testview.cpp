@@ -12,11 +12,13 @@
 #include <livetestchart.h>
 #include <loadedlatencychart.h>
 #include <messagebanner.h>
+#include <ratescale.h>
 #include <resultssummary.h>
 #include <rrchart.h>
 #include <rrformat.h>
 #include <streamresultsmodel.h>
 #include <streamtable.h>
+#include <udpchart.h>
 
 #include <QAction>
 #include <QEvent>
@@ -214,6 +216,8 @@ QWidget *TestView::createTestArea()
     m_rrChart->setObjectName(QStringLiteral("rrChart"));
     m_loadedChart = new nb::ui::LoadedLatencyChart;
     m_loadedChart->setObjectName(QStringLiteral("loadedLatencyChart"));
+    m_udpChart = new nb::ui::UdpChart;
+    m_udpChart->setObjectName(QStringLiteral("udpChart"));
     m_cpuChart = new nb::ui::CpuChart;
     m_cpuChart->setObjectName(QStringLiteral("cpuChart"));
 
@@ -223,6 +227,7 @@ QWidget *TestView::createTestArea()
     m_chartTabs->addTab(m_chart, tr("Throughput"));
     m_chartTabs->addTab(m_rrChart, tr("Request/response"));
     m_chartTabs->addTab(m_loadedChart, tr("Latency under load"));
+    m_chartTabs->addTab(m_udpChart, tr("UDP"));
     auto *cpuBox = new QTabWidget;
     cpuBox->setDocumentMode(true);
     cpuBox->addTab(m_cpuChart, tr("CPU"));
@@ -326,6 +331,14 @@ QString TestView::runningDescription() const
     if (!m_runner->isRunning())
         return {};
     const QString target = m_panel->isLoopbackSelected() ? tr("this computer") : m_current.host;
+    if (m_current.udp && !m_current.isRequestResponse()) {
+        const QString rate =
+            m_current.bandwidth > 0 ? nb::ui::formatRate(double(m_current.bandwidth)) : tr("unlimited rate");
+        return m_current.streams == 1 ? tr("UDP at %1 to %2").arg(rate, target)
+                                      : tr("UDP at %1, %2 streams to %3").arg(rate).arg(m_current.streams).arg(target);
+    }
+    if (m_current.isRequestResponse() && m_current.udp)
+        return tr("UDP request/response to %1").arg(target);
     if (m_current.isRequestResponse())
         return m_current.connections() == 1
                    ? tr("request/response to %1").arg(target)

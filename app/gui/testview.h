@@ -32,6 +32,7 @@ class MessageBanner;
 class ResultsSummary;
 class RrChart;
 class StreamResultsModel;
+class UdpChart;
 } // namespace nb::ui
 
 namespace nb::gui {
@@ -86,6 +87,7 @@ public:
     nb::ui::CpuChart *cpuChart() const { return m_cpuChart; }
     nb::ui::RrChart *rrChart() const { return m_rrChart; }
     nb::ui::LoadedLatencyChart *loadedLatencyChart() const { return m_loadedChart; }
+    nb::ui::UdpChart *udpChart() const { return m_udpChart; }
     nb::ui::AdapterList *adapterList() const { return m_adapterList; }
     nb::ui::AdapterPanel *adapterPanel() const { return m_adapterPanel; }
     nb::ui::AdapterMonitor *adapterMonitor() const { return m_monitor; }
@@ -111,6 +113,7 @@ private:
     QWidget *createTestArea();
     QWidget *chartFor(const nb::TestParams &params) const;
     void showLoadedLatencyLive(const QList<nb::IntervalReport> &batch);
+    void showUdpLive(const QList<nb::IntervalReport> &batch);
     void startPlan(const QList<nb::TestParams> &plan);
     void startNext();
     void finishPlan();
@@ -132,6 +135,7 @@ private:
     nb::ui::CpuChart *m_cpuChart = nullptr;
     nb::ui::RrChart *m_rrChart = nullptr;
     nb::ui::LoadedLatencyChart *m_loadedChart = nullptr;
+    nb::ui::UdpChart *m_udpChart = nullptr;
     QTabWidget *m_chartTabs = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_adapterSplitter = nullptr;

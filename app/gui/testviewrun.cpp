@@ -20,6 +20,8 @@
 #include <rrchart.h>
 #include <rrformat.h>
 #include <streamresultsmodel.h>
+#include <udpchart.h>
+#include <udpformat.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -145,6 +147,10 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
         m_rrChart->setPlaceholderText(tr("A throughput test: see its tab"));
     // Request/response has no streams to list; the summary gets the room.
     m_streamTable->setVisible(anyStream);
+    const bool udpStream = first.udp && !first.isRequestResponse();
+    m_udpChart->startTest(udpStream && first.isTimed() ? first.duration : 10.0);
+    if (!udpStream)
+        m_udpChart->setPlaceholderText(tr("Not a UDP stream test: see the other tabs"));
     m_loadedChart->startTest(first);
     if (!first.isLoadedLatency())
         m_loadedChart->setPlaceholderText(tr("Not a latency-under-load test: see the other tabs"));
@@ -213,6 +219,11 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
         return;
     }
     m_chart->addIntervals(batch);
+    if (m_current.udp) {
+        m_udpChart->addIntervals(batch);
+        showUdpLive(batch);
+        return;
+    }
     if (m_current.isLoadedLatency()) {
         m_loadedChart->addIntervals(batch);
         showLoadedLatencyLive(batch);
@@ -235,6 +246,8 @@ QWidget *TestView::chartFor(const nb::TestParams &params) const
 {
     if (params.isLoadedLatency())
         return m_loadedChart;
+    if (params.udp && !params.isRequestResponse())
+        return m_udpChart;
     return params.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart;
 }
 
@@ -262,6 +275,29 @@ void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
         return;
     const QString phase = nb::ui::loadPhaseTitle(schedule.phases().at(schedule.phaseAt(mid)));
     m_summary->showLiveText(tr("%1: %2").arg(phase, parts.join(QStringLiteral(", "))));
+}
+
+void TestView::showUdpLive(const QList<nb::IntervalReport> &batch)
+{
+    // "Sending 100 Mbit/s" and "Receiving 98.2 Mbit/s, 1.8% lost": what this side measures
+    // (jitter is in the chart; the headline stays on one line each at 1280x720); the
+    // server's loss and jitter of an upload come with the results.
+    const nb::IntervalReport &last = batch.constLast();
+    QStringList parts;
+    for (bool sent : {true, false}) {
+        if (!last.hasDirection(sent))
+            continue;
+        const nb::IntervalSum sum = last.sum(sent);
+        if (sum.omitted)
+            continue;
+        parts.append(
+            sent ? tr("Sending %1").arg(nb::ui::formatRate(sum.bitsPerSecond()))
+                 : tr("Receiving %1, %2 lost")
+                       .arg(nb::ui::formatRate(sum.bitsPerSecond()), nb::ui::formatLossPercent(sum.lostPercent())));
+        m_lastIntervalEnd = std::max(m_lastIntervalEnd, sum.end);
+    }
+    if (!parts.isEmpty())
+        m_summary->showLiveText(parts.join(QLatin1Char('\n')));
 }
 
 double TestView::elapsedSeconds() const
@@ -316,6 +352,8 @@ void TestView::onFinished(const nb::TestResult &result)
         m_cpuChart->setRemote(result.remoteCpuIntervals, result.remoteCpu, m_timeOffset);
     if (!result.isServerSide && !result.hasRr)
         m_streamModel->setResult(result);
+    if (result.params.udp && !result.params.isRequestResponse())
+        m_udpChart->finishTest(result);
     // "Both": the request/response test follows a throughput test that worked.
     if (result.ok() && !m_stopRequested && m_planIndex + 1 < m_plan.size()) {
         const nb::TestParams &done = m_plan.at(m_planIndex);
