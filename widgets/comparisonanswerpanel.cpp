@@ -106,12 +106,19 @@ QString ComparisonAnswerPanel::cellText(int variant, const QString &column) cons
         QString line1 = primary.isEmpty() ? tr("no data") : primary;
         if (deltas && !e.isBaseline && !deltaText(e.primary).isEmpty())
             line1 += QStringLiteral("  ") + deltaText(e.primary);
+        // UDP: what was lost, as a value (often 0, where a relative difference says nothing).
+        const QString loss = a.loss ? valueText(*a.loss, e.loss) : QString();
+        const QString line3 =
+            loss.isEmpty()
+                ? QString()
+                : QLatin1Char('\n') +
+                      (*a.loss == nb::Metric::UdpRrLostPercent ? tr("lost requests %1") : tr("loss %1")).arg(loss);
         if (cost.isEmpty())
-            return line1;
+            return line1 + line3;
         QString line2 = nb::isBitrateMetric(a.cost) ? cost : tr("CPU %1").arg(cost);
         if (deltas && !e.isBaseline && !deltaText(e.cost).isEmpty())
             line2 += QStringLiteral("  ") + deltaText(e.cost);
-        return line1 + QLatin1Char('\n') + line2;
+        return line1 + QLatin1Char('\n') + line2 + line3;
     }
     return {};
 }
