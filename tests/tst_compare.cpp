@@ -525,10 +525,10 @@ void TestCompare::udpMatrixVariants()
     base.blockSize = 64 * 1024;
     base.bytes = 1000000;
     const MatrixEndpoint lo{QString(), QStringLiteral("127.0.0.1"), std::nullopt, QStringLiteral("lo")};
-    const QList<Configuration> m = buildMatrix(
-        base, {lo},
-        {MatrixVariant::withStreams(1), MatrixVariant::udpStream(100000000), MatrixVariant::udpStream(1500000000, 1400, 2),
-         MatrixVariant::udpStream(0), MatrixVariant::udpRequestResponse()});
+    const QList<Configuration> m = buildMatrix(base, {lo},
+                                               {MatrixVariant::withStreams(1), MatrixVariant::udpStream(100000000),
+                                                MatrixVariant::udpStream(1500000000, 1400, 2),
+                                                MatrixVariant::udpStream(0), MatrixVariant::udpRequestResponse()});
     QCOMPARE(m.size(), 5);
     QCOMPARE(m[0].label, QStringLiteral("lo, P=1"));
     QVERIFY(!m[0].params.udp);
@@ -552,10 +552,19 @@ void TestCompare::udpMatrixVariants()
     udpBase.udp = true;
     QVERIFY(!buildMatrix(udpBase, {lo}, {MatrixVariant::throughput()}).first().params.udp);
     QCOMPARE(MatrixVariant::rateText(64000), QStringLiteral("64K"));
+    // The dialog's list of rates: -b's notation, each once; a bad entry is named.
+    QList<std::uint64_t> rates;
+    QString error;
+    QVERIFY2(udpRatesFromText(QStringLiteral("100M, 1G;0 100M"), &rates, &error), qPrintable(error));
+    QCOMPARE(rates, (QList<std::uint64_t>{100000000, 1000000000, 0}));
+    QVERIFY(!udpRatesFromText(QStringLiteral("100M, -5"), &rates, &error));
+    QVERIFY2(error.contains(QStringLiteral("\"-5\"")), qPrintable(error));
+    QVERIFY(!udpRatesFromText(QStringLiteral("2T"), &rates, &error)); // above -b's range
+    QVERIFY(!udpRatesFromText(QStringLiteral(" , "), &rates, &error));
 }
 
 // Issue 17: "UDP 100M", "UDP 500M" and "UDP_RR" by `nicbench-cli compare` against
-// `nicbench-cli -s` (1 s runs, 2 repeats): the params keep the UDP flag and rate, the
+// `nicbench-cli -s` (0.5 s runs, 2 repeats): the params keep the UDP flag and rate, the
 // statistics have the udp_* metrics of each kind only, the answer has the UDP rows, and
 // `report` lists them.
 void TestCompare::cliUdp()
@@ -563,7 +572,7 @@ void TestCompare::cliUdp()
     CliServer server;
     const QString why = server.start();
     QVERIFY2(why.isEmpty(), qPrintable(why));
-    const QString host = QStringLiteral("-c 127.0.0.1 -p %1 -t 1").arg(server.port());
+    const QString host = QStringLiteral("-c 127.0.0.1 -p %1 -t 0.5").arg(server.port());
     const QString path = m_dir.filePath(QStringLiteral("udp.nicbench"));
     const QStringList args{QStringLiteral("compare"),
                            QStringLiteral("--repeats"),

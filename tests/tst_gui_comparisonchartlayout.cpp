@@ -224,6 +224,8 @@ void TestGuiComparisonChartLayout::udpCharts()
         QVERIFY2(unit.endsWith(QLatin1String("bit/s")), qPrintable(unit));
     else if (isLatencyMetric(Metric(metric)))
         QVERIFY2(unit == QStringLiteral("\u00b5s") || unit == QLatin1String("ms"), qPrintable(unit));
+    else if (Metric(metric) == Metric::UdpRrTransactionsPerSecond)
+        QCOMPARE(unit, QStringLiteral("/s"));
     else
         QVERIFY2(unit.contains(QLatin1Char('%')), qPrintable(unit));
     const QList<QRectF> rects = chart.labelRects();
@@ -467,8 +469,8 @@ void TestGuiComparisonChartLayout::screenshots()
                 }
                 const ComparisonOverlay udp =
                     o->sourceCount() > 1 ? beforeAfter(withUdp(), withUdp(0.8)) : single(withUdp());
-                for (Metric m : {Metric::UdpGoodput, Metric::UdpLossPercent, Metric::UdpJitter,
-                                 Metric::UdpRrLostPercent}) {
+                for (Metric m :
+                     {Metric::UdpGoodput, Metric::UdpLossPercent, Metric::UdpJitter, Metric::UdpRrLostPercent}) {
                     ComparisonBarChart chart;
                     chart.setMetric(m);
                     chart.setData(udp, computeStatistics(udp.merged));

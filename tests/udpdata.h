@@ -51,8 +51,7 @@ inline TestResult streamResult(const StreamLevels &l, int seed)
         si.udp = true;
         si.sender = !l.reverse;
         si.packets = perSecond;
-        const std::uint64_t lost =
-            std::uint64_t(double(perSecond) * l.lossPct / 100 * wobble * (1 + 0.1 * (i % 2)));
+        const std::uint64_t lost = std::uint64_t(double(perSecond) * l.lossPct / 100 * wobble * (1 + 0.1 * (i % 2)));
         const std::uint64_t outOfOrder = std::uint64_t(i % 2);
         si.bytes = perSecond * l.datagram;
         if (l.reverse) {
@@ -92,8 +91,8 @@ inline TestResult rrResult(std::uint64_t transactions, std::uint64_t lost, doubl
     r.rr.transactions = transactions + std::uint64_t(seed % 3) * 100;
     r.rr.udpLost = lost;
     for (int i = 0; i < 1000; ++i)
-        r.rr.histogram.record(std::int64_t(p50Us * 1000 * (0.8 + 0.4 * ((i * 37 + seed) % 100) / 100.0) *
-                                           (i % 100 == 99 ? 3 : 1)));
+        r.rr.histogram.record(
+            std::int64_t(p50Us * 1000 * (0.8 + 0.4 * ((i * 37 + seed) % 100) / 100.0) * (i % 100 == 99 ? 3 : 1)));
     r.rr.latencyUs = r.rr.histogram.summary();
     for (int i = 0; i < 4; ++i) {
         IntervalReport ir;

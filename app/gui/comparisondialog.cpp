@@ -326,24 +326,8 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
         return false;
     }
     QList<std::uint64_t> rates;
-    if (m_udp->isChecked()) {
-        const nb::param::Parameter &rateRow = nb::param::parameter(nb::param::Id::Bitrate);
-        for (const QString &part :
-             m_udpRates->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts)) {
-            const std::optional<double> r = nb::parseRate(part);
-            if (!r || !nb::param::inRange(rateRow, *r)) {
-                *error = tr("UDP rates: \"%1\" is not a rate from %2 (100M, 1G; 0: unlimited).")
-                             .arg(part, nb::param::rangeText(rateRow));
-                return false;
-            }
-            if (!rates.contains(std::uint64_t(*r)))
-                rates.append(std::uint64_t(*r));
-        }
-        if (rates.isEmpty()) {
-            *error = tr("UDP rates: give at least one rate (100M, 1G; 0: unlimited).");
-            return false;
-        }
-    }
+    if (m_udp->isChecked() && !nb::udpRatesFromText(m_udpRates->text(), &rates, error))
+        return false;
     QList<nb::MatrixVariant> vars;
     if (m_throughput->isChecked()) {
         for (int n : std::as_const(streams)) {

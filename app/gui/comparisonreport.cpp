@@ -300,11 +300,13 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     const int maxBand = chartRows > 1 ? 420 : 280;
     if ((int(rows.size()) + 2) * rowHeight > bottom - y - 10 - minBand) {
         // Not every row fits (an overlay doubles them): the table keeps the throughput and
-        // transactions/s rows; their CPU cost is in the answer and the charts above.
+        // transactions/s rows (UDP: goodput, loss, transactions/s); their CPU cost is in the
+        // answer and the charts above.
         QList<const nb::ComparisonTableRow *> primary;
         for (const nb::ComparisonTableRow *row : std::as_const(rows)) {
             if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond ||
-                row->metric == nb::Metric::LoadedBidirP99Increase)
+                row->metric == nb::Metric::LoadedBidirP99Increase || row->metric == nb::Metric::UdpGoodput ||
+                row->metric == nb::Metric::UdpLossPercent || row->metric == nb::Metric::UdpRrTransactionsPerSecond)
                 primary.append(row);
         }
         if (!primary.isEmpty())

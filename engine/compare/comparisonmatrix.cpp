@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparisonmatrix.h"
 
+#include "core/units.h"
+#include "test/parameters.h"
+
+#include <QRegularExpression>
+
+#include <utility>
+
 namespace nb {
 
 MatrixEndpoint MatrixEndpoint::fromBindAddress(const QString &bindAddress, const QString &target)
@@ -179,6 +186,29 @@ MatrixVariant MatrixVariant::udpRequestResponse()
     v.udp = true;
     v.streams = 1;
     return v;
+}
+
+bool udpRatesFromText(const QString &text, QList<std::uint64_t> *out, QString *error)
+{
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    const param::Parameter &row = param::parameter(param::Id::Bitrate);
+    QList<std::uint64_t> rates;
+    for (const QString &part : text.split(separators, Qt::SkipEmptyParts)) {
+        const std::optional<double> r = parseRate(part);
+        if (!r || !param::inRange(row, *r)) {
+            *error = QStringLiteral("UDP rates: \"%1\" is not a rate from %2 (100M, 1G; 0: unlimited)")
+                         .arg(part.left(40), param::rangeText(row));
+            return false;
+        }
+        if (!rates.contains(std::uint64_t(*r)))
+            rates.append(std::uint64_t(*r));
+    }
+    if (rates.isEmpty()) {
+        *error = QStringLiteral("UDP rates: give at least one rate (100M, 1G; 0: unlimited)");
+        return false;
+    }
+    *out = rates;
+    return true;
 }
 
 QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpoint> &endpoints,

@@ -68,6 +68,10 @@ struct MatrixVariant {
     static QString rateText(std::uint64_t bitsPerSecond);
 };
 
+// "100M, 500M" (commas, semicolons or spaces; -b's notation, 0 unlimited): the rates of UDP
+// variants, each once, in order. On failure *error is one line naming the bad entry.
+bool udpRatesFromText(const QString &text, QList<std::uint64_t> *out, QString *error);
+
 // Every endpoint's defaultLabel(), made unique: endpoints whose short names collide get
 // the interface name appended ("VMXNET3 ens192", "VMXNET3 ens224"), then the target.
 QStringList defaultLabels(const QList<MatrixEndpoint> &endpoints);
