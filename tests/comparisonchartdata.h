@@ -5,9 +5,11 @@
 // runs with a latency histogram drawn from a fixed pseudo-random sequence.
 
 #include "loadedlatencydata.h"
+#include "udpdata.h"
 
 #include <compare/comparison.h>
 #include <compare/comparisonoverlay.h>
+#include <core/units.h>
 
 #include <QList>
 #include <QString>
@@ -108,6 +110,26 @@ inline bool isLoaded(const QString &variant)
     return variant.contains(QStringLiteral("under load"));
 }
 
+// "UDP 100M" (level: the loss in %; "UDP 100M -R": the server sends) and "UDP_RR" (level:
+// the typical latency in µs).
+inline bool isUdp(const QString &variant)
+{
+    return variant.startsWith(QStringLiteral("UDP"));
+}
+
+inline TestResult udpResult(const QString &variant, double level, int seed)
+{
+    if (isRr(variant))
+        return udpdata::rrResult(std::uint64_t(4e6 / level), std::uint64_t(level / 4), level, seed);
+    udpdata::StreamLevels l;
+    l.offeredBps = parseRate(variant.section(QLatin1Char(' '), 1, 1)).value_or(100e6);
+    l.lossPct = level;
+    l.jitterMs = 0.01 + level / 50;
+    l.cpuPct = 5 + l.offeredBps / 1e8;
+    l.reverse = variant.endsWith(QStringLiteral("-R"));
+    return udpdata::streamResult(l, seed);
+}
+
 inline TestResult loadedResult(double level, int seed)
 {
     loadeddata::Levels l;
@@ -134,6 +156,7 @@ inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, d
         conf.variant = cells[i].variant;
         conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
         conf.params.host = QStringLiteral("198.18.1.%1").arg(10 + i);
+        conf.params.udp = isUdp(conf.variant);
         conf.params.kind = isRr(conf.variant)       ? TestKind::Rr
                            : isLoaded(conf.variant) ? TestKind::LoadedLatency
                                                     : TestKind::Stream;
@@ -148,7 +171,8 @@ inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, d
         const Cell &cell = cells[run.configIndex];
         const double factor = 1 + (kRunFactor[run.repeatIndex] - 1) * spreadScale;
         const double level = cell.level * scale * factor;
-        run.result = isRr(cell.variant)       ? rrResult(level, i)
+        run.result = isUdp(cell.variant)      ? udpResult(cell.variant, level, i)
+                     : isRr(cell.variant)     ? rrResult(level, i)
                      : isLoaded(cell.variant) ? loadedResult(level, i)
                                               : streamResult(level, 45.0 / (cell.level * scale) * 3, i, firstSecond);
         c.runs.append(run);
@@ -198,6 +222,23 @@ inline Comparison withLoadedLatency(double scale = 1.0)
                            {QStringLiteral("VMXNET3"), QStringLiteral("TCP_RR"), 31},
                            {QStringLiteral("E1000"), QStringLiteral("Latency under load"), 1.0},
                            {QStringLiteral("VMXNET3"), QStringLiteral("Latency under load"), 0.4}},
+                          scale);
+}
+
+// Issue 17: E1000 and VMXNET3 x (P=1, TCP_RR, UDP 100M, UDP 500M, UDP_RR); VMXNET3 loses
+// less, its UDP_RR is faster.
+inline Comparison withUdp(double scale = 1.0)
+{
+    return makeComparison({{QStringLiteral("E1000"), QStringLiteral("P=1"), 2.9},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("P=1"), 4.7},
+                           {QStringLiteral("E1000"), QStringLiteral("TCP_RR"), 62},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("TCP_RR"), 31},
+                           {QStringLiteral("E1000"), QStringLiteral("UDP 100M"), 0.8},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("UDP 100M"), 0.1},
+                           {QStringLiteral("E1000"), QStringLiteral("UDP 500M"), 4.0},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("UDP 500M"), 0.6},
+                           {QStringLiteral("E1000"), QStringLiteral("UDP_RR"), 62},
+                           {QStringLiteral("VMXNET3"), QStringLiteral("UDP_RR"), 31}},
                           scale);
 }
 

@@ -8,6 +8,7 @@
 #include "compare/comparisonspec.h"
 #include "compare/comparisonstatistics.h"
 #include "compare/snapshot.h"
+#include "compare/udpmetrics.h"
 #include "core/gzip.h"
 #include "integrationhelpers.h"
 
@@ -164,6 +165,8 @@ private slots:
     void cliEndToEnd();
     void cliFlagsForm();
     void cliLatencyUnderLoad();
+    void udpMatrixVariants();
+    void cliUdp();
     void cliRejectsBadInput();
     void cliRefusesGzipBomb();
     void cliReportIsTerminalSafe();
@@ -512,6 +515,123 @@ void TestCompare::cliLatencyUnderLoad()
     QVERIFY2(report.finished && report.exitCode == 0, qPrintable(report.describe(reportArgs)));
     QVERIFY(report.out.contains("loaded_bidir_p99_increase_us,"));
     QVERIFY(report.out.contains("loaded_idle_p50_us,"));
+}
+
+void TestCompare::udpMatrixVariants()
+{
+    // "UDP <rate>" and "UDP_RR" on a TCP base with a TCP buffer length: the UDP stream takes
+    // iperf3's default datagram (the unset length), or the one asked for.
+    TestParams base;
+    base.blockSize = 64 * 1024;
+    base.bytes = 1000000;
+    const MatrixEndpoint lo{QString(), QStringLiteral("127.0.0.1"), std::nullopt, QStringLiteral("lo")};
+    const QList<Configuration> m = buildMatrix(base, {lo},
+                                               {MatrixVariant::withStreams(1), MatrixVariant::udpStream(100000000),
+                                                MatrixVariant::udpStream(1500000000, 1400, 2),
+                                                MatrixVariant::udpStream(0), MatrixVariant::udpRequestResponse()});
+    QCOMPARE(m.size(), 5);
+    QCOMPARE(m[0].label, QStringLiteral("lo, P=1"));
+    QVERIFY(!m[0].params.udp);
+    QCOMPARE(m[1].variant, QStringLiteral("UDP 100M"));
+    QVERIFY(m[1].params.udp);
+    QCOMPARE(m[1].params.bandwidth, std::uint64_t(100000000));
+    QVERIFY(m[1].params.udpDatagramSizeUnset());
+    QCOMPARE(m[1].params.kind, TestKind::Stream);
+    QCOMPARE(m[2].variant, QStringLiteral("UDP 1.5G 1400B P=2"));
+    QCOMPARE(m[2].params.blockSize, 1400u);
+    QCOMPARE(m[2].params.streams, 2);
+    QCOMPARE(m[3].variant, QStringLiteral("UDP unlimited"));
+    QCOMPARE(m[3].params.bandwidth, std::uint64_t(0));
+    QCOMPARE(m[4].variant, QStringLiteral("UDP_RR"));
+    QVERIFY(m[4].params.udp);
+    QCOMPARE(m[4].params.kind, TestKind::Rr);
+    for (const Configuration &c : m)
+        QVERIFY2(c.params.validate().isEmpty(), qPrintable(c.label + QStringLiteral(": ") + c.params.validate()));
+    // A TCP variant on a UDP base is TCP.
+    TestParams udpBase = base;
+    udpBase.udp = true;
+    QVERIFY(!buildMatrix(udpBase, {lo}, {MatrixVariant::throughput()}).first().params.udp);
+    QCOMPARE(MatrixVariant::rateText(64000), QStringLiteral("64K"));
+    // The dialog's list of rates: -b's notation, each once; a bad entry is named.
+    QList<std::uint64_t> rates;
+    QString error;
+    QVERIFY2(udpRatesFromText(QStringLiteral("100M, 1G;0 100M"), &rates, &error), qPrintable(error));
+    QCOMPARE(rates, (QList<std::uint64_t>{100000000, 1000000000, 0}));
+    QVERIFY(!udpRatesFromText(QStringLiteral("100M, -5"), &rates, &error));
+    QVERIFY2(error.contains(QStringLiteral("\"-5\"")), qPrintable(error));
+    QVERIFY(!udpRatesFromText(QStringLiteral("2T"), &rates, &error)); // above -b's range
+    QVERIFY(!udpRatesFromText(QStringLiteral(" , "), &rates, &error));
+}
+
+// Issue 17: "UDP 100M", "UDP 500M" and "UDP_RR" by `nicbench-cli compare` against
+// `nicbench-cli -s` (0.5 s runs, 2 repeats): the params keep the UDP flag and rate, the
+// statistics have the udp_* metrics of each kind only, the answer has the UDP rows, and
+// `report` lists them.
+void TestCompare::cliUdp()
+{
+    CliServer server;
+    const QString why = server.start();
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    const QString host = QStringLiteral("-c 127.0.0.1 -p %1 -t 0.5").arg(server.port());
+    const QString path = m_dir.filePath(QStringLiteral("udp.nicbench"));
+    const QStringList args{QStringLiteral("compare"),
+                           QStringLiteral("--repeats"),
+                           QStringLiteral("2"),
+                           QStringLiteral("--pause"),
+                           QStringLiteral("0"),
+                           QStringLiteral("--config"),
+                           QStringLiteral("lo, UDP 100M=%1 -u -b 100M").arg(host),
+                           QStringLiteral("--config"),
+                           QStringLiteral("lo, UDP 500M=%1 -u -b 500M").arg(host),
+                           QStringLiteral("--config"),
+                           QStringLiteral("lo, UDP_RR=%1 -u --rr").arg(host),
+                           QStringLiteral("-o"),
+                           path};
+    const CliRun run = runCli(args, 120000);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
+    QVERIFY2(run.out.contains("loss ") && run.out.contains("jitter ") && run.out.contains("UDP transactions/s"),
+             qPrintable(run.describe(args)));
+
+    Comparison c;
+    QString error;
+    QVERIFY2(Snapshot::load(path, &c, &error), qPrintable(error));
+    QCOMPARE(c.runs.size(), 6);
+    for (const Run &r : std::as_const(c.runs)) {
+        QVERIFY2(r.ok(), qPrintable(r.result.error));
+        QVERIFY(r.result.params.udp);
+        QCOMPARE(r.result.params.kind, r.configIndex == 2 ? TestKind::Rr : TestKind::Stream);
+        if (r.configIndex == 2) {
+            QVERIFY(r.result.rr.udpLost.has_value());
+            continue;
+        }
+        QCOMPARE(r.result.params.bandwidth, std::uint64_t(r.configIndex == 0 ? 100000000 : 500000000));
+        const DirectionSum d = r.result.sum(true);
+        QVERIFY(d.udp && d.packetsReceived > 0);
+    }
+    const ComparisonStatistics s = computeStatistics(c);
+    for (Metric m : allMetrics()) {
+        if (!isUdpMetric(m) || m == Metric::UdpLocalCpuPerGbps || m == Metric::UdpRrLocalCpuPerKtps)
+            continue; // CPU costs need a CPU sample, which a loaded machine may miss
+        const int config = isUdpRrMetric(m) ? 2 : 0;
+        const MetricStatistics *ms = s.find(config, m);
+        QVERIFY2(ms && ms->summary.n == 2, qPrintable(metricKey(m)));
+        QVERIFY2(!s.find(isUdpRrMetric(m) ? 0 : 2, m), qPrintable(metricKey(m)));
+    }
+    // The receiver got a goodput near the rate asked for: on a loaded 2-core machine a
+    // generous band (the pacing accuracy is tst_udp's), but not the other rate's.
+    const double got100 = s.find(0, Metric::UdpGoodput)->summary.mean;
+    QVERIFY2(got100 > 50e6 && got100 < 120e6, qPrintable(QString::number(got100)));
+    QVERIFY(!s.find(0, Metric::Throughput) && !s.find(2, Metric::TransactionsPerSecond));
+    QVERIFY(s.find(2, Metric::UdpRrTransactionsPerSecond)->summary.mean > 10);
+
+    const QStringList reportArgs{QStringLiteral("report"), path};
+    const CliRun report = runCli(reportArgs, 30000);
+    QVERIFY2(report.finished && report.exitCode == 0, qPrintable(report.describe(reportArgs)));
+    for (const char *row : {"UDP goodput", "UDP loss", "UDP jitter", "UDP_RR transactions/s", "UDP_RR lost requests",
+                            "UDP_RR latency p99"})
+        QVERIFY2(report.out.contains(row), row);
+    // The answer line for the UDP 500M variant (compared with UDP 100M) quotes the loss.
+    QVERIFY2(report.out.contains("UDP goodput") && report.out.contains("; loss "), report.out.constData());
 }
 
 void TestCompare::cliFlagsForm()

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // answerComparison(): per test variant, the winning adapter, its difference from the
 // baseline adapter's configuration of the SAME variant, and its CPU cost; the per-variant
-// baselines behind it (Comparison::baselineFor) and the new cost metrics.
+// baselines behind it (Comparison::baselineFor) and the new cost metrics; the UDP metrics
+// (udpmetrics.h) and the UDP answer rows.
+#include "udpdata.h"
+
 #include "compare/comparisonanswer.h"
 #include "compare/comparisonstatistics.h"
+#include "compare/udpmetrics.h"
 
+#include <QSet>
 #include <QTest>
+
+#include <cmath>
 
 using namespace nb;
 
@@ -88,6 +95,46 @@ const QList<Spec> kMatrix{
     {QStringLiteral("VMXNET3"), QStringLiteral("TCP_RR"), true, 20000, 30},
 };
 
+// A forward UDP stream, seed 0 (no wobble): 100 Mbit/s of 1000-byte datagrams for 4 s is
+// 12,500 a second; 1% lost, the odd seconds 10% more: 125 + 137 + 125 + 137 = 524 of
+// 50,000. Jitter 0.02 ms, local CPU 12%.
+TestResult udpStream()
+{
+    udpdata::StreamLevels l;
+    l.offeredBps = 100e6;
+    l.datagram = 1000;
+    l.lossPct = 1;
+    l.jitterMs = 0.02;
+    l.cpuPct = 12;
+    return udpdata::streamResult(l, 0);
+}
+
+// The same with a reverse direction: 10,000 datagrams, 100 lost, jitter 0.06 ms, 1 MB
+// received in 4 s.
+TestResult udpBidir()
+{
+    TestResult r = udpStream();
+    r.params.direction = Direction::Bidirectional;
+    StreamSummary s;
+    s.id = 7;
+    s.sender = false;
+    s.udp = true;
+    s.seconds = s.receiverSeconds = 4;
+    s.packetsSent = s.packetsReceived = 10000;
+    s.lostPackets = 100;
+    s.jitterMs = 0.06;
+    s.bytesSent = 10000 * 1000;
+    s.bytesReceived = 9900 * 1000;
+    r.streams.append(s);
+    return r;
+}
+
+// UDP request/response, seed 0: 4,000 answered in 4 s, 40 lost; local CPU 20%.
+TestResult udpRr()
+{
+    return udpdata::rrResult(4000, 40, 50, 0);
+}
+
 } // namespace
 
 class TestComparisonAnswer : public QObject {
@@ -98,6 +145,10 @@ private slots:
     void answers();
     void costMetrics();
     void notDecided();
+    void udpMetrics_data();
+    void udpMetrics();
+    void udpMetricProperties();
+    void udpAnswer();
 };
 
 void TestComparisonAnswer::perVariantBaselines_data()
@@ -194,6 +245,158 @@ void TestComparisonAnswer::notDecided()
              qPrintable(a[0].sentences.value(0)));
     // A single unnamed variant is not prefixed.
     QVERIFY(answerLines(a).value(0).startsWith(QStringLiteral("B and A")));
+}
+
+void TestComparisonAnswer::udpMetrics_data()
+{
+    QTest::addColumn<TestResult>("result");
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<double>("expected"); // NaN: the run has no such figure
+    const double none = std::nan("");
+    const TestResult tcp = streamResult(1.0, 40);
+    const TestResult stream = udpStream();
+    const TestResult bidir = udpBidir();
+    const TestResult rr = udpRr();
+    const auto row = [](const char *name, const TestResult &r, Metric m, double v) {
+        QTest::newRow(name) << r << int(m) << v;
+    };
+    // 49,476 datagrams of 1000 bytes in 4 s.
+    row("stream goodput", stream, Metric::UdpGoodput, 49476 * 1000 * 8 / 4.0);
+    row("stream loss", stream, Metric::UdpLossPercent, 100.0 * 524 / 50000);
+    row("stream jitter in µs", stream, Metric::UdpJitter, 20.0);
+    row("stream CPU per Gbit/s", stream, Metric::UdpLocalCpuPerGbps, 12 / (49476 * 1000 * 8 / 4.0 / 1e9));
+    // Both directions: goodputs added, losses over all datagrams, the mean jitter.
+    row("bidir goodput", bidir, Metric::UdpGoodput, 49476 * 1000 * 8 / 4.0 + 9900 * 1000 * 8 / 4.0);
+    row("bidir loss", bidir, Metric::UdpLossPercent, 100.0 * (524 + 100) / (50000 + 10000));
+    row("bidir jitter", bidir, Metric::UdpJitter, (20.0 + 60.0) / 2);
+    row("stream has no TCP throughput", stream, Metric::Throughput, none);
+    row("stream has no TCP CPU per Gbit/s", stream, Metric::LocalCpuPerGbps, none);
+    row("stream has no UDP_RR figures", stream, Metric::UdpRrTransactionsPerSecond, none);
+    row("stream keeps local CPU", stream, Metric::LocalCpu, 12.0);
+    row("rr transactions/s", rr, Metric::UdpRrTransactionsPerSecond, 1000.0);
+    row("rr lost requests", rr, Metric::UdpRrLostPercent, 100.0 * 40 / 4040);
+    row("rr CPU per 1000/s", rr, Metric::UdpRrLocalCpuPerKtps, 20.0);
+    row("rr has no TCP transactions/s", rr, Metric::TransactionsPerSecond, none);
+    row("rr has no TCP latency", rr, Metric::LatencyP99, none);
+    row("rr has no UDP stream figures", rr, Metric::UdpGoodput, none);
+    row("TCP stream has no UDP goodput", tcp, Metric::UdpGoodput, none);
+    row("TCP stream has no UDP loss", tcp, Metric::UdpLossPercent, none);
+    row("TCP RR has no UDP_RR figures", rrResult(1000, 10), Metric::UdpRrTransactionsPerSecond, none);
+    // A run saved before params kept the UDP flag still counts by its figures.
+    TestResult unflagged = stream;
+    unflagged.params.udp = false;
+    row("unflagged stream loss", unflagged, Metric::UdpLossPercent, 100.0 * 524 / 50000);
+    TestResult unflaggedRr = rr;
+    unflaggedRr.params.udp = false;
+    row("unflagged rr lost requests", unflaggedRr, Metric::UdpRrLostPercent, 100.0 * 40 / 4040);
+    // Nothing counted: no loss figure rather than a made-up 0%.
+    TestResult empty = stream;
+    empty.streams[0].packetsReceived = empty.streams[0].lostPackets = 0;
+    row("no datagrams: no loss", empty, Metric::UdpLossPercent, none);
+    TestResult failed = stream;
+    failed.error = QStringLiteral("unable to send: Message too long");
+    row("failed run", failed, Metric::UdpGoodput, none);
+}
+
+void TestComparisonAnswer::udpMetrics()
+{
+    QFETCH(TestResult, result);
+    QFETCH(int, metric);
+    QFETCH(double, expected);
+    const std::optional<double> v = metricValue(result, Metric(metric));
+    if (std::isnan(expected)) {
+        QVERIFY2(!v, qPrintable(QString::number(v.value_or(0))));
+        return;
+    }
+    QVERIFY(v);
+    QVERIFY2(qAbs(*v - expected) <= 1e-9 * std::max(1.0, qAbs(expected)),
+             qPrintable(QStringLiteral("%1 vs %2").arg(*v).arg(expected)));
+}
+
+void TestComparisonAnswer::udpMetricProperties()
+{
+    // The direction of "better" and the units the charts and tables show.
+    QCOMPARE(metricBetter(Metric::UdpGoodput), stats::Better::Higher);
+    QCOMPARE(metricBetter(Metric::UdpRrTransactionsPerSecond), stats::Better::Higher);
+    for (Metric m : {Metric::UdpLossPercent, Metric::UdpJitter, Metric::UdpLocalCpuPerGbps, Metric::UdpRrLatencyP50,
+                     Metric::UdpRrLatencyP99, Metric::UdpRrLostPercent, Metric::UdpRrLocalCpuPerKtps})
+        QVERIFY2(metricBetter(m) == stats::Better::Lower, qPrintable(metricKey(m)));
+    QCOMPARE(metricUnit(Metric::UdpGoodput), QStringLiteral("bit/s"));
+    QCOMPARE(metricUnit(Metric::UdpLossPercent), QStringLiteral("%"));
+    QCOMPARE(metricUnit(Metric::UdpRrLostPercent), QStringLiteral("%"));
+    QCOMPARE(metricUnit(Metric::UdpJitter), QStringLiteral("\u00b5s"));
+    QVERIFY(isLatencyMetric(Metric::UdpJitter));
+    QVERIFY(isBitrateMetric(Metric::UdpGoodput));
+    QVERIFY(isRequestResponseMetric(Metric::UdpRrLostPercent));
+    QVERIFY(!isRequestResponseMetric(Metric::UdpLossPercent));
+    int udp = 0;
+    QStringList keys;
+    for (Metric m : allMetrics()) {
+        keys.append(metricKey(m));
+        udp += isUdpMetric(m) ? 1 : 0;
+    }
+    QCOMPARE(udp, 9);
+    QCOMPARE(QSet<QString>(keys.cbegin(), keys.cend()).size(), keys.size()); // no key twice
+}
+
+void TestComparisonAnswer::udpAnswer()
+{
+    // E1000 and VMXNET3 x UDP 100M: the same rate arrives, VMXNET3 loses 0.1% to E1000's 2%.
+    Comparison c;
+    c.repeats = 3;
+    for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")}) {
+        Configuration conf;
+        conf.adapter = adapter;
+        conf.variant = QStringLiteral("UDP 100M");
+        conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
+        conf.params.udp = true;
+        c.configurations.append(conf);
+    }
+    const QList<ScheduledRun> schedule = c.schedule();
+    for (int i = 0; i < schedule.size(); ++i) {
+        Run run;
+        run.configIndex = schedule[i].configIndex;
+        run.repeatIndex = schedule[i].repeatIndex;
+        run.orderIndex = i;
+        udpdata::StreamLevels l;
+        l.lossPct = run.configIndex == 0 ? 2.0 : 0.1;
+        l.jitterMs = run.configIndex == 0 ? 0.05 : 0.02;
+        run.result = udpdata::streamResult(l, i);
+        c.runs.append(run);
+    }
+    const ComparisonStatistics s = computeStatistics(c);
+    const QList<VariantAnswer> a = answerComparison(c, s);
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(a[0].primary, Metric::UdpGoodput);
+    QCOMPARE(a[0].cost, Metric::UdpLocalCpuPerGbps);
+    QCOMPARE(a[0].loss, std::optional<Metric>(Metric::UdpLossPercent));
+    QCOMPARE(testKindPhrase(a[0].primary), QStringLiteral("UDP test"));
+    QCOMPARE(a[0].entries.size(), 2);
+    QVERIFY(a[0].entries[1].loss);
+    QCOMPARE(a[0].entries[1].loss->vsBaseline.verdict, stats::Verdict::Faster);
+    QCOMPARE(s.find(1, Metric::UdpJitter)->vsBaseline.verdict, stats::Verdict::Faster);
+    QCOMPARE(a[0].sentences.size(), 1);
+    QVERIFY2(a[0].sentences[0].contains(QStringLiteral("UDP goodput")), qPrintable(a[0].sentences[0]));
+    QVERIFY2(a[0].sentences[0].contains(QStringLiteral("(less loss)")), qPrintable(a[0].sentences[0]));
+    // UDP_RR has its own row: transactions/s, CPU per 1000/s and the requests lost.
+    Comparison rr = c;
+    for (Configuration &conf : rr.configurations) {
+        conf.variant = QStringLiteral("UDP_RR");
+        conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
+        conf.params.kind = TestKind::Rr;
+    }
+    for (Run &run : rr.runs)
+        run.result =
+            udpdata::rrResult(run.configIndex == 0 ? 4000 : 8000, run.configIndex == 0 ? 40 : 2, 50, run.orderIndex);
+    const QList<VariantAnswer> b = answerComparison(rr, computeStatistics(rr));
+    QCOMPARE(b.size(), 1);
+    QCOMPARE(b[0].primary, Metric::UdpRrTransactionsPerSecond);
+    QCOMPARE(b[0].cost, Metric::UdpRrLocalCpuPerKtps);
+    QCOMPARE(b[0].loss, std::optional<Metric>(Metric::UdpRrLostPercent));
+    QCOMPARE(b[0].entries[b[0].winner].adapter, QStringLiteral("VMXNET3"));
+    QVERIFY(b[0].decided);
+    QVERIFY2(b[0].sentences.value(0).contains(QStringLiteral("(less lost requests)")),
+             qPrintable(b[0].sentences.value(0)));
 }
 
 QTEST_GUILESS_MAIN(TestComparisonAnswer)

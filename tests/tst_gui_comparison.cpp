@@ -405,6 +405,33 @@ private Q_SLOTS:
         QVERIFY(bar->value() > before);
     }
 
+    // Issue 17: the UDP fixture (E1000 and VMXNET3 x UDP 100M, UDP 500M, UDP_RR, UDP 200M -R)
+    // shows the UDP charts, an answer row per UDP variant with the loss in each cell (beside the goodput), and the
+    // PDF report charts goodput, loss, jitter and UDP_RR transactions/s.
+    void udpSnapshot()
+    {
+        MainWindow w;
+        waitExposed(w);
+        ComparisonView *view = w.comparisonView();
+        QVERIFY(view->openSnapshots({QStringLiteral(NICBENCH_TEST_DATA "/snapshots/v4-udp.nicbench")}));
+        QCOMPARE(view->barChart(nb::Metric::UdpLossPercent)->categoryLabels(),
+                 (QStringList{QStringLiteral("UDP 100M"), QStringLiteral("UDP 500M"), QStringLiteral("UDP 200M -R")}));
+        QCOMPARE(view->barChart(nb::Metric::UdpRrLostPercent)->categoryLabels(), QStringList{QStringLiteral("UDP_RR")});
+        QVERIFY(!view->barChart(nb::Metric::Throughput)->hasData());
+        nb::ui::ComparisonAnswerPanel *panel = view->answerPanel();
+        QTRY_VERIFY(panel->isVisible());
+        QCOMPARE(panel->variantCount(), 4);
+        // Two lines a row: the loss beside the goodput.
+        QCOMPARE(panel->cellText(0, QStringLiteral("VMXNET3")).count(QLatin1Char('\n')), 1);
+        QVERIFY2(panel->cellText(0, QStringLiteral("VMXNET3")).contains(QStringLiteral("\u00b7  loss ")),
+                 qPrintable(panel->cellText(0, QStringLiteral("VMXNET3"))));
+        QVERIFY2(panel->cellText(2, QStringLiteral("E1000")).contains(QStringLiteral("\u00b7  lost ")),
+                 qPrintable(panel->cellText(2, QStringLiteral("E1000"))));
+        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+                 (QList<nb::Metric>{nb::Metric::UdpGoodput, nb::Metric::UdpLossPercent, nb::Metric::UdpJitter,
+                                    nb::Metric::UdpRrTransactionsPerSecond}));
+    }
+
     // (b) What the CLI wrote, and two snapshots overlaid.
     void opensCliSnapshotAndOverlays()
     {

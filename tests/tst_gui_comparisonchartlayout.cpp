@@ -13,6 +13,7 @@
 #include <comparisoncharts.h>
 
 #include <compare/comparisonstatistics.h>
+#include <compare/udpmetrics.h>
 
 #include <qcustomplot.h>
 
@@ -100,6 +101,8 @@ private slots:
     void labelRectsSeeOverlaps();
     void loadedLatencyCharts_data();
     void loadedLatencyCharts();
+    void udpCharts_data();
+    void udpCharts();
     void exportsAtFixedSize();
     void exportFailureLeavesNoFile();
     void wheelScrollsThePage();
@@ -179,6 +182,65 @@ void TestGuiComparisonChartLayout::loadedLatencyCharts()
         c.setData(o, stats);
         QVERIFY(!c.categoryLabels().contains(QStringLiteral("Latency under load")));
         QCOMPARE(c.categoryLabels().size(), 1);
+    }
+}
+
+void TestGuiComparisonChartLayout::udpCharts_data()
+{
+    QTest::addColumn<bool>("overlay");
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<QSize>("size"); // empty: the export size
+    for (bool overlay : {false, true})
+        for (Metric m : allMetrics())
+            if (isUdpMetric(m))
+                for (const QSize &s : {QSize(400, 260), QSize(600, 320), QSize()})
+                    QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
+                                  s.isEmpty() ? "export"
+                                              : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
+                        << overlay << int(m) << s;
+}
+
+// Issue 17: the UDP metrics in a comparison that also has P=1 and TCP_RR: the UDP stream
+// charts have the two UDP rates, the UDP_RR charts UDP_RR only (no empty slots for the
+// variants that do not measure them), a bar per series, one unit, and no label over another;
+// the TCP charts leave no slot for UDP.
+void TestGuiComparisonChartLayout::udpCharts()
+{
+    QFETCH(bool, overlay);
+    QFETCH(int, metric);
+    QFETCH(QSize, size);
+    const ComparisonOverlay o = overlay ? beforeAfter(withUdp(), withUdp(0.8)) : single(withUdp());
+    const ComparisonStatistics stats = computeStatistics(o.merged);
+    ComparisonBarChart chart;
+    chart.setMetric(Metric(metric));
+    chart.setData(o, stats);
+    QVERIFY(showAt(&chart, size.isEmpty() ? QSize(500, 300) : size));
+    const bool rr = isUdpRrMetric(Metric(metric));
+    QCOMPARE(chart.categoryLabels(), rr ? QStringList{QStringLiteral("UDP_RR")}
+                                        : (QStringList{QStringLiteral("UDP 100M"), QStringLiteral("UDP 500M")}));
+    QCOMPARE(chart.barCount(), (overlay ? 4 : 2) * (rr ? 1 : 2));
+    const QString unit = chart.unitLabel();
+    if (isBitrateMetric(Metric(metric)))
+        QVERIFY2(unit.endsWith(QLatin1String("bit/s")), qPrintable(unit));
+    else if (isLatencyMetric(Metric(metric)))
+        QVERIFY2(unit == QStringLiteral("\u00b5s") || unit == QLatin1String("ms"), qPrintable(unit));
+    else if (Metric(metric) == Metric::UdpRrTransactionsPerSecond)
+        QCOMPARE(unit, QStringLiteral("/s"));
+    else
+        QVERIFY2(unit.contains(QLatin1Char('%')), qPrintable(unit));
+    const QList<QRectF> rects = chart.labelRects();
+    QVERIFY(rects.size() >= (rr ? 1 : 2) + (overlay ? 4 : 2));
+    const QString overlap = firstOverlap(rects);
+    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
+    for (const QRectF &r : rects)
+        QVERIFY(bounds.adjusted(-1, -1, 1, 1).contains(r));
+    for (Metric other : {Metric::Throughput, Metric::TransactionsPerSecond, Metric::LatencyP99}) {
+        ComparisonBarChart c;
+        c.setMetric(other);
+        c.setData(o, stats);
+        QCOMPARE(c.categoryLabels().size(), 1);
+        QVERIFY(!c.categoryLabels().first().startsWith(QStringLiteral("UDP")));
     }
 }
 
@@ -403,6 +465,15 @@ void TestGuiComparisonChartLayout::screenshots()
                     ComparisonBarChart chart;
                     chart.setMetric(m);
                     chart.setData(loaded, computeStatistics(loaded.merged));
+                    shoot(&chart, QStringLiteral("bars-%1-%2src").arg(metricKey(m), src));
+                }
+                const ComparisonOverlay udp =
+                    o->sourceCount() > 1 ? beforeAfter(withUdp(), withUdp(0.8)) : single(withUdp());
+                for (Metric m :
+                     {Metric::UdpGoodput, Metric::UdpLossPercent, Metric::UdpJitter, Metric::UdpRrLostPercent}) {
+                    ComparisonBarChart chart;
+                    chart.setMetric(m);
+                    chart.setData(udp, computeStatistics(udp.merged));
                     shoot(&chart, QStringLiteral("bars-%1-%2src").arg(metricKey(m), src));
                 }
                 ComparisonTimelineChart timeline;

@@ -3,7 +3,7 @@
 // row (issue 14 B1: a stray "any (routing table decides)" combo over row 1), a click on a
 // Use cell ticks it, the request/response variant has its own connection count (M4), short
 // adapter labels that can be typed over (minor 23), the baseline is an adapter, combos
-// elide with a tooltip, and the dialog fits a 1280x720 screen. Adapters are made up
+// elide with a tooltip, UDP variants (issue 17), and the dialog fits a 1280x720 screen. Adapters are made up
 // (E1000 and VMXNET3 families on 198.18.x addresses) except for the server query, which
 // asks a real server on loopback.
 
@@ -218,6 +218,62 @@ private Q_SLOTS:
         dialog->setStreamsText(QStringLiteral("x"));
         QVERIFY2(dialog->validationError().isEmpty(), qPrintable(dialog->validationError()));
         QCOMPARE(dialog->configurations().size(), 2);
+    }
+
+    // Issue 17: UDP variants, a stream per rate and UDP_RR, beside TCP ones; the preview
+    // says what they run; a bad rate is a one-line error; a UDP test panel offers its rate.
+    void udpVariants()
+    {
+        ComparisonDialog dialog;
+        nb::TestParams base;
+        base.host = QStringLiteral("127.0.0.1");
+        dialog.setBaseParams(base);
+        dialog.setAdapters(fakeAdapters());
+        dialog.setEndpoints(fakeEndpoints());
+        dialog.setKinds(true, false);
+        dialog.setUdpKinds(true, QStringLiteral("100M, 500M"), true);
+        QVERIFY2(dialog.validationError().isEmpty(), qPrintable(dialog.validationError()));
+        const QList<nb::Configuration> configs = dialog.configurations();
+        QStringList variants;
+        for (const nb::Configuration &c : configs)
+            variants << c.variantName();
+        QCOMPARE(variants, (QStringList{QStringLiteral("P=1"), QStringLiteral("UDP 100M"), QStringLiteral("UDP 500M"),
+                                        QStringLiteral("UDP_RR"), QStringLiteral("P=1"), QStringLiteral("UDP 100M"),
+                                        QStringLiteral("UDP 500M"), QStringLiteral("UDP_RR")}));
+        QVERIFY(!configs[0].params.udp);
+        QVERIFY(configs[2].params.udp);
+        QCOMPARE(configs[2].params.bandwidth, std::uint64_t(500000000));
+        QCOMPARE(configs[2].params.kind, nb::TestKind::Stream);
+        QVERIFY(configs[2].params.udpDatagramSizeUnset());
+        QVERIFY(configs[3].params.udp);
+        QCOMPARE(configs[3].params.kind, nb::TestKind::Rr);
+        for (const nb::Configuration &c : configs)
+            QVERIFY2(c.params.validate().isEmpty(), qPrintable(c.label + QStringLiteral(": ") + c.params.validate()));
+        auto *preview = dialog.findChild<QTableWidget *>(QStringLiteral("previewTable"));
+        QVERIFY(preview);
+        QVERIFY2(preview->item(1, 2)->text().startsWith(QStringLiteral("UDP 100M bit/s per stream")),
+                 qPrintable(preview->item(1, 2)->text()));
+
+        dialog.setUdpKinds(true, QStringLiteral("100M, fast"), false);
+        QVERIFY2(dialog.validationError().contains(QStringLiteral("\"fast\"")), qPrintable(dialog.validationError()));
+        QVERIFY(!dialog.validationError().contains(QLatin1Char('\n')));
+        dialog.setUdpKinds(true, QStringLiteral("0"), false);
+        QVERIFY2(dialog.validationError().isEmpty(), qPrintable(dialog.validationError()));
+        QCOMPARE(dialog.configurations()[1].variantName(), QStringLiteral("UDP unlimited"));
+
+        // The test panel runs UDP at 20 Mbit/s with 1200-byte datagrams: offered as it is.
+        ComparisonDialog fromPanel;
+        nb::TestParams udp = base;
+        udp.udp = true;
+        udp.bandwidth = 20000000;
+        udp.blockSize = 1200;
+        fromPanel.setBaseParams(udp);
+        fromPanel.setAdapters(fakeAdapters());
+        fromPanel.setEndpoints(fakeEndpoints());
+        fromPanel.setKinds(false, false);
+        QVERIFY2(fromPanel.validationError().isEmpty(), qPrintable(fromPanel.validationError()));
+        QCOMPARE(fromPanel.configurations().first().variantName(), QStringLiteral("UDP 20M 1200B"));
+        QCOMPARE(fromPanel.configurations().first().params.blockSize, 1200u);
     }
 
     // Minor 23 / B2: short default labels, typed labels, and the adapter as the baseline.

@@ -171,6 +171,10 @@ private slots:
     void loadedLatencyRoundTrip();
     void loadsVersion3File();
     void writeVersion3Fixture();
+    void udpRoundTrip();
+    void version3UdpMigrates();
+    void loadsVersion4File();
+    void writeVersion4Fixture();
     void singleResultIsVersion0();
     void rejectsFixtures_data();
     void rejectsFixtures();
@@ -360,7 +364,7 @@ void TestSnapshot::version1Migrates()
 void TestSnapshot::version2Migrates()
 {
     // Version 2 is version 3 without latency-under-load runs: it loads as it is, marked
-    // migrated, and saves as version 3.
+    // migrated, and saves as the current version.
     const Comparison c = makeComparison();
     QJsonObject doc = Snapshot::toJson(c);
     doc.insert(QStringLiteral("version"), 2);
@@ -371,9 +375,9 @@ void TestSnapshot::version2Migrates()
     QCOMPARE(info.version, 2);
     QVERIFY(info.migrated);
     QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
-    QCOMPARE(Snapshot::toJson(back).value(QStringLiteral("version")).toInt(), 3);
-    // Version 4 is a newer NicBench's: refused with a message, not misread.
-    doc.insert(QStringLiteral("version"), 4);
+    QCOMPARE(Snapshot::toJson(back).value(QStringLiteral("version")).toInt(), Snapshot::kFormatVersion);
+    // Version 5 is a newer NicBench's: refused with a message, not misread.
+    doc.insert(QStringLiteral("version"), 5);
     QVERIFY(!Snapshot::fromJson(doc, &back, &error));
     QVERIFY2(error.contains(QLatin1String("newer NicBench")), qPrintable(error));
 }
@@ -445,7 +449,7 @@ void TestSnapshot::loadedLatencyRoundTrip()
         Comparison back;
         SnapshotLoadInfo info;
         QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
-        QCOMPARE(info.version, 3);
+        QCOMPARE(info.version, Snapshot::kFormatVersion);
         QVERIFY(!info.migrated);
         QCOMPARE(back.runs.size(), c.runs.size());
         int loaded = 0;
@@ -472,7 +476,7 @@ void TestSnapshot::loadsVersion3File()
     QVERIFY2(Snapshot::load(dataFile(QStringLiteral("v3-loaded-latency.nicbench")), &c, &error, &info),
              qPrintable(error));
     QCOMPARE(info.version, 3);
-    QVERIFY(!info.migrated);
+    QVERIFY(info.migrated); // to version 4: no UDP runs in it, nothing changes
     const Comparison expected = loadedComparison();
     QCOMPARE(c.runs.size(), expected.runs.size());
     for (int i = 0; i < c.runs.size(); ++i)
@@ -498,6 +502,207 @@ void TestSnapshot::writeVersion3Fixture()
     QString error;
     QVERIFY2(Snapshot::save(loadedComparison(), dataFile(QStringLiteral("v3-loaded-latency.nicbench")), &error),
              qPrintable(error));
+}
+
+namespace {
+
+// Every UDP figure of two results: the parameters, per stream and per interval.
+void compareUdp(const TestResult &a, const TestResult &b)
+{
+    QCOMPARE(b.params.udp, a.params.udp);
+    QCOMPARE(b.params.kind, a.params.kind);
+    if (a.params.kind == TestKind::Stream) {
+        QCOMPARE(b.params.bandwidth, a.params.bandwidth);
+        QCOMPARE(b.params.blockSize, a.params.blockSize);
+        QCOMPARE(b.params.pacingTimerUs, a.params.pacingTimerUs);
+    } else {
+        QCOMPARE(b.params.udpRrTimeoutMs, a.params.udpRrTimeoutMs);
+    }
+    QCOMPARE(b.streams.size(), a.streams.size());
+    for (int i = 0; i < a.streams.size(); ++i) {
+        const StreamSummary &x = a.streams[i], &y = b.streams[i];
+        QCOMPARE(y.udp, x.udp);
+        QCOMPARE(y.packetsSent, x.packetsSent);
+        QCOMPARE(y.packetsReceived, x.packetsReceived);
+        QCOMPARE(y.lostPackets, x.lostPackets);
+        QCOMPARE(y.outOfOrder, x.outOfOrder);
+        QCOMPARE(y.jitterMs, x.jitterMs);
+    }
+    QCOMPARE(b.intervals.size(), a.intervals.size());
+    for (int i = 0; i < a.intervals.size(); ++i) {
+        QCOMPARE(b.intervals[i].streams.size(), a.intervals[i].streams.size());
+        for (int k = 0; k < a.intervals[i].streams.size(); ++k) {
+            const StreamInterval &x = a.intervals[i].streams[k], &y = b.intervals[i].streams[k];
+            QCOMPARE(y.udp, x.udp);
+            QCOMPARE(y.packets, x.packets);
+            QCOMPARE(y.lostPackets, x.lostPackets);
+            QCOMPARE(y.outOfOrder, x.outOfOrder);
+            QCOMPARE(y.jitterMs, x.jitterMs);
+        }
+        QCOMPARE(b.intervals[i].rr.transactions, a.intervals[i].rr.transactions);
+    }
+    QCOMPARE(b.rr.udpLost, a.rr.udpLost);
+    QCOMPARE(b.rr.transactions, a.rr.transactions);
+}
+
+// The UDP comparison as version 3 wrote it: params without the UDP flag and its options.
+QJsonObject asVersion3(const Comparison &c)
+{
+    QJsonObject doc = Snapshot::toJson(c);
+    doc.insert(QStringLiteral("version"), 3);
+    const auto strip = [](QJsonObject params) {
+        for (const char *key : {"udp", "bitrate", "pacing_timer_us", "udp_counters_64bit", "udp_rr_timeout_ms"})
+            params.remove(QLatin1String(key));
+        return params;
+    };
+    QJsonArray configs = doc.value(QStringLiteral("configurations")).toArray();
+    for (qsizetype i = 0; i < configs.size(); ++i) {
+        QJsonObject conf = configs[i].toObject();
+        conf.insert(QStringLiteral("params"), strip(conf.value(QStringLiteral("params")).toObject()));
+        configs[i] = conf;
+    }
+    doc.insert(QStringLiteral("configurations"), configs);
+    QJsonArray runs = doc.value(QStringLiteral("runs")).toArray();
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        QJsonObject run = runs[i].toObject();
+        QJsonObject result = run.value(QStringLiteral("result")).toObject();
+        QJsonObject nb = result.value(QStringLiteral("nicbench")).toObject();
+        nb.insert(QStringLiteral("params"), strip(nb.value(QStringLiteral("params")).toObject()));
+        result.insert(QStringLiteral("nicbench"), nb);
+        run.insert(QStringLiteral("result"), result);
+        runs[i] = run;
+    }
+    doc.insert(QStringLiteral("runs"), runs);
+    return doc;
+}
+
+// E1000 and VMXNET3 x (UDP 100M, UDP 500M, UDP_RR, UDP 200M -R: the receiver's intervals
+// with loss and jitter), 3 repeats; a fixed date for the fixture.
+Comparison udpComparison()
+{
+    Comparison c = chartdata::makeComparison({{QStringLiteral("E1000"), QStringLiteral("UDP 100M"), 0.8},
+                                              {QStringLiteral("VMXNET3"), QStringLiteral("UDP 100M"), 0.1},
+                                              {QStringLiteral("E1000"), QStringLiteral("UDP 500M"), 4.0},
+                                              {QStringLiteral("VMXNET3"), QStringLiteral("UDP 500M"), 0.6},
+                                              {QStringLiteral("E1000"), QStringLiteral("UDP_RR"), 62},
+                                              {QStringLiteral("VMXNET3"), QStringLiteral("UDP_RR"), 31},
+                                              {QStringLiteral("E1000"), QStringLiteral("UDP 200M -R"), 2.0},
+                                              {QStringLiteral("VMXNET3"), QStringLiteral("UDP 200M -R"), 0.5}});
+    c.title = QStringLiteral("UDP");
+    c.createdAt = QDateTime(QDate(2026, 12, 4), QTime(2, 0), QTimeZone::utc());
+    c.finishedAt = c.createdAt.addSecs(120);
+    for (Run &r : c.runs)
+        r.startedAt = c.createdAt.addSecs(r.orderIndex * 6);
+    return c;
+}
+
+} // namespace
+
+void TestSnapshot::udpRoundTrip()
+{
+    const Comparison c = udpComparison();
+    QCOMPARE(c.validate(), QString());
+    const QString path = m_dir.filePath(QStringLiteral("udp.nicbench"));
+    QString error;
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+    Comparison back;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(path, &back, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 4);
+    QVERIFY(!info.migrated);
+    QCOMPARE(back.runs.size(), c.runs.size());
+    for (int i = 0; i < c.configurations.size(); ++i)
+        QVERIFY(back.configurations[i].params.udp);
+    for (int i = 0; i < c.runs.size(); ++i)
+        compareUdp(c.runs[i].result, back.runs[i].result);
+    QCOMPARE(back.runs[0].result.params.bandwidth, std::uint64_t(100000000));
+    // The statistics from the file are the ones from memory, and they hold the UDP metrics.
+    const QJsonObject stats = computeStatistics(back).toJson();
+    QCOMPARE(documentBytes(stats), documentBytes(computeStatistics(c).toJson()));
+    const QJsonObject vmxnet3 = stats.value(QStringLiteral("configurations"))
+                                    .toArray()
+                                    .at(1)
+                                    .toObject()
+                                    .value(QStringLiteral("metrics"))
+                                    .toObject();
+    for (const char *key : {"udp_goodput_bps", "udp_loss_pct", "udp_jitter_us", "udp_local_cpu_pct_per_gbps"})
+        QVERIFY2(vmxnet3.contains(QLatin1String(key)), key);
+    QVERIFY(!vmxnet3.contains(QStringLiteral("throughput_bps")));
+    QCOMPARE(documentBytes(Snapshot::toJson(back)), documentBytes(Snapshot::toJson(c)));
+}
+
+void TestSnapshot::version3UdpMigrates()
+{
+    // Version 3 params had no UDP flag: the runs' UDP figures give it back, to runs and to
+    // configurations, so their UDP metrics and verdicts are the same as before.
+    const Comparison c = udpComparison();
+    Comparison back;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::fromJson(asVersion3(c), &back, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 3);
+    QVERIFY(info.migrated);
+    for (const Configuration &conf : std::as_const(back.configurations))
+        QVERIFY2(conf.params.udp, qPrintable(conf.label));
+    for (const Run &r : std::as_const(back.runs))
+        QVERIFY(r.result.params.udp);
+    const ComparisonStatistics before = computeStatistics(c), after = computeStatistics(back);
+    for (Metric m : {Metric::UdpGoodput, Metric::UdpLossPercent, Metric::UdpJitter, Metric::UdpRrTransactionsPerSecond,
+                     Metric::UdpRrLostPercent}) {
+        for (int i = 0; i < c.configurations.size(); ++i) {
+            const MetricStatistics *x = before.find(i, m), *y = after.find(i, m);
+            QCOMPARE(bool(y), bool(x));
+            if (x) {
+                QCOMPARE(y->values, x->values);
+                QCOMPARE(y->vsBaseline.verdict, x->vsBaseline.verdict);
+            }
+        }
+    }
+    QVERIFY(!after.find(0, Metric::Throughput));
+    // A TCP comparison from version 3 stays TCP.
+    QJsonObject tcp = Snapshot::toJson(makeComparison());
+    tcp.insert(QStringLiteral("version"), 3);
+    QVERIFY2(Snapshot::fromJson(tcp, &back, &error), qPrintable(error));
+    for (const Run &r : std::as_const(back.runs))
+        QVERIFY(!r.result.params.udp);
+    QVERIFY(!back.configurations[0].params.udp);
+}
+
+void TestSnapshot::loadsVersion4File()
+{
+    // tests/data/snapshots/v4-udp.nicbench, written by writeVersion4Fixture().
+    Comparison c;
+    QString error;
+    SnapshotLoadInfo info;
+    QVERIFY2(Snapshot::load(dataFile(QStringLiteral("v4-udp.nicbench")), &c, &error, &info), qPrintable(error));
+    QCOMPARE(info.version, 4);
+    QVERIFY(!info.migrated);
+    const Comparison expected = udpComparison();
+    QCOMPARE(c.runs.size(), expected.runs.size());
+    int receiverIntervals = 0;
+    for (int i = 0; i < c.runs.size(); ++i) {
+        compareUdp(expected.runs[i].result, c.runs[i].result);
+        for (const IntervalReport &ir : std::as_const(c.runs[i].result.intervals))
+            for (const StreamInterval &si : ir.streams)
+                receiverIntervals += si.udp && !si.sender && si.lostPackets > 0 && si.jitterMs > 0 ? 1 : 0;
+    }
+    QCOMPARE(receiverIntervals, 2 * 3 * 4); // the -R configurations' 4 intervals a run
+    const ComparisonStatistics s = computeStatistics(c);
+    QCOMPARE(c.configurations[3].label, QStringLiteral("VMXNET3, UDP 500M"));
+    const MetricStatistics *loss = s.find(3, Metric::UdpLossPercent);
+    QVERIFY(loss && loss->hasBaseline);
+    QCOMPARE(loss->summary.n, 3);
+    QCOMPARE(loss->vsBaseline.verdict, stats::Verdict::Faster);
+    QCOMPARE(s.find(5, Metric::UdpRrTransactionsPerSecond)->vsBaseline.verdict, stats::Verdict::Faster);
+    QCOMPARE(s.find(7, Metric::UdpJitter)->vsBaseline.verdict, stats::Verdict::Faster);
+}
+
+void TestSnapshot::writeVersion4Fixture()
+{
+    if (qEnvironmentVariableIsEmpty("NICBENCH_WRITE_FIXTURES"))
+        QSKIP("set NICBENCH_WRITE_FIXTURES=1 to rewrite tests/data/snapshots/v4-udp.nicbench");
+    QString error;
+    QVERIFY2(Snapshot::save(udpComparison(), dataFile(QStringLiteral("v4-udp.nicbench")), &error), qPrintable(error));
 }
 
 void TestSnapshot::olderVersionLoads()

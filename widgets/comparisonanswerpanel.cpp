@@ -106,6 +106,13 @@ QString ComparisonAnswerPanel::cellText(int variant, const QString &column) cons
         QString line1 = primary.isEmpty() ? tr("no data") : primary;
         if (deltas && !e.isBaseline && !deltaText(e.primary).isEmpty())
             line1 += QStringLiteral("  ") + deltaText(e.primary);
+        // UDP: what was lost, as a value (often 0, where a relative difference says nothing),
+        // beside the goodput or transactions/s: two lines a row, and the shorter line.
+        const QString lossValue = a.loss ? valueText(*a.loss, e.loss) : QString();
+        if (!lossValue.isEmpty())
+            line1 +=
+                QStringLiteral("  \u00b7  ") +
+                (*a.loss == nb::Metric::UdpRrLostPercent ? tr("lost %1").arg(lossValue) : tr("loss %1").arg(lossValue));
         if (cost.isEmpty())
             return line1;
         QString line2 = nb::isBitrateMetric(a.cost) ? cost : tr("CPU %1").arg(cost);

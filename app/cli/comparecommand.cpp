@@ -169,6 +169,16 @@ public:
             parts << formatBitrate(*v);
         if (const auto v = metricValue(r, Metric::TransactionsPerSecond))
             parts << QStringLiteral("%1 transactions/s").arg(formatSignificant(*v, 4));
+        if (const auto v = metricValue(r, Metric::UdpGoodput))
+            parts << QStringLiteral("UDP %1").arg(formatBitrate(*v));
+        if (const auto v = metricValue(r, Metric::UdpLossPercent))
+            parts << QStringLiteral("loss %1%").arg(formatSignificant(*v, 3));
+        if (const auto v = metricValue(r, Metric::UdpJitter))
+            parts << QStringLiteral("jitter %1").arg(formatMicroseconds(*v));
+        if (const auto v = metricValue(r, Metric::UdpRrTransactionsPerSecond))
+            parts << QStringLiteral("%1 UDP transactions/s").arg(formatSignificant(*v, 4));
+        if (const auto v = metricValue(r, Metric::UdpRrLostPercent))
+            parts << QStringLiteral("%1% requests lost").arg(formatSignificant(*v, 3));
         if (const auto v = metricValue(r, Metric::LoadedIdleP50))
             parts << QStringLiteral("idle p50 %1").arg(formatMicroseconds(*v));
         for (const auto &[name, increase] :

@@ -37,6 +37,11 @@ QString describeTest(const nb::TestParams &p)
             .arg(p.inFlight)
             .arg(p.duration);
     }
+    if (p.udp)
+        return ComparisonDialog::tr("UDP %1 bit/s per stream, %2, %3, %4 s")
+            .arg(nb::MatrixVariant::rateText(p.bandwidth), nb::directionName(p.direction),
+                 p.streams == 1 ? ComparisonDialog::tr("1 stream") : ComparisonDialog::tr("%1 streams").arg(p.streams))
+            .arg(p.duration);
     return ComparisonDialog::tr("%1, %2, %3 s")
         .arg(nb::directionName(p.direction))
         .arg(p.streams == 1 ? ComparisonDialog::tr("1 stream") : ComparisonDialog::tr("%1 streams").arg(p.streams))
@@ -111,12 +116,23 @@ void ComparisonDialog::setBaseParams(const nb::TestParams &params)
     // The test panel's count starts the field of its kind; the other kind starts at 1.
     m_streams->setText(QString::number(params.isRequestResponse() ? 1 : params.streams));
     m_rrConnections->setValue(params.isRequestResponse() ? params.connections() : 1);
-    if (params.isRequestResponse()) {
+    if (params.isRequestResponse() && !params.udp) {
         m_rr->setChecked(true);
         m_rrConnections->setEnabled(true);
     }
     if (params.isLoadedLatency()) // the test panel runs it: offer it as a variant
         m_loaded->setChecked(true);
+    if (params.udp) { // the test panel runs UDP: offer its rate, or UDP_RR
+        const QSignalBlocker b7(m_udp), b8(m_udpRates), b9(m_udpRr);
+        if (params.isRequestResponse()) {
+            m_udpRr->setChecked(true);
+        } else {
+            m_udpRates->setText(nb::MatrixVariant::rateText(params.bandwidth)
+                                    .replace(QStringLiteral("unlimited"), QStringLiteral("0")));
+            m_udp->setChecked(true);
+            m_udpRates->setEnabled(true);
+        }
+    }
     QStringList parts;
     parts << nb::directionName(params.direction);
     parts << tr("buffer %1").arg(nb::formatBytes(params.blockSize));
@@ -183,6 +199,12 @@ void ComparisonDialog::setKinds(bool throughput, bool requestResponse, bool load
     m_throughput->setChecked(throughput);
     m_rr->setChecked(requestResponse);
     m_loaded->setChecked(loadedLatency);
+}
+void ComparisonDialog::setUdpKinds(bool stream, const QString &rates, bool requestResponse)
+{
+    m_udpRates->setText(rates);
+    m_udp->setChecked(stream);
+    m_udpRr->setChecked(requestResponse);
 }
 void ComparisonDialog::setRrConnections(int connections)
 {
@@ -298,15 +320,20 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
     // An empty list keeps the test panel's stream count.
     if (streams.isEmpty())
         streams.append(m_base.isRequestResponse() ? 1 : m_base.streams);
-    if (!m_throughput->isChecked() && !m_rr->isChecked() && !m_loaded->isChecked()) {
-        *error = tr("Choose throughput, request/response or latency under load.");
+    if (!m_throughput->isChecked() && !m_rr->isChecked() && !m_loaded->isChecked() && !m_udp->isChecked() &&
+        !m_udpRr->isChecked()) {
+        *error = tr("Choose throughput, request/response, latency under load or UDP.");
         return false;
     }
+    QList<std::uint64_t> rates;
+    if (m_udp->isChecked() && !nb::udpRatesFromText(m_udpRates->text(), &rates, error))
+        return false;
     QList<nb::MatrixVariant> vars;
     if (m_throughput->isChecked()) {
         for (int n : std::as_const(streams)) {
             nb::MatrixVariant v = nb::MatrixVariant::withStreams(n);
             v.kind = nb::TestKind::Stream;
+            v.udp = false; // TCP: UDP has its own variants below
             if (m_base.isRequestResponse())
                 v.direction = nb::Direction::Upload;
             vars.append(v);
@@ -324,6 +351,18 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
     }
     if (m_loaded->isChecked())
         vars.append(nb::MatrixVariant::latencyUnderLoad(streams.first(), m_duration->value()));
+    // The test panel's datagram size when it runs UDP with one, else iperf3's default.
+    const std::uint32_t datagram = m_base.udp && !m_base.udpDatagramSizeUnset() ? m_base.blockSize : 0;
+    for (std::uint64_t rate : std::as_const(rates)) {
+        nb::MatrixVariant v = nb::MatrixVariant::udpStream(rate, datagram);
+        v.direction = nb::Direction::Upload;
+        vars.append(v);
+    }
+    if (m_udpRr->isChecked()) {
+        nb::MatrixVariant v = nb::MatrixVariant::udpRequestResponse();
+        v.direction = nb::Direction::Upload;
+        vars.append(v);
+    }
     *out = vars;
     return true;
 }

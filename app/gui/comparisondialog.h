@@ -60,6 +60,9 @@ public:
     void setStreamsText(const QString &text); // "1, 4, 16": the throughput variants
     QString streamsText() const;
     void setKinds(bool throughput, bool requestResponse, bool loadedLatency = false);
+    // UDP variants: a stream at each of `rates` ("100M, 500M", -b's notation; one variant
+    // each) and UDP request/response.
+    void setUdpKinds(bool stream, const QString &rates, bool requestResponse);
     void setRrConnections(int connections); // the request/response variant's connections
     int rrConnections() const;
     void setDuration(double seconds);
@@ -125,6 +128,9 @@ private:
     QCheckBox *m_rr = nullptr;
     QSpinBox *m_rrConnections = nullptr;
     QCheckBox *m_loaded = nullptr;
+    QCheckBox *m_udp = nullptr;
+    QLineEdit *m_udpRates = nullptr;
+    QCheckBox *m_udpRr = nullptr;
     QLabel *m_baseLabel = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_port = nullptr;

@@ -112,6 +112,24 @@ QWidget *ComparisonDialog::buildVariants()
                             "stream count above each way"));
     connect(m_loaded, &QCheckBox::toggled, this, &ComparisonDialog::refresh);
 
+    m_udp = new QCheckBox(tr("U&DP, rates:"));
+    m_udp->setObjectName(QStringLiteral("udpCheck"));
+    m_udp->setToolTip(tr("UDP streams (iperf3 -u) at each rate per stream: goodput, loss and jitter"));
+    m_udpRates = new QLineEdit(QStringLiteral("100M"));
+    m_udpRates->setObjectName(QStringLiteral("udpRatesEdit"));
+    m_udpRates->setPlaceholderText(tr("100M, 1G; 0: unlimited"));
+    m_udpRates->setToolTip(tr("Bit/s per stream of the UDP variants (K/M/G = 1000s, 0: unlimited), separated by "
+                              "commas: one variant each"));
+    m_udpRates->setEnabled(false);
+    connect(m_udp, &QCheckBox::toggled, m_udpRates, &QWidget::setEnabled);
+    connect(m_udp, &QCheckBox::toggled, this, &ComparisonDialog::refresh);
+    connect(m_udpRates, &QLineEdit::textChanged, this, &ComparisonDialog::refresh);
+    m_udpRr = new QCheckBox(tr("UDP request/response (UDP_&RR)"));
+    m_udpRr->setObjectName(QStringLiteral("udpRrCheck"));
+    m_udpRr->setToolTip(tr("Requests and responses over UDP on one socket (netperf's UDP_RR): transactions/s, "
+                           "latency and requests lost"));
+    connect(m_udpRr, &QCheckBox::toggled, this, &ComparisonDialog::refresh);
+
     m_baseLabel = new QLabel;
     m_baseLabel->setObjectName(QStringLiteral("baseParamsLabel"));
     m_baseLabel->setWordWrap(true);
@@ -135,6 +153,8 @@ QWidget *ComparisonDialog::buildVariants()
     form->addRow(m_throughput, m_streams);
     form->addRow(m_rr, m_rrConnections);
     form->addRow(m_loaded);
+    form->addRow(m_udp, m_udpRates);
+    form->addRow(m_udpRr);
     form->addRow(tr("D&uration:"), m_duration);
     form->addRow(tr("&Port:"), m_port);
     form->addRow(tr("Other settings:"), m_baseLabel);

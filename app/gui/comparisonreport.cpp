@@ -118,15 +118,27 @@ QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
     // CPU only fill in when fewer than four of those have data.
     const QList<nb::Metric> present = statistics.presentMetrics();
     QList<nb::Metric> out;
-    for (nb::Metric m : {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
-                         nb::Metric::LocalCpuPerKtps, nb::Metric::LoadedBidirP99Increase,
-                         nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase,
-                         nb::Metric::LoadedIdleP50, nb::Metric::LatencyP99, nb::Metric::LocalCpu}) {
+    for (nb::Metric m :
+         {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
+          nb::Metric::LocalCpuPerKtps, nb::Metric::UdpGoodput, nb::Metric::UdpLossPercent, nb::Metric::UdpJitter,
+          nb::Metric::UdpRrTransactionsPerSecond, nb::Metric::UdpRrLostPercent, nb::Metric::LoadedBidirP99Increase,
+          nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase, nb::Metric::LoadedIdleP50,
+          nb::Metric::LatencyP99, nb::Metric::LocalCpu}) {
         if (present.contains(m) && out.size() < 4)
             out.append(m);
     }
-    // Latency under load beside stream and RR variants still gets its chart (and its table
-    // rows): it takes the last slot.
+    // UDP loss and latency under load beside other variants still get their charts (and
+    // their table rows): each takes the last slot.
+    for (nb::Metric m : {nb::Metric::UdpLossPercent, nb::Metric::UdpRrLostPercent}) {
+        if (!present.contains(m))
+            continue;
+        if (!out.contains(m)) {
+            if (out.size() >= 4)
+                out.removeLast();
+            out.append(m);
+        }
+        break;
+    }
     for (nb::Metric m : {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase,
                          nb::Metric::LoadedUploadP99Increase}) {
         if (!present.contains(m))
@@ -288,11 +300,13 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     const int maxBand = chartRows > 1 ? 420 : 280;
     if ((int(rows.size()) + 2) * rowHeight > bottom - y - 10 - minBand) {
         // Not every row fits (an overlay doubles them): the table keeps the throughput and
-        // transactions/s rows; their CPU cost is in the answer and the charts above.
+        // transactions/s rows (UDP: goodput, loss, transactions/s); their CPU cost is in the
+        // answer and the charts above.
         QList<const nb::ComparisonTableRow *> primary;
         for (const nb::ComparisonTableRow *row : std::as_const(rows)) {
             if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond ||
-                row->metric == nb::Metric::LoadedBidirP99Increase)
+                row->metric == nb::Metric::LoadedBidirP99Increase || row->metric == nb::Metric::UdpGoodput ||
+                row->metric == nb::Metric::UdpLossPercent || row->metric == nb::Metric::UdpRrTransactionsPerSecond)
                 primary.append(row);
         }
         if (!primary.isEmpty())

@@ -20,6 +20,10 @@ QList<nb::Metric> ComparisonChartGrid::chartMetrics()
     // demand stays in the table: one chart per unit is enough here.
     return {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
             nb::Metric::LocalCpuPerKtps, nb::Metric::LatencyP50, nb::Metric::LatencyP99,
+            // UDP: what arrived, what was lost, the jitter, the CPU cost; UDP_RR likewise.
+            nb::Metric::UdpGoodput, nb::Metric::UdpLossPercent, nb::Metric::UdpJitter, nb::Metric::UdpLocalCpuPerGbps,
+            nb::Metric::UdpRrTransactionsPerSecond, nb::Metric::UdpRrLatencyP50, nb::Metric::UdpRrLatencyP99,
+            nb::Metric::UdpRrLostPercent, nb::Metric::UdpRrLocalCpuPerKtps,
             // Latency under load: the increase per loaded phase first (the question), then
             // the idle baseline, the loaded p99 and what the load achieved.
             nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase,

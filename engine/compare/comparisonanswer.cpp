@@ -2,6 +2,7 @@
 #include "compare/comparisonanswer.h"
 
 #include "compare/comparisontable.h"
+#include "compare/udpmetrics.h"
 
 namespace nb {
 
@@ -56,12 +57,35 @@ QString costClause(Metric cost, const stats::BaselineComparison &b)
     return QStringLiteral("%1: not enough runs").arg(costName(cost));
 }
 
+// "loss 0.12% vs 0.80% (-85.0% ± 9.1%, less loss)": loss figures are small and often zero,
+// so the sentence gives both values; a zero baseline has no relative difference.
+QString lossClause(Metric loss, const MetricStatistics &candidate, const MetricStatistics &base)
+{
+    const QString what = loss == Metric::UdpRrLostPercent ? QStringLiteral("lost requests") : QStringLiteral("loss");
+    const QString values = QStringLiteral("%1 %2 vs %3")
+                               .arg(what, ComparisonTable::formatValue(loss, candidate.summary.mean, metricUnit(loss)),
+                                    ComparisonTable::formatValue(loss, base.summary.mean, metricUnit(loss)));
+    const stats::BaselineComparison &b = candidate.vsBaseline;
+    switch (b.verdict) {
+    case stats::Verdict::Faster:
+        return QStringLiteral("%1 (less %2)").arg(values, what);
+    case stats::Verdict::Slower:
+        return QStringLiteral("%1 (more %2)").arg(values, what);
+    case stats::Verdict::NoSignificantDifference:
+        return QStringLiteral("%1 (no significant difference)").arg(values);
+    case stats::Verdict::NotEnoughRuns:
+        break;
+    }
+    return values;
+}
+
 } // namespace
 
 QString costName(Metric cost)
 {
     switch (cost) {
     case Metric::LocalCpuPerKtps:
+    case Metric::UdpRrLocalCpuPerKtps:
         return QStringLiteral("CPU per 1000 trans/s");
     case Metric::LoadedBidirThroughput:
         return QStringLiteral("bidir throughput");
@@ -81,6 +105,10 @@ QString primaryName(Metric primary)
         return QStringLiteral("throughput");
     case Metric::TransactionsPerSecond:
         return QStringLiteral("transactions/s");
+    case Metric::UdpGoodput:
+        return QStringLiteral("UDP goodput");
+    case Metric::UdpRrTransactionsPerSecond:
+        return QStringLiteral("UDP transactions/s");
     case Metric::LoadedBidirP99Increase:
         return QStringLiteral("bidir p99 latency increase");
     case Metric::LoadedDownloadP99Increase:
@@ -102,6 +130,10 @@ QString testKindPhrase(Metric primary)
 {
     if (isLoadedLatencyMetric(primary))
         return QStringLiteral("Latency under load test");
+    if (isUdpRrMetric(primary))
+        return QStringLiteral("UDP request/response test");
+    if (isUdpMetric(primary))
+        return QStringLiteral("UDP test");
     return primary == Metric::Throughput ? QStringLiteral("Throughput test") : QStringLiteral("Request/response test");
 }
 
@@ -128,6 +160,14 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
         } else if (has(Metric::TransactionsPerSecond)) {
             a.primary = Metric::TransactionsPerSecond;
             a.cost = Metric::LocalCpuPerKtps;
+        } else if (has(Metric::UdpGoodput)) {
+            a.primary = Metric::UdpGoodput;
+            a.cost = Metric::UdpLocalCpuPerGbps;
+            a.loss = Metric::UdpLossPercent;
+        } else if (has(Metric::UdpRrTransactionsPerSecond)) {
+            a.primary = Metric::UdpRrTransactionsPerSecond;
+            a.cost = Metric::UdpRrLocalCpuPerKtps;
+            a.loss = Metric::UdpRrLostPercent;
         } else if (has(Metric::LoadedBidirP99Increase)) {
             a.primary = Metric::LoadedBidirP99Increase;
             a.cost = Metric::LoadedBidirThroughput;
@@ -152,6 +192,9 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
                 e.primary = *p;
             if (const MetricStatistics *c = statistics.find(i, a.cost))
                 e.cost = *c;
+            if (a.loss)
+                if (const MetricStatistics *l = statistics.find(i, *a.loss))
+                    e.loss = *l;
             a.entries.append(e);
         }
         const bool higher = metricBetter(a.primary) == stats::Better::Higher;
@@ -186,6 +229,10 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
             QString s = primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline);
             if (e.cost && e.cost->hasBaseline)
                 s += QStringLiteral("; ") + costClause(a.cost, e.cost->vsBaseline);
+            if (a.loss && e.loss && e.loss->hasBaseline)
+                if (const MetricStatistics *base =
+                        statistics.find(statistics.configurations[e.configIndex].baselineConfig, *a.loss))
+                    s += QStringLiteral("; ") + lossClause(*a.loss, *e.loss, *base);
             a.sentences.append(s);
         }
         out.append(a);

@@ -23,6 +23,7 @@ struct AnswerEntry {
     bool isBaseline = false;
     std::optional<MetricStatistics> primary; // throughput or transactions/s
     std::optional<MetricStatistics> cost;    // CPU per Gbit/s or per 1000 transactions/s
+    std::optional<MetricStatistics> loss;    // UDP: datagrams or requests lost (%)
 };
 
 struct VariantAnswer {
@@ -33,6 +34,9 @@ struct VariantAnswer {
     // CPU per Gbit/s or per 1000 transactions/s; for latency under load the throughput in
     // the primary's phase (what the latency was paid for).
     Metric cost = Metric::LocalCpuPerGbps;
+    // UDP variants: what was lost on the way (UdpLossPercent, UdpRrLostPercent), the figure
+    // a UDP comparison is often run for; nullopt for TCP and latency under load.
+    std::optional<Metric> loss;
     QList<AnswerEntry> entries; // configuration order
     int winner = -1;            // index into entries: the best mean of the primary metric
     // The winner is significantly better than every configuration it was compared with
@@ -54,11 +58,13 @@ QStringList answerLines(const QList<VariantAnswer> &answers);
 // "CPU per Gbit/s" and "CPU per 1000 trans/s" (or "bidir throughput"): the cost metric's
 // short name in sentences.
 QString costName(Metric cost);
-// "throughput", "transactions/s", "bidir p99 latency increase": the primary metric in sentences.
+// "throughput", "transactions/s", "bidir p99 latency increase", "UDP goodput": the primary
+// metric in sentences.
 QString primaryName(Metric primary);
 // How a decided winner is announced: "is faster", or "adds less latency under load".
 QString winnerPhrase(Metric primary);
-// "Throughput test", "Request/response test", "Latency under load test".
+// "Throughput test", "Request/response test", "Latency under load test", "UDP test",
+// "UDP request/response test".
 QString testKindPhrase(Metric primary);
 
 } // namespace nb

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparisonmatrix.h"
 
+#include "core/units.h"
+#include "test/parameters.h"
+
+#include <QRegularExpression>
+
+#include <utility>
+
 namespace nb {
 
 MatrixEndpoint MatrixEndpoint::fromBindAddress(const QString &bindAddress, const QString &target)
@@ -93,6 +100,10 @@ void MatrixVariant::apply(TestParams *p) const
         p->responseSize = *responseSize;
     if (phaseSeconds)
         p->phaseSeconds = *phaseSeconds;
+    if (udp)
+        p->udp = *udp;
+    if (bandwidth)
+        p->bandwidth = *bandwidth;
     if (p->isLoadedLatency()) {
         // Its phases set the directions and the length (TestParams::validate).
         p->direction = Direction::Upload;
@@ -114,6 +125,7 @@ MatrixVariant MatrixVariant::throughput()
     MatrixVariant v;
     v.name = QStringLiteral("TCP_STREAM");
     v.kind = TestKind::Stream;
+    v.udp = false;
     return v;
 }
 
@@ -122,6 +134,7 @@ MatrixVariant MatrixVariant::requestResponse(int connections)
     MatrixVariant v;
     v.name = connections == 1 ? QStringLiteral("TCP_RR") : QStringLiteral("TCP_RR (%1 conn.)").arg(connections);
     v.kind = TestKind::Rr;
+    v.udp = false;
     v.streams = connections;
     return v;
 }
@@ -131,9 +144,71 @@ MatrixVariant MatrixVariant::latencyUnderLoad(int streams, double phaseSeconds)
     MatrixVariant v;
     v.name = QStringLiteral("Latency under load");
     v.kind = TestKind::LoadedLatency;
+    v.udp = false;
     v.streams = streams;
     v.phaseSeconds = phaseSeconds;
     return v;
+}
+
+QString MatrixVariant::rateText(std::uint64_t bps)
+{
+    if (bps == 0)
+        return QStringLiteral("unlimited");
+    constexpr std::pair<double, char> units[] = {{1e12, 'T'}, {1e9, 'G'}, {1e6, 'M'}, {1e3, 'K'}};
+    for (const auto &[scale, suffix] : units)
+        if (double(bps) >= scale)
+            return QString::number(double(bps) / scale, 'g', 4) + QLatin1Char(suffix);
+    return QString::number(bps);
+}
+
+MatrixVariant MatrixVariant::udpStream(std::uint64_t bitsPerSecond, std::uint32_t datagramSize, int streams)
+{
+    MatrixVariant v;
+    v.name = QStringLiteral("UDP %1").arg(rateText(bitsPerSecond));
+    v.kind = TestKind::Stream;
+    v.udp = true;
+    v.bandwidth = bitsPerSecond;
+    // 128K is TestParams' "-l not given" (udpDatagramSizeUnset): the client takes the MSS.
+    v.blockSize = datagramSize > 0 ? datagramSize : 128 * 1024;
+    if (datagramSize > 0)
+        v.name += QStringLiteral(" %1B").arg(datagramSize);
+    v.streams = streams;
+    if (streams > 1)
+        v.name += QStringLiteral(" P=%1").arg(streams);
+    return v;
+}
+
+MatrixVariant MatrixVariant::udpRequestResponse()
+{
+    MatrixVariant v;
+    v.name = QStringLiteral("UDP_RR");
+    v.kind = TestKind::Rr;
+    v.udp = true;
+    v.streams = 1;
+    return v;
+}
+
+bool udpRatesFromText(const QString &text, QList<std::uint64_t> *out, QString *error)
+{
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    const param::Parameter &row = param::parameter(param::Id::Bitrate);
+    QList<std::uint64_t> rates;
+    for (const QString &part : text.split(separators, Qt::SkipEmptyParts)) {
+        const std::optional<double> r = parseRate(part);
+        if (!r || !param::inRange(row, *r)) {
+            *error = QStringLiteral("UDP rates: \"%1\" is not a rate from %2 (100M, 1G; 0: unlimited)")
+                         .arg(part.left(40), param::rangeText(row));
+            return false;
+        }
+        if (!rates.contains(std::uint64_t(*r)))
+            rates.append(std::uint64_t(*r));
+    }
+    if (rates.isEmpty()) {
+        *error = QStringLiteral("UDP rates: give at least one rate (100M, 1G; 0: unlimited)");
+        return false;
+    }
+    *out = rates;
+    return true;
 }
 
 QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpoint> &endpoints,

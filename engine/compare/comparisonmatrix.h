@@ -42,7 +42,9 @@ struct MatrixVariant {
     std::optional<std::uint32_t> window;
     std::optional<int> inFlight;
     std::optional<std::uint32_t> requestSize, responseSize;
-    std::optional<double> phaseSeconds; // latency under load: each phase's length
+    std::optional<double> phaseSeconds;     // latency under load: each phase's length
+    std::optional<bool> udp;                // -u
+    std::optional<std::uint64_t> bandwidth; // -b: UDP bit/s per stream, 0 unlimited
 
     void apply(TestParams *params) const;
 
@@ -55,7 +57,20 @@ struct MatrixVariant {
     // `phaseSeconds` long, `streams` load streams each way. The base's warm-up (-O), byte
     // count (-n) and direction do not apply to it and are cleared.
     static MatrixVariant latencyUnderLoad(int streams, double phaseSeconds);
+    // "UDP 100M": a UDP stream (-u) at `bitsPerSecond` per stream (0: unlimited, "UDP
+    // unlimited"), `datagramSize` bytes per datagram (0: iperf3's default, the path's MSS;
+    // else " 1400B" in the name) on `streams` streams (" P=4" in the name when more than
+    // one).
+    static MatrixVariant udpStream(std::uint64_t bitsPerSecond, std::uint32_t datagramSize = 0, int streams = 1);
+    // "UDP_RR": UDP request/response (-u --rr, netperf's UDP_RR) on one socket.
+    static MatrixVariant udpRequestResponse();
+    // "100M", "1.5G", "64K", "unlimited": a rate as -b takes it, for variant names.
+    static QString rateText(std::uint64_t bitsPerSecond);
 };
+
+// "100M, 500M" (commas, semicolons or spaces; -b's notation, 0 unlimited): the rates of UDP
+// variants, each once, in order. On failure *error is one line naming the bad entry.
+bool udpRatesFromText(const QString &text, QList<std::uint64_t> *out, QString *error);
 
 // Every endpoint's defaultLabel(), made unique: endpoints whose short names collide get
 // the interface name appended ("VMXNET3 ens192", "VMXNET3 ens224"), then the target.

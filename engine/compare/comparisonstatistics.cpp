@@ -2,6 +2,7 @@
 #include "compare/comparisonstatistics.h"
 
 #include "compare/loadedlatencymetrics.h"
+#include "compare/udpmetrics.h"
 #include "test/servicedemand.h"
 
 #include <QJsonArray>
@@ -26,6 +27,17 @@ constexpr MetricDesc kMetrics[] = {
     {Metric::LocalCpuPerKtps, "local_cpu_pct_per_ktps", "Local CPU per 1000 transactions/s", stats::Better::Lower},
     {Metric::LatencyP50, "latency_p50_us", "Latency p50", stats::Better::Lower},
     {Metric::LatencyP99, "latency_p99_us", "Latency p99", stats::Better::Lower},
+    {Metric::UdpGoodput, "udp_goodput_bps", "UDP goodput", stats::Better::Higher},
+    {Metric::UdpLossPercent, "udp_loss_pct", "UDP loss", stats::Better::Lower},
+    {Metric::UdpJitter, "udp_jitter_us", "UDP jitter", stats::Better::Lower},
+    {Metric::UdpLocalCpuPerGbps, "udp_local_cpu_pct_per_gbps", "UDP: local CPU per Gbit/s", stats::Better::Lower},
+    {Metric::UdpRrTransactionsPerSecond, "udp_rr_transactions_per_second", "UDP_RR transactions/s",
+     stats::Better::Higher},
+    {Metric::UdpRrLatencyP50, "udp_rr_latency_p50_us", "UDP_RR latency p50", stats::Better::Lower},
+    {Metric::UdpRrLatencyP99, "udp_rr_latency_p99_us", "UDP_RR latency p99", stats::Better::Lower},
+    {Metric::UdpRrLostPercent, "udp_rr_lost_pct", "UDP_RR lost requests", stats::Better::Lower},
+    {Metric::UdpRrLocalCpuPerKtps, "udp_rr_local_cpu_pct_per_ktps", "UDP_RR: local CPU per 1000 transactions/s",
+     stats::Better::Lower},
     {Metric::LoadedIdleP50, "loaded_idle_p50_us", "Idle latency p50", stats::Better::Lower},
     {Metric::LoadedIdleP99, "loaded_idle_p99_us", "Idle latency p99", stats::Better::Lower},
     {Metric::LoadedDownloadP50Increase, "loaded_download_p50_increase_us", "Download: p50 latency increase",
@@ -129,7 +141,11 @@ QString metricUnit(Metric m)
     case Metric::Throughput:
         return QStringLiteral("bit/s");
     case Metric::TransactionsPerSecond:
+    case Metric::UdpRrTransactionsPerSecond:
         return QStringLiteral("/s");
+    case Metric::UdpLossPercent:
+    case Metric::UdpRrLostPercent:
+        return QStringLiteral("%");
     case Metric::LatencyP50:
     case Metric::LatencyP99:
         return QStringLiteral("\u00b5s");
@@ -143,8 +159,10 @@ QString metricUnit(Metric m)
     case Metric::RemoteServiceDemandPerTransaction:
         return QStringLiteral("\u00b5s/transaction");
     case Metric::LocalCpuPerGbps:
+    case Metric::UdpLocalCpuPerGbps:
         return QStringLiteral("% per Gbit/s");
     case Metric::LocalCpuPerKtps:
+    case Metric::UdpRrLocalCpuPerKtps:
         return QStringLiteral("% per 1000/s");
     default:
         break;
@@ -163,7 +181,7 @@ bool isRequestResponseMetric(Metric m)
     case Metric::RemoteServiceDemandPerTransaction:
         return true;
     default:
-        return false;
+        return isUdpRrMetric(m);
     }
 }
 
@@ -174,7 +192,8 @@ bool isLoadedLatencyMetric(Metric m)
 
 bool isLatencyMetric(Metric m)
 {
-    if (m == Metric::LatencyP50 || m == Metric::LatencyP99)
+    if (m == Metric::LatencyP50 || m == Metric::LatencyP99 || m == Metric::UdpJitter || m == Metric::UdpRrLatencyP50 ||
+        m == Metric::UdpRrLatencyP99)
         return true;
     const auto spec = loadedLatencyMetricSpec(m);
     return spec && spec->figure != LoadedFigure::Throughput;
@@ -182,7 +201,7 @@ bool isLatencyMetric(Metric m)
 
 bool isBitrateMetric(Metric m)
 {
-    if (m == Metric::Throughput)
+    if (m == Metric::Throughput || m == Metric::UdpGoodput)
         return true;
     const auto spec = loadedLatencyMetricSpec(m);
     return spec && spec->figure == LoadedFigure::Throughput;
@@ -206,6 +225,23 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
             return std::nullopt;
     } else if (isLoadedLatencyMetric(m)) {
         return std::nullopt;
+    }
+    if (isUdpMetric(m))
+        return udpMetricValue(r, m);
+    if (isUdpStreamRun(r) || isUdpRrRun(r)) {
+        // UDP runs have their own figures; the TCP rate and latency metrics leave them out,
+        // so a chart never puts a UDP bar beside a TCP one. The CPU figures apply to both.
+        switch (m) {
+        case Metric::Throughput:
+        case Metric::LocalCpuPerGbps:
+        case Metric::TransactionsPerSecond:
+        case Metric::LocalCpuPerKtps:
+        case Metric::LatencyP50:
+        case Metric::LatencyP99:
+            return std::nullopt;
+        default:
+            break;
+        }
     }
     const bool stream = !r.hasRr && !r.params.isRequestResponse();
     switch (m) {

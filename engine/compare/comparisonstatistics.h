@@ -23,6 +23,19 @@ enum class Metric {
     LocalCpuPerKtps,       // local busy % per 1000 transactions/s (RR)
     LatencyP50,            // microseconds, RR
     LatencyP99,            // microseconds, RR
+    // UDP (-u; udpmetrics.h): a UDP stream's receiver bit/s, loss % (lost/expected
+    // datagrams), jitter (µs) and local CPU per Gbit/s; UDP request/response's
+    // transactions/s, latency p50 and p99 (µs), requests lost (%) and local CPU per 1000/s.
+    // TCP runs have none of them, UDP runs none of the TCP ones above.
+    UdpGoodput,
+    UdpLossPercent,
+    UdpJitter,
+    UdpLocalCpuPerGbps,
+    UdpRrTransactionsPerSecond,
+    UdpRrLatencyP50,
+    UdpRrLatencyP99,
+    UdpRrLostPercent,
+    UdpRrLocalCpuPerKtps,
     // Latency under load (TestKind::LoadedLatency; loadedlatencymetrics.h): the probe's idle
     // baseline, then per loaded phase kind the p50 and p99 increase over idle (µs), the
     // loaded p99 (µs) and the load's throughput in that phase (bit/s).
@@ -58,7 +71,7 @@ QString metricUnit(Metric m);
 bool isRequestResponseMetric(Metric m);
 // True for the latency-under-load metrics (LoadedIdleP50 .. LoadedBidirThroughput).
 bool isLoadedLatencyMetric(Metric m);
-// True for the metrics in microseconds of latency (shown in µs, ms or s).
+// True for the metrics in microseconds (latency and UDP jitter: shown in µs, ms or s).
 bool isLatencyMetric(Metric m);
 // True for the metrics in bit/s.
 bool isBitrateMetric(Metric m);

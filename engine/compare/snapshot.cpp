@@ -2,6 +2,7 @@
 #include "compare/snapshot.h"
 
 #include "compare/comparisonstatistics.h"
+#include "compare/udpmetrics.h"
 #include "core/gzip.h"
 #include "core/jsonfields.h"
 
@@ -53,6 +54,30 @@ QString configurationKey(const TestParams &p)
     return key;
 }
 
+// Before version 4, TestParams::toJson did not write the UDP flag, so a UDP run saved then
+// reads as TCP. Its figures say what it was: datagram counts (UDP stream) or lost requests
+// (UDP request/response). A configuration whose runs are all UDP is UDP too. The rate and
+// the pacing timer are not in the figures and keep their defaults.
+void restoreUdpFlags(Comparison *c)
+{
+    QList<int> udpRuns(c->configurations.size(), 0), allRuns(c->configurations.size(), 0);
+    for (Run &run : c->runs) {
+        TestResult &r = run.result;
+        const bool udp = r.params.udp || isUdpStreamRun(r) || isUdpRrRun(r);
+        r.params.udp = r.params.udp || (udp && (r.params.kind == TestKind::Stream || r.params.kind == TestKind::Rr));
+        if (run.configIndex < 0 || run.configIndex >= c->configurations.size() || !r.ok())
+            continue;
+        ++allRuns[run.configIndex];
+        if (r.params.udp)
+            ++udpRuns[run.configIndex];
+    }
+    for (int i = 0; i < c->configurations.size(); ++i) {
+        TestParams &p = c->configurations[i].params;
+        if (allRuns[i] > 0 && udpRuns[i] == allRuns[i] && (p.kind == TestKind::Stream || p.kind == TestKind::Rr))
+            p.udp = true;
+    }
+}
+
 bool migrateVersion0(const QJsonArray &results, Comparison *out, QString *error)
 {
     if (results.isEmpty())
@@ -101,7 +126,7 @@ bool migrateVersion0(const QJsonArray &results, Comparison *out, QString *error)
     return true;
 }
 
-bool fromVersion1To3(const QJsonObject &o, Comparison *out, QString *error)
+bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
 {
     using namespace json;
     Comparison c;
@@ -225,14 +250,17 @@ bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *er
             } else {
                 // Version 1 differs only in lacking each configuration's adapter and
                 // variant, which Configuration::fromJson derives from the label; version 2
-                // only in holding no latency-under-load runs.
+                // only in holding no latency-under-load runs; version 3 in params without
+                // the UDP flag.
                 li.migrated = version < kFormatVersion;
-                ok = fromVersion1To3(o, out, error);
+                ok = fromVersion1To4(o, out, error);
             }
         }
     } else {
         return json::fail(error, QString(), QStringLiteral("not a NicBench snapshot (neither an object nor an array)"));
     }
+    if (ok && li.version < 4)
+        restoreUdpFlags(out);
     if (ok && info)
         *info = li;
     return ok;

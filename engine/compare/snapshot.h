@@ -42,7 +42,13 @@ public:
     // intervals[].rr) and statistics carry the loaded_* metrics. A version 2 reader would
     // take such runs for plain throughput tests, so the bump makes it refuse them instead;
     // version 1 and 2 files hold no such runs and load unchanged.
-    static constexpr int kFormatVersion = 3;
+    // 4: runs may be UDP tests (-u, -u --rr): params carry "udp" (and a stream's "bitrate",
+    // "pacing_timer_us", "udp_counters_64bit"; UDP request/response's "udp_rr_timeout_ms"),
+    // intervals and streams their UDP figures, and statistics the udp_* metrics. Version 3
+    // and older params never held the UDP flag: on load a run with UDP figures (datagram
+    // counts in its streams, or UDP request/response's lost requests) gets it back, and so
+    // does a configuration whose runs all have it.
+    static constexpr int kFormatVersion = 4;
     static constexpr qint64 kMaxFileBytes = qint64(64) * 1024 * 1024; // as stored
     static constexpr qint64 kMaxJsonBytes = qint64(64) * 1024 * 1024; // after gunzip
     static constexpr int kMaxConfigurations = 1024;
@@ -50,7 +56,7 @@ public:
 
     // The document (with a "statistics" object computed from the runs).
     static QJsonObject toJson(const Comparison &comparison);
-    // Accepts version 3, 2 and 1 objects and version 0 documents (a bare array of -J results, or a
+    // Accepts version 4, 3, 2 and 1 objects and version 0 documents (a bare array of -J results, or a
     // single -J result); validates everything.
     static bool fromJson(const QJsonValue &document, Comparison *out, QString *error, SnapshotLoadInfo *info = nullptr);
 

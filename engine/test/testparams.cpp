@@ -388,6 +388,18 @@ QJsonObject TestParams::toJson() const
         o.insert(QStringLiteral("phase_seconds"), phaseSeconds);
         o.insert(QStringLiteral("probe_dscp"), probeDscp);
     }
+    if (udp) {
+        // The table's JSON keys (fromJson reads them back); a stream's rate and pacing,
+        // a request/response test's timeout.
+        o.insert(QStringLiteral("udp"), true);
+        if (kind == TestKind::Stream) {
+            o.insert(QStringLiteral("bitrate"), double(bandwidth));
+            o.insert(QStringLiteral("pacing_timer_us"), pacingTimerUs);
+            o.insert(QStringLiteral("udp_counters_64bit"), udpCounters64);
+        } else if (kind == TestKind::Rr) {
+            o.insert(QStringLiteral("udp_rr_timeout_ms"), udpRrTimeoutMs);
+        }
+    }
     return o;
 }
 
@@ -425,6 +437,10 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
             p.**text = (p.**text).left(256);
         }
     }
+    // -u --rr: the UDP row is a stream option on the command line, but UDP request/response
+    // keeps it too.
+    if (p.kind == TestKind::Rr && !readBool(o, QStringLiteral("udp"), &p.udp, QString(), error))
+        return false;
     if (!readString(o, QStringLiteral("family"), &family, QString(), error) ||
         !readString(o, QStringLiteral("direction"), &direction, QString(), error) ||
         !readString(o, QStringLiteral("peer_protocol"), &protocol, QString(), error))
