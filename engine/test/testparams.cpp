@@ -392,6 +392,7 @@ QJsonObject TestParams::toJson() const
         // The table's JSON keys (fromJson reads them back); a stream's rate and pacing,
         // a request/response test's timeout.
         o.insert(QStringLiteral("udp"), true);
+        o.insert(QStringLiteral("dont_fragment"), dontFragment);
         if (kind == TestKind::Stream) {
             o.insert(QStringLiteral("bitrate"), double(bandwidth));
             o.insert(QStringLiteral("pacing_timer_us"), pacingTimerUs);
