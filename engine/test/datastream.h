@@ -117,6 +117,7 @@ public:
     }
     // The UDP figures (UDP roles only, after begin()): packets, loss, jitter.
     const UdpFlow *udp() const { return m_udpReady.load() ? m_udp.get() : nullptr; }
+    UdpFlow *udp() { return m_udpReady.load() ? m_udp.get() : nullptr; }
     bool isUdp() const
     {
         return m_role == Role::UdpSender || m_role == Role::UdpReceiver || m_role == Role::UdpRrClient ||

@@ -46,6 +46,9 @@ public:
     IntervalReport takeInterval(double now, bool omitted, LatencyHistogram *latency = nullptr);
     // Snapshots the final counts; later bytes (drained after the end) do not count.
     void freeze(double now);
+    // UDP receivers stop counting now, before stopSenders() waits for the workers: a
+    // datagram read after the end does not count (iperf3's receiver stops at the end too).
+    void stopUdpCounting();
     // Every sender (and RR/CRR client) has stopped when this returns.
     void stopSenders();
     // Gated senders (latency under load) pause or resume; done when this returns.

@@ -19,6 +19,16 @@ UdpCounts StreamSet::udpCounts(const Entry &e)
     return c;
 }
 
+void StreamSet::stopUdpCounting()
+{
+    for (Entry &e : m_streams) {
+        if (e.stream->role() != DataStream::Role::UdpReceiver)
+            continue;
+        if (UdpFlow *u = e.stream->udp())
+            u->stopCounting();
+    }
+}
+
 void StreamSet::fillUdpInterval(Entry &e, StreamInterval *s)
 {
     if (!e.stream->isUdp())

@@ -151,6 +151,7 @@ void TestSession::tick(double now)
 double TestSession::endDataPhase(bool closeConnections)
 {
     const double end = nowSecs();
+    m_streams.stopUdpCounting();
     m_streams.stopSenders();
     m_streams.freeze(end);
     if (!m_probe.empty()) {

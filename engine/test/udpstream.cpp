@@ -19,6 +19,11 @@ namespace {
 
 // Datagrams one call sends or takes before it returns to the worker.
 constexpr std::uint64_t UdpBurst = 64;
+// The longest a receiving call keeps taking datagrams before it returns to the worker. A
+// count alone is not enough: at a low rate 64 datagrams take long (0.32 s at 200/s), and the
+// worker's commands (the end of the test, the interval's hand-over) would wait that long while
+// datagrams that arrive after the test's end are still counted (issue 17).
+constexpr std::int64_t UdpReceiveSliceNs = 5'000'000;
 // Largest datagram a receiver takes whole (a larger one is cut, and still counted once).
 constexpr std::size_t UdpReceiveBuffer = 65536;
 
@@ -117,7 +122,8 @@ UdpFlow::Step UdpFlow::rrClient(const net::Socket &s, Worker &w)
         if (m_slots[i].sequence == 0 && !sendRequest(s, i, &step))
             return step;
     }
-    for (std::uint64_t n = 0; n < UdpBurst; ++n) {
+    const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
+    for (std::uint64_t n = 0; n < UdpBurst && monotonicNs() < sliceEnd; ++n) {
         const net::Transfer t = net::receiveSome(s, m_rxBuffer.data(), m_rxBuffer.size());
         if (t.status == net::IoStatus::Closed)
             continue;
@@ -154,7 +160,8 @@ UdpFlow::Step UdpFlow::rrClient(const net::Socket &s, Worker &w)
 UdpFlow::Step UdpFlow::rrServer(const net::Socket &s)
 {
     Step step;
-    for (std::uint64_t n = 0; n < UdpBurst; ++n) {
+    const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
+    for (std::uint64_t n = 0; n < UdpBurst && monotonicNs() < sliceEnd; ++n) {
         const net::Transfer t = net::receiveSome(s, m_rxBuffer.data(), m_rxBuffer.size());
         if (t.status == net::IoStatus::Closed)
             continue;
@@ -227,7 +234,8 @@ UdpFlow::Step UdpFlow::send(const net::Socket &s, bool blocking)
 UdpFlow::Step UdpFlow::receive(const net::Socket &s)
 {
     Step step;
-    for (std::uint64_t i = 0; i < UdpBurst; ++i) {
+    const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
+    for (std::uint64_t i = 0; i < UdpBurst && monotonicNs() < sliceEnd; ++i) {
         const net::Transfer t = net::receiveSome(s, m_buffer.data(), m_buffer.size());
         if (t.status == net::IoStatus::Closed)
             continue; // an empty datagram
@@ -236,6 +244,8 @@ UdpFlow::Step UdpFlow::receive(const net::Socket &s)
                 step.error = net::systemErrorText(t.systemError);
             return step;
         }
+        if (!m_counting.load(std::memory_order_relaxed))
+            continue; // after the end: drained, not counted
         step.bytes += std::uint64_t(t.bytes);
         udp::Header h;
         if (!udp::readHeader(m_buffer.data(), std::size_t(t.bytes), m_settings.wideCounters, &h))

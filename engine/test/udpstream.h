@@ -65,6 +65,9 @@ public:
     std::uint64_t outOfOrder() const { return m_outOfOrder.load(std::memory_order_relaxed); }
     double jitterSecs() const { return m_jitter.load(std::memory_order_relaxed); }
     bool isSender() const { return m_settings.sender; }
+    // Receiver: datagrams read from now on are drained but not counted (bytes, packets,
+    // loss, jitter), as iperf3's receiver stops counting at the end of the test. Any thread.
+    void stopCounting() { m_counting.store(false, std::memory_order_relaxed); }
 
 private:
     Step send(const net::Socket &s, bool blocking);
@@ -88,6 +91,7 @@ private:
     std::uint64_t m_sequence = 0;
     std::atomic<std::uint64_t> m_packets{0}, m_lost{0}, m_outOfOrder{0};
     std::atomic<double> m_jitter{0};
+    std::atomic<bool> m_counting{true};
 };
 
 // iperf3's UDP datagram size when -l is not given: the control connection's MSS when the
