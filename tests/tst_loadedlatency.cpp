@@ -68,8 +68,11 @@ void TestLoadedLatency::phasesAgainstOurServer()
         clientArgs(server.port(), {QStringLiteral("--phase-seconds"), QStringLiteral("1.5"), QStringLiteral("-P"),
                                    QStringLiteral("2"), QStringLiteral("-J")});
     const nbtest::CliRun run = nbtest::runCli(args, 60000);
-    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    QVERIFY2(
+        run.finished && run.exitCode == 0,
+        qPrintable(
+            QStringLiteral("error: %1\n%2").arg(doc.value(QStringLiteral("error")).toString(), run.describe(args))));
     const QJsonObject ll = loadedLatency(doc);
     QCOMPARE(ll.value(QStringLiteral("upload_measured_by")).toString(), QStringLiteral("receiver"));
     const QJsonArray phases = ll.value(QStringLiteral("phases")).toArray();
@@ -160,8 +163,11 @@ void TestLoadedLatency::stockIperf3ServerRunsLoadWithoutProbe()
         clientArgs(port, {QStringLiteral("--phases"), QStringLiteral("idle,download,upload,bidir"),
                           QStringLiteral("--phase-seconds"), QStringLiteral("1"), QStringLiteral("-J")});
     const nbtest::CliRun run = nbtest::runCli(args, 60000);
-    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+    QVERIFY2(
+        run.finished && run.exitCode == 0,
+        qPrintable(
+            QStringLiteral("error: %1\n%2").arg(doc.value(QStringLiteral("error")).toString(), run.describe(args))));
     const QJsonObject ll = loadedLatency(doc);
     QVERIFY2(ll.value(QStringLiteral("probe"))
                  .toObject()

@@ -98,11 +98,13 @@ TestResult runLoadPhasesWithoutProbe(const TestParams &params, const QString &pr
                                                      : Direction::Bidirectional;
         PhaseForwarder forward(listener, p.start);
         TestResult r;
-        // A stock server takes a moment after a test before it accepts the next one.
-        for (int attempt = 0; attempt < 10; ++attempt) {
+        // A stock server takes a moment after a test before it accepts the next one (longer
+        // on a loaded machine): ask again for up to 10 s.
+        const auto busyDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        for (;;) {
             ThroughputClient client(sub, &forward);
             r = client.run();
-            if (r.errorCode != ErrorCode::Busy || stop->load())
+            if (r.errorCode != ErrorCode::Busy || stop->load() || std::chrono::steady_clock::now() >= busyDeadline)
                 break;
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
         }
