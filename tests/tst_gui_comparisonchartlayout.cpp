@@ -92,6 +92,23 @@ void wheelAt(QWidget *target, QPointF pos)
 
 } // namespace
 
+// The rows of a chart-layout test: each metric `pick` takes, single and overlaid, at two
+// on-screen sizes and the export size (an empty size).
+template <typename Pick> void addChartRows(Pick pick)
+{
+    QTest::addColumn<bool>("overlay");
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<QSize>("size"); // empty: the export size
+    for (bool overlay : {false, true})
+        for (Metric m : allMetrics())
+            if (pick(m))
+                for (const QSize &s : {QSize(400, 260), QSize(600, 320), QSize()})
+                    QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
+                                  s.isEmpty() ? "export"
+                                              : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
+                        << overlay << int(m) << s;
+}
+
 class TestGuiComparisonChartLayout : public QObject {
     Q_OBJECT
 private slots:
@@ -119,32 +136,15 @@ void TestGuiComparisonChartLayout::initTestCase()
 
 void TestGuiComparisonChartLayout::labelsNeverIntersect_data()
 {
-    QTest::addColumn<bool>("overlay");
-    QTest::addColumn<int>("metric");
-    QTest::addColumn<QSize>("size"); // empty: the export size
-    const QList<QSize> sizes{QSize(400, 260), QSize(600, 320), QSize()};
-    for (bool overlay : {false, true})
-        for (Metric m : {Metric::Throughput, Metric::LocalCpuPerGbps, Metric::TransactionsPerSecond, Metric::LocalCpu})
-            for (const QSize &s : sizes)
-                QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
-                              s.isEmpty() ? "export"
-                                          : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
-                    << overlay << int(m) << s;
+    addChartRows([](Metric m) {
+        return m == Metric::Throughput || m == Metric::LocalCpuPerGbps || m == Metric::TransactionsPerSecond ||
+               m == Metric::LocalCpu;
+    });
 }
 
 void TestGuiComparisonChartLayout::loadedLatencyCharts_data()
 {
-    QTest::addColumn<bool>("overlay");
-    QTest::addColumn<int>("metric");
-    QTest::addColumn<QSize>("size"); // empty: the export size
-    for (bool overlay : {false, true})
-        for (Metric m : allMetrics())
-            if (isLoadedLatencyMetric(m))
-                for (const QSize &s : {QSize(400, 260), QSize(600, 320), QSize()})
-                    QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
-                                  s.isEmpty() ? "export"
-                                              : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
-                        << overlay << int(m) << s;
+    addChartRows([](Metric m) { return isLoadedLatencyMetric(m); });
 }
 
 // Issue 16: the latency-under-load metrics in a comparison that also has P=1 and TCP_RR:
@@ -187,17 +187,7 @@ void TestGuiComparisonChartLayout::loadedLatencyCharts()
 
 void TestGuiComparisonChartLayout::udpCharts_data()
 {
-    QTest::addColumn<bool>("overlay");
-    QTest::addColumn<int>("metric");
-    QTest::addColumn<QSize>("size"); // empty: the export size
-    for (bool overlay : {false, true})
-        for (Metric m : allMetrics())
-            if (isUdpMetric(m))
-                for (const QSize &s : {QSize(400, 260), QSize(600, 320), QSize()})
-                    QTest::addRow("%s %s %s", overlay ? "overlay" : "single", qPrintable(metricKey(m)),
-                                  s.isEmpty() ? "export"
-                                              : qPrintable(QStringLiteral("%1x%2").arg(s.width()).arg(s.height())))
-                        << overlay << int(m) << s;
+    addChartRows([](Metric m) { return isUdpMetric(m); });
 }
 
 // Issue 17: the UDP metrics in a comparison that also has P=1 and TCP_RR: the UDP stream
