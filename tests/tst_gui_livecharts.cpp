@@ -379,6 +379,40 @@ private Q_SLOTS:
                     .contains(QStringLiteral("iperf3 calls it stream 5")));
     }
 
+    // A UDP test's streams show the receiver's loss, jitter and out-of-order figures where a
+    // TCP test's show retransmits, RTT and cwnd (which UDP does not have).
+    void udpStreamsShowLossAndJitter()
+    {
+        StreamResultsModel model;
+        nb::TestResult result;
+        nb::StreamSummary s;
+        s.id = 1;
+        s.seconds = 2;
+        s.udp = true;
+        s.bytesSent = s.bytesReceived = 1'000'000;
+        s.packetsSent = 1000;
+        s.packetsReceived = 1000;
+        s.lostPackets = 25;
+        s.outOfOrder = 3;
+        s.jitterMs = 0.0134;
+        result.streams.append(s);
+        model.setResult(result);
+        const auto header = [&](int c) { return model.headerData(c, Qt::Horizontal).toString(); };
+        QCOMPARE(header(StreamResultsModel::Retransmits), QStringLiteral("Lost"));
+        QCOMPARE(header(StreamResultsModel::MeanRtt), QStringLiteral("Jitter"));
+        QCOMPARE(header(StreamResultsModel::MaxCwnd), QStringLiteral("Out of order"));
+        QCOMPARE(model.index(0, StreamResultsModel::Retransmits).data().toString(), QStringLiteral("25/1000 (2.5%)"));
+        QCOMPARE(model.index(0, StreamResultsModel::MeanRtt).data().toString(), QStringLiteral("0.013 ms"));
+        QCOMPARE(model.index(0, StreamResultsModel::MaxCwnd).data().toString(), QStringLiteral("3"));
+        // A TCP result afterwards gets the TCP columns back.
+        s.udp = false;
+        s.retransmits = 7;
+        result.streams = {s};
+        model.setResult(result);
+        QCOMPARE(header(StreamResultsModel::Retransmits), QStringLiteral("Retransmits"));
+        QCOMPARE(model.index(0, StreamResultsModel::Retransmits).data().toString(), QStringLiteral("7"));
+    }
+
     void streamTableFitsItsWidth_data()
     {
         QTest::addColumn<int>("width");

@@ -431,6 +431,8 @@ private Q_SLOTS:
         QVERIFY2(udp.at(1).contains(QStringLiteral("jitter ")), qPrintable(udp.at(1)));
         QVERIFY2(summary->testText().startsWith(QStringLiteral("UDP bidirectional")), qPrintable(summary->testText()));
         QVERIFY2(summary->toText().contains(QStringLiteral("Upload ")), qPrintable(summary->toText()));
+        // No TCP retransmits row for datagrams.
+        QVERIFY2(!summary->toText().contains(QStringLiteral("retransmits")), qPrintable(summary->toText()));
         QVERIFY2(summary->cpuPerGbpsText().size() > 0 || !result.localCpuKnown, qPrintable(summary->toText()));
         QString overlap = firstOverlap(w.testView()->testPanel());
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));

@@ -184,8 +184,11 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     grid->setHorizontalSpacing(16);
     grid->setVerticalSpacing(2);
     const QStringList figures{tr("Received"), tr("Sent"), tr("Data"), tr("Retransmits")};
-    for (int row = 0; row < figures.size(); ++row)
-        grid->addWidget(new QLabel(figures.at(row), m_table), row + 1, 0);
+    for (int row = 0; row < figures.size(); ++row) {
+        auto *label = new QLabel(figures.at(row), m_table);
+        grid->addWidget(label, row + 1, 0);
+        m_retransmitsHeader = label; // the last row's: UDP has no retransmits
+    }
     m_upload = addDirectionRow(grid, 1, tr("Upload"));
     m_download = addDirectionRow(grid, 2, tr("Download"));
     grid->setColumnStretch(3, 1);
@@ -256,6 +259,9 @@ void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
     row.cells[3]->setText(nb::formatBytes(double(sum.bytesReceived)));
     row.cells[4]->setText(sum.retransmits < 0 ? tr("n/a") : QString::number(sum.retransmits));
     row.setVisible(true);
+    // UDP's loss and jitter have their own row below; a datagram is never retransmitted.
+    row.cells[4]->setVisible(!sum.udp);
+    m_retransmitsHeader->setVisible(!sum.udp);
 }
 
 namespace {
@@ -541,9 +547,12 @@ QString ResultsSummary::toText() const
         for (const DirectionRow *row : {&m_upload, &m_download}) {
             if (row->cells[1]->text().isEmpty() || !row->cells[1]->isVisibleTo(this))
                 continue;
-            lines.append(tr("%1: %2 received, %3 sent, %4, %5 retransmits")
-                             .arg(row->cells[0]->text(), row->cells[1]->text(), row->cells[2]->text(),
-                                  row->cells[3]->text(), row->cells[4]->text()));
+            QString line =
+                tr("%1: %2 received, %3 sent, %4")
+                    .arg(row->cells[0]->text(), row->cells[1]->text(), row->cells[2]->text(), row->cells[3]->text());
+            if (row->cells[4]->isVisibleTo(this))
+                line += tr(", %1 retransmits").arg(row->cells[4]->text());
+            lines.append(line);
         }
     }
     for (QLabel *l : {m_loadedLabel, m_udpLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_udpLostLabel,

@@ -66,6 +66,7 @@ private:
 
     QLabel *m_headlineLabel;
     QWidget *m_table;
+    QLabel *m_retransmitsHeader = nullptr; // hidden for UDP
     DirectionRow m_upload;
     DirectionRow m_download;
     QLabel *m_rrLabel;

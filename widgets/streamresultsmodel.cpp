@@ -2,6 +2,7 @@
 #include "streamresultsmodel.h"
 
 #include "ratescale.h"
+#include "udpformat.h"
 
 #include <core/units.h>
 
@@ -31,6 +32,7 @@ void StreamResultsModel::setResult(const nb::TestResult &result)
 {
     beginResetModel();
     m_streams = result.streams;
+    m_udp = std::any_of(m_streams.cbegin(), m_streams.cend(), [](const nb::StreamSummary &s) { return s.udp; });
     QList<int> ids;
     for (const nb::StreamSummary &s : std::as_const(m_streams))
         ids.append(s.id);
@@ -47,6 +49,7 @@ void StreamResultsModel::clear()
     beginResetModel();
     m_streams.clear();
     m_ordinals.clear();
+    m_udp = false;
     endResetModel();
 }
 
@@ -101,10 +104,20 @@ QVariant StreamResultsModel::displayText(const nb::StreamSummary &s, int column)
     case Throughput:
         return formatRate(throughputOf(s));
     case Retransmits:
+        if (m_udp) // the receiver's lost/total, iperf3's figure
+            return s.packetsReceived == 0 ? unknownText()
+                                          : tr("%1/%2 (%3)")
+                                                .arg(s.lostPackets)
+                                                .arg(s.packetsReceived)
+                                                .arg(formatLossPercent(s.lostPercent()));
         return s.retransmits < 0 ? unknownText() : QString::number(s.retransmits);
     case MeanRtt:
+        if (m_udp)
+            return s.packetsReceived == 0 ? unknownText() : formatJitterMs(s.jitterMs);
         return s.meanRttUs < 0 ? unknownText() : tr("%1 ms").arg(formatSignificantDigits(s.meanRttUs / 1000.0, 3));
     case MaxCwnd:
+        if (m_udp)
+            return s.packetsReceived == 0 ? unknownText() : QString::number(s.outOfOrder);
         return s.maxCwndBytes < 0 ? unknownText() : nb::formatBytes(double(s.maxCwndBytes));
     default:
         return {};
@@ -123,11 +136,11 @@ QVariant StreamResultsModel::sortValue(const nb::StreamSummary &s, int column) c
     case Throughput:
         return throughputOf(s);
     case Retransmits:
-        return qlonglong(s.retransmits);
+        return m_udp ? QVariant(s.lostPercent()) : QVariant(qlonglong(s.retransmits));
     case MeanRtt:
-        return qlonglong(s.meanRttUs);
+        return m_udp ? QVariant(s.jitterMs) : QVariant(qlonglong(s.meanRttUs));
     case MaxCwnd:
-        return qlonglong(s.maxCwndBytes);
+        return m_udp ? QVariant(qulonglong(s.outOfOrder)) : QVariant(qlonglong(s.maxCwndBytes));
     default:
         return {};
     }
@@ -146,12 +159,13 @@ QVariant StreamResultsModel::headerData(int section, Qt::Orientation orientation
         return tr("Data");
     case Throughput:
         return tr("Throughput");
+    // A UDP test's streams have no TCP figures: the same columns hold its own.
     case Retransmits:
-        return tr("Retransmits");
+        return m_udp ? tr("Lost") : tr("Retransmits");
     case MeanRtt:
-        return tr("Mean RTT");
+        return m_udp ? tr("Jitter") : tr("Mean RTT");
     case MaxCwnd:
-        return tr("Max cwnd");
+        return m_udp ? tr("Out of order") : tr("Max cwnd");
     default:
         return {};
     }

@@ -3,7 +3,8 @@
 // One row per stream of a finished test. Display text is formatted for reading; the
 // SortRole gives the raw number so a proxy sorts 9.8 Gbit/s above 980 Mbit/s. Streams
 // are numbered 1..N in the order of their iperf3 ids (which skip numbers: 1, 3, 4, 5);
-// the iperf3 id is in the Stream cell's tooltip and its IperfIdRole.
+// the iperf3 id is in the Stream cell's tooltip and its IperfIdRole. A UDP test's last three
+// columns are lost/total, jitter and out-of-order instead of retransmits, RTT and cwnd.
 
 #include <test/results.h>
 
@@ -38,6 +39,7 @@ private:
 
     QList<nb::StreamSummary> m_streams;
     QHash<int, int> m_ordinals; // iperf3 id -> 1..N
+    bool m_udp = false;         // a UDP test: the TCP columns show loss, jitter, out of order
 };
 
 } // namespace nb::ui
