@@ -76,6 +76,15 @@ inline void compareUdpDocuments(const QJsonObject &clientDoc, const QJsonObject 
         const double packetsReceived = num(received, "packets");
         const double lost = num(received, "lost_packets");
         QVERIFY2(packetsSent > 0 && packetsReceived > 0 && lost >= 0, qPrintable(where));
+        // iperf3's UDP sums: sum_sent is the sender's, sum_received the receiver's, in
+        // either side's document (both tools alike).
+        for (const QJsonObject &e : {ce, se}) {
+            QVERIFY2(e.value(QStringLiteral("sum_sent") + suffix).toObject().value(QStringLiteral("sender")) == true,
+                     qPrintable(where));
+            QVERIFY2(e.value(QStringLiteral("sum_received") + suffix).toObject().value(QStringLiteral("sender")) ==
+                         false,
+                     qPrintable(where));
+        }
         // The receiver's count is the highest sequence number it saw: never beyond what was sent.
         QVERIFY2(packetsReceived <= packetsSent, qPrintable(where));
         QVERIFY2(lost <= packetsReceived, qPrintable(where));

@@ -127,6 +127,8 @@ void addDirectionFields(QJsonObject *sent, QJsonObject *received, const Directio
     insertLoss(sent, 0, 0, d.packetsSent, 0);
     insertLoss(received, d.jitterMs, d.lostPackets, d.packetsReceived, d.lostPercent());
     received->insert(QStringLiteral("out_of_order"), double(d.outOfOrder));
+    sent->insert(QStringLiteral("sender"), true);
+    received->insert(QStringLiteral("sender"), false);
 }
 
 QJsonObject endSumJson(const DirectionSum &d, bool sender)

@@ -27,7 +27,9 @@ QJsonObject endStreamJson(const StreamSummary &s);
 // Reads end.streams[].udp back into the summary (sets s->udp) when the entry has one.
 void readEndStream(const QJsonObject &entry, StreamSummary *s);
 // The UDP fields of end.sum_sent and end.sum_received, and iperf3's end.sum (the sender's
-// bytes and time with the receiver's jitter and loss).
+// bytes and time with the receiver's jitter and loss). As iperf3 3.12 writes them for UDP,
+// sum_sent says "sender": true and sum_received "sender": false whichever side prints them
+// (for TCP both carry the local side's role; end.sum carries it for UDP).
 void addDirectionFields(QJsonObject *sent, QJsonObject *received, const DirectionSum &d);
 QJsonObject endSumJson(const DirectionSum &d, bool sender);
 
