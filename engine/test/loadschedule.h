@@ -2,8 +2,9 @@
 #pragma once
 // The phases of a latency-under-load test (--latency-under-load): which directions carry
 // load when, on one clock that starts with the test. Both ends run the same schedule from
-// the parameters, each on its own clock (they start within one round trip of each other),
-// and each gates only its own senders. Pure functions: tst_loadschedule.
+// the parameters, each on its own clock (the client's starts a one-way trip plus its own
+// scheduling delay after the server's: README), and each gates only its own senders. Pure
+// functions: tst_loadschedule.
 
 #include <QList>
 #include <QString>
