@@ -157,6 +157,14 @@ void TestCommandLine::invalid_data()
     QTest::newRow("unknown short") << split("-c host -x") << QStringLiteral("unknown option '-x' (see --help)");
     QTest::newRow("udp rate out of range")
         << split("-c host -u -b 5T") << QStringLiteral("-b: 5T is out of range (0 to 1e+12 bit/s)");
+    QTest::newRow("-b without -u") << split("-c host -b 10M")
+                                   << QStringLiteral(
+                                          "-b paces UDP tests (-u) only: NicBench does not pace TCP; leave -b "
+                                          "out, or shape the link (tc) for a TCP test at a given rate");
+    QTest::newRow("-b 1M (the UDP default) without -u")
+        << split("-c host -R -b 1M")
+        << QStringLiteral("-b paces UDP tests (-u) only: NicBench does not pace TCP; leave "
+                          "-b out, or shape the link (tc) for a TCP test at a given rate");
     QTest::newRow("--dont-fragment without -u")
         << split("-c host --dont-fragment")
         << QStringLiteral("--dont-fragment is for UDP datagrams (-u); TCP segments to the path's MTU itself");

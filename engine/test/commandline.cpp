@@ -235,6 +235,9 @@ private:
         case param::Id::Bytes:
             m_bytesGiven = true;
             break;
+        case param::Id::Bitrate:
+            m_bitrateGiven = true;
+            break;
         case param::Id::Json:
             m_cl.json = true;
             break;
@@ -280,6 +283,11 @@ private:
             const QString invalid = m_cl.params.validate();
             if (!invalid.isEmpty())
                 return fail(invalid);
+            // iperf3 paces TCP with -b; ours does not, and a TCP test that ignored the rate
+            // would report an unpaced figure as if it had been asked for.
+            if (m_bitrateGiven && !m_cl.params.udp)
+                return fail(QStringLiteral("-b paces UDP tests (-u) only: NicBench does not pace TCP; leave -b out, "
+                                           "or shape the link (tc) for a TCP test at a given rate"));
         }
         return true;
     }
@@ -289,7 +297,7 @@ private:
     QString *m_error;
     QHash<QString, const param::Parameter *> m_byShort, m_byLong;
     CommandLine m_cl;
-    bool m_timeGiven = false, m_bytesGiven = false, m_server = false, m_client = false;
+    bool m_timeGiven = false, m_bytesGiven = false, m_bitrateGiven = false, m_server = false, m_client = false;
 };
 
 } // namespace

@@ -22,6 +22,9 @@ namespace {
 constexpr int IeDuration = 5;
 constexpr int IeNumStreams = 6;
 constexpr int IeTotalRate = 27;
+// IESETPACING, "unable to set socket pacing": a stock client's words for a TCP rate this
+// server does not pace.
+constexpr int IeSetPacing = 140;
 
 // Tables of clients in LogLimiter stay this small whatever arrives.
 constexpr int MaxLogKeys = 4096;
@@ -202,25 +205,35 @@ PolicyRefusal checkParams(const ServerPolicy &policy, const TestParams &params, 
                                        rr ? QStringLiteral("--connections") : QStringLiteral("-P"))
                                   .arg(policy.maxStreams)};
     }
+    const bool serverSends = params.isReverse() || params.isBidir();
+    // This server paces UDP (-b) only: a TCP test asking a rate for what it sends would run
+    // unpaced and its figures would pass for the rate asked (a stock iperf3 client's -R -b).
+    if (bitrate > 0 && !params.udp && serverSends && params.kind == TestKind::Stream)
+        return {IeSetPacing, QStringLiteral("this server does not pace TCP: -b with -R or --bidir is taken for UDP "
+                                            "tests (-u) only")};
     if (policy.maxBitrate > 0) {
         const QString cap = formatBitrate(policy.maxBitrate);
-        // Our server does not pace what it sends, so it cannot keep a sending test under the cap.
-        if (params.isReverse() || params.isBidir() || params.isRequestResponse())
+        // What this server sends is paced only in a UDP stream test; otherwise it cannot keep
+        // a sending test under the cap.
+        if (params.isRequestResponse() || (serverSends && !params.udp))
             return {IeTotalRate, QStringLiteral("this server limits the bitrate to %1 (--max-bitrate) and cannot pace "
-                                                "its own sending: only tests in which the client sends (no -R, "
-                                                "--bidir, --rr or --crr) are taken")
+                                                "its own sending: only tests in which the client sends, or UDP "
+                                                "tests with -b (no --rr or --crr), are taken")
                                      .arg(cap)};
         if (bitrate <= 0)
             return {IeTotalRate,
                     QStringLiteral("an unlimited bitrate was asked; this server allows at most %1 in total "
-                                   "(--max-bitrate): use an iperf3 client with -b")
+                                   "(--max-bitrate): ask a rate with -b (a NicBench client paces UDP, an iperf3 "
+                                   "client TCP too)")
                         .arg(cap)};
-        const double total = bitrate * params.streams;
+        const int directions = params.isBidir() ? 2 : 1;
+        const double total = bitrate * params.streams * directions;
         if (total > policy.maxBitrate)
-            return {IeTotalRate, QStringLiteral("%1 in total was asked (-b %2 times -P %3); this server allows at most "
-                                                "%4 (--max-bitrate)")
+            return {IeTotalRate, QStringLiteral("%1 in total was asked (-b %2 times -P %3%4); this server allows at "
+                                                "most %5 (--max-bitrate)")
                                      .arg(formatBitrate(total), formatBitrate(bitrate))
                                      .arg(params.streams)
+                                     .arg(directions == 2 ? QStringLiteral(" times 2 directions") : QString())
                                      .arg(cap)};
     }
     return {};
