@@ -4,6 +4,7 @@
 // runs each with a fixed spread, throughput runs with intervals and CPU, request/response
 // runs with a latency histogram drawn from a fixed pseudo-random sequence.
 
+#include "comparisonruns.h"
 #include "loadedlatencydata.h"
 #include "udpdata.h"
 
@@ -151,10 +152,7 @@ inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, d
     c.repeats = 3;
     c.baselineIndex = 0;
     for (int i = 0; i < cells.size(); ++i) {
-        Configuration conf;
-        conf.adapter = cells[i].adapter;
-        conf.variant = cells[i].variant;
-        conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
+        Configuration conf = nbtest::namedConfiguration(cells[i].adapter, cells[i].variant);
         conf.params.host = QStringLiteral("198.18.1.%1").arg(10 + i);
         conf.params.udp = isUdp(conf.variant);
         conf.params.kind = isRr(conf.variant)       ? TestKind::Rr
@@ -162,21 +160,16 @@ inline Comparison makeComparison(const QList<Cell> &cells, double scale = 1.0, d
                                                     : TestKind::Stream;
         c.configurations.append(conf);
     }
-    const QList<ScheduledRun> schedule = c.schedule();
-    for (int i = 0; i < schedule.size(); ++i) {
-        Run run;
-        run.configIndex = schedule[i].configIndex;
-        run.repeatIndex = schedule[i].repeatIndex;
-        run.orderIndex = i;
+    nbtest::addScheduledRuns(c, [&](const Run &run) {
         const Cell &cell = cells[run.configIndex];
         const double factor = 1 + (kRunFactor[run.repeatIndex] - 1) * spreadScale;
         const double level = cell.level * scale * factor;
-        run.result = isUdp(cell.variant)      ? udpResult(cell.variant, level, i)
-                     : isRr(cell.variant)     ? rrResult(level, i)
-                     : isLoaded(cell.variant) ? loadedResult(level, i)
-                                              : streamResult(level, 45.0 / (cell.level * scale) * 3, i, firstSecond);
-        c.runs.append(run);
-    }
+        const int i = run.orderIndex;
+        return isUdp(cell.variant)      ? udpResult(cell.variant, level, i)
+               : isRr(cell.variant)     ? rrResult(level, i)
+               : isLoaded(cell.variant) ? loadedResult(level, i)
+                                        : streamResult(level, 45.0 / (cell.level * scale) * 3, i, firstSecond);
+    });
     return c;
 }
 

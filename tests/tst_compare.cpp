@@ -149,6 +149,17 @@ void checkLoopbackComparison(const Comparison &c, int repeats)
     QVERIFY(!s.find(0, Metric::Throughput)->hasBaseline); // the baseline itself
 }
 
+// `nicbench-cli compare` with two repeats of each of `configs` ("label=flags"), `pause`
+// seconds apart, into the snapshot `out`.
+QStringList twoRepeatsArgs(const QString &pause, const QStringList &configs, const QString &out)
+{
+    QStringList args{QStringLiteral("compare"), QStringLiteral("--repeats"), QStringLiteral("2"),
+                     QStringLiteral("--pause"), pause};
+    for (const QString &config : configs)
+        args << QStringLiteral("--config") << config;
+    return args << QStringLiteral("-o") << out;
+}
+
 } // namespace
 
 class TestCompare : public QObject {
@@ -456,17 +467,11 @@ void TestCompare::cliLatencyUnderLoad()
     const QString why = server.start();
     QVERIFY2(why.isEmpty(), qPrintable(why));
     const QString host = QStringLiteral("-c 127.0.0.1 -p %1").arg(server.port());
-    const QStringList args{QStringLiteral("compare"),
-                           QStringLiteral("--repeats"),
-                           QStringLiteral("2"),
-                           QStringLiteral("--pause"),
-                           QStringLiteral("0.2"),
-                           QStringLiteral("--config"),
-                           QStringLiteral("lo, P=1=%1 -t 1").arg(host),
-                           QStringLiteral("--config"),
-                           QStringLiteral("lo, Latency under load=%1 --latency-under-load --phase-seconds 1").arg(host),
-                           QStringLiteral("-o"),
-                           m_dir.filePath(QStringLiteral("loaded.nicbench"))};
+    const QStringList args =
+        twoRepeatsArgs(QStringLiteral("0.2"),
+                       {QStringLiteral("lo, P=1=%1 -t 1").arg(host),
+                        QStringLiteral("lo, Latency under load=%1 --latency-under-load --phase-seconds 1").arg(host)},
+                       m_dir.filePath(QStringLiteral("loaded.nicbench")));
     const CliRun run = runCli(args, 120000);
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     QVERIFY2(run.out.contains("idle p50") && run.out.contains("bidir p99 +"), qPrintable(run.describe(args)));
@@ -574,19 +579,11 @@ void TestCompare::cliUdp()
     QVERIFY2(why.isEmpty(), qPrintable(why));
     const QString host = QStringLiteral("-c 127.0.0.1 -p %1 -t 0.5").arg(server.port());
     const QString path = m_dir.filePath(QStringLiteral("udp.nicbench"));
-    const QStringList args{QStringLiteral("compare"),
-                           QStringLiteral("--repeats"),
-                           QStringLiteral("2"),
-                           QStringLiteral("--pause"),
-                           QStringLiteral("0"),
-                           QStringLiteral("--config"),
-                           QStringLiteral("lo, UDP 100M=%1 -u -b 100M").arg(host),
-                           QStringLiteral("--config"),
-                           QStringLiteral("lo, UDP 500M=%1 -u -b 500M").arg(host),
-                           QStringLiteral("--config"),
-                           QStringLiteral("lo, UDP_RR=%1 -u --rr").arg(host),
-                           QStringLiteral("-o"),
-                           path};
+    const QStringList args = twoRepeatsArgs(QStringLiteral("0"),
+                                            {QStringLiteral("lo, UDP 100M=%1 -u -b 100M").arg(host),
+                                             QStringLiteral("lo, UDP 500M=%1 -u -b 500M").arg(host),
+                                             QStringLiteral("lo, UDP_RR=%1 -u --rr").arg(host)},
+                                            path);
     const CliRun run = runCli(args, 120000);
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe(args)));
     QVERIFY2(run.out.contains("loss ") && run.out.contains("jitter ") && run.out.contains("UDP transactions/s"),

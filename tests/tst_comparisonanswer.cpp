@@ -3,6 +3,7 @@
 // baseline adapter's configuration of the SAME variant, and its CPU cost; the per-variant
 // baselines behind it (Comparison::baselineFor) and the new cost metrics; the UDP metrics
 // (udpmetrics.h) and the UDP answer rows.
+#include "comparisonruns.h"
 #include "udpdata.h"
 
 #include "compare/comparisonanswer.h"
@@ -66,24 +67,15 @@ Comparison makeComparison(const QList<Spec> &specs, int baseline)
     c.repeats = 3;
     c.baselineIndex = baseline;
     for (const Spec &s : specs) {
-        Configuration conf;
-        conf.adapter = s.adapter;
-        conf.variant = s.variant;
-        conf.label = Configuration::joinLabel(s.adapter, s.variant);
+        Configuration conf = nbtest::namedConfiguration(s.adapter, s.variant);
         conf.params.kind = s.rr ? TestKind::Rr : TestKind::Stream;
         c.configurations.append(conf);
     }
-    const QList<ScheduledRun> schedule = c.schedule();
-    for (int i = 0; i < schedule.size(); ++i) {
-        const Spec &s = specs[schedule[i].configIndex];
-        Run run;
-        run.configIndex = schedule[i].configIndex;
-        run.repeatIndex = schedule[i].repeatIndex;
-        run.orderIndex = i;
+    nbtest::addScheduledRuns(c, [&specs](const Run &run) {
+        const Spec &s = specs[run.configIndex];
         const double f = 1 + 0.01 * run.repeatIndex;
-        run.result = s.rr ? rrResult(s.value * f, s.cpu) : streamResult(s.value * f, s.cpu);
-        c.runs.append(run);
-    }
+        return s.rr ? rrResult(s.value * f, s.cpu) : streamResult(s.value * f, s.cpu);
+    });
     return c;
 }
 
@@ -345,25 +337,16 @@ void TestComparisonAnswer::udpAnswer()
     Comparison c;
     c.repeats = 3;
     for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")}) {
-        Configuration conf;
-        conf.adapter = adapter;
-        conf.variant = QStringLiteral("UDP 100M");
-        conf.label = Configuration::joinLabel(conf.adapter, conf.variant);
+        Configuration conf = nbtest::namedConfiguration(adapter, QStringLiteral("UDP 100M"));
         conf.params.udp = true;
         c.configurations.append(conf);
     }
-    const QList<ScheduledRun> schedule = c.schedule();
-    for (int i = 0; i < schedule.size(); ++i) {
-        Run run;
-        run.configIndex = schedule[i].configIndex;
-        run.repeatIndex = schedule[i].repeatIndex;
-        run.orderIndex = i;
+    nbtest::addScheduledRuns(c, [](const Run &run) {
         udpdata::StreamLevels l;
         l.lossPct = run.configIndex == 0 ? 2.0 : 0.1;
         l.jitterMs = run.configIndex == 0 ? 0.05 : 0.02;
-        run.result = udpdata::streamResult(l, i);
-        c.runs.append(run);
-    }
+        return udpdata::streamResult(l, run.orderIndex);
+    });
     const ComparisonStatistics s = computeStatistics(c);
     const QList<VariantAnswer> a = answerComparison(c, s);
     QCOMPARE(a.size(), 1);

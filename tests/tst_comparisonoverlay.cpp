@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // overlayComparisons(): several comparisons ("before" and "after" snapshots) merged into
 // one whose statistics and charts work unchanged, grouped by configuration label.
+#include "comparisonruns.h"
+
 #include "compare/comparisonoverlay.h"
 #include "compare/comparisonstatistics.h"
 
@@ -39,15 +41,8 @@ Comparison makeComparison(const QStringList &labels, const QList<double> &base, 
         conf.params.host = QStringLiteral("198.18.0.%1").arg(c.configurations.size() + 1);
         c.configurations.append(conf);
     }
-    const QList<ScheduledRun> schedule = c.schedule();
-    for (int i = 0; i < schedule.size(); ++i) {
-        Run run;
-        run.configIndex = schedule[i].configIndex;
-        run.repeatIndex = schedule[i].repeatIndex;
-        run.orderIndex = i;
-        run.result = throughputResult(base[run.configIndex] + 0.1 * run.repeatIndex);
-        c.runs.append(run);
-    }
+    nbtest::addScheduledRuns(
+        c, [&base](const Run &run) { return throughputResult(base[run.configIndex] + 0.1 * run.repeatIndex); });
     return c;
 }
 

@@ -4,6 +4,7 @@
 // nicbench-cli opened and overlaid, every export, a corrupt snapshot, the dialog asking
 // a server for its adapters, and the window's comparison command line.
 
+#include "comparisonruns.h"
 #include "integrationhelpers.h"
 
 #include <compare/snapshot.h>
@@ -154,10 +155,7 @@ nb::Comparison fakeComparison(const QList<FakeAdapter> &adapters, const QString 
     c.repeats = 3;
     for (const FakeAdapter &a : adapters) {
         for (const QString &variant : {QStringLiteral("P=4"), QStringLiteral("TCP_RR")}) {
-            nb::Configuration conf;
-            conf.adapter = a.name;
-            conf.variant = variant;
-            conf.label = nb::Configuration::joinLabel(a.name, variant);
+            nb::Configuration conf = nbtest::namedConfiguration(a.name, variant);
             conf.params.duration = 5;
             conf.params.streams = variant == QStringLiteral("P=4") ? 4 : 1;
             if (variant == QStringLiteral("TCP_RR"))
@@ -165,18 +163,12 @@ nb::Comparison fakeComparison(const QList<FakeAdapter> &adapters, const QString 
             c.configurations.append(conf);
         }
     }
-    const QList<nb::ScheduledRun> schedule = c.schedule();
-    for (int i = 0; i < schedule.size(); ++i) {
-        nb::Run run;
-        run.configIndex = schedule[i].configIndex;
-        run.repeatIndex = schedule[i].repeatIndex;
-        run.orderIndex = i;
+    nbtest::addScheduledRuns(c, [&adapters](const nb::Run &run) {
         const FakeAdapter &a = adapters[run.configIndex / 2];
         const double f = kSpread[run.repeatIndex];
-        run.result = run.configIndex % 2 == 0 ? fakeStream(a.gbps * f, a.cpuPct * (2 - f))
-                                              : fakeRr(a.latencyUs / f, a.rrCpuPct * (2 - f));
-        c.runs.append(run);
-    }
+        return run.configIndex % 2 == 0 ? fakeStream(a.gbps * f, a.cpuPct * (2 - f))
+                                        : fakeRr(a.latencyUs / f, a.rrCpuPct * (2 - f));
+    });
     return c;
 }
 

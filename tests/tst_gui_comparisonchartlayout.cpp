@@ -75,6 +75,44 @@ bool showAt(QCustomPlot *plot, const QSize &size)
     return plot->viewport().size() == size;
 }
 
+// The bar chart of `metric` for the comparison, shown and laid out at `size` (an empty size,
+// the export size, lays out at 500x300 on screen).
+bool showBarChart(ComparisonBarChart *chart, Metric metric, const ComparisonOverlay &o,
+                  const ComparisonStatistics &stats, const QSize &size)
+{
+    chart->setMetric(metric);
+    chart->setData(o, stats);
+    return showAt(chart, size.isEmpty() ? QSize(500, 300) : size);
+}
+
+// The groups on the axis of the bar chart of `metric` for the comparison.
+QStringList categoriesOf(Metric metric, const ComparisonOverlay &o, const ComparisonStatistics &stats)
+{
+    ComparisonBarChart chart;
+    chart.setMetric(metric);
+    chart.setData(o, stats);
+    return chart.categoryLabels();
+}
+
+// What is wrong with the labels of a chart at `size` (empty: the export size): the first two
+// that overlap, or the first that leaves the chart; empty when nothing is.
+QString labelFault(const QList<QRectF> &rects, const QSize &size)
+{
+    const QString overlap = firstOverlap(rects);
+    if (!overlap.isEmpty())
+        return overlap;
+    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
+    for (const QRectF &r : rects) {
+        if (!bounds.adjusted(-1, -1, 1, 1).contains(r))
+            return QStringLiteral("(%1,%2 %3x%4) leaves the chart")
+                .arg(r.x())
+                .arg(r.y())
+                .arg(r.width())
+                .arg(r.height());
+    }
+    return QString();
+}
+
 // What QApplication does with a wheel event from the window system: offer it to the widget
 // under the mouse, then to its parents until one accepts it. (Events sent by a test are
 // not spontaneous, so Qt itself would not propagate them.)
@@ -159,9 +197,7 @@ void TestGuiComparisonChartLayout::loadedLatencyCharts()
         overlay ? beforeAfter(withLoadedLatency(), withLoadedLatency(0.8)) : single(withLoadedLatency());
     const ComparisonStatistics stats = computeStatistics(o.merged);
     ComparisonBarChart chart;
-    chart.setMetric(Metric(metric));
-    chart.setData(o, stats);
-    QVERIFY(showAt(&chart, size.isEmpty() ? QSize(500, 300) : size));
+    QVERIFY(showBarChart(&chart, Metric(metric), o, stats, size));
     QCOMPARE(chart.categoryLabels(), QStringList{QStringLiteral("Latency under load")});
     QCOMPARE(chart.barCount(), overlay ? 4 : 2);
     const QString unit = chart.unitLabel();
@@ -170,18 +206,13 @@ void TestGuiComparisonChartLayout::loadedLatencyCharts()
              qPrintable(unit));
     const QList<QRectF> rects = chart.labelRects();
     QVERIFY(rects.size() >= 1 + (overlay ? 4 : 2));
-    const QString overlap = firstOverlap(rects);
-    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
-    for (const QRectF &r : rects)
-        QVERIFY(bounds.adjusted(-1, -1, 1, 1).contains(r));
+    const QString fault = labelFault(rects, size);
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
     // And the stream and RR charts of the same comparison leave no slot for it.
     for (Metric other : {Metric::Throughput, Metric::TransactionsPerSecond, Metric::LatencyP99}) {
-        ComparisonBarChart c;
-        c.setMetric(other);
-        c.setData(o, stats);
-        QVERIFY(!c.categoryLabels().contains(QStringLiteral("Latency under load")));
-        QCOMPARE(c.categoryLabels().size(), 1);
+        const QStringList categories = categoriesOf(other, o, stats);
+        QVERIFY(!categories.contains(QStringLiteral("Latency under load")));
+        QCOMPARE(categories.size(), 1);
     }
 }
 
@@ -202,9 +233,7 @@ void TestGuiComparisonChartLayout::udpCharts()
     const ComparisonOverlay o = overlay ? beforeAfter(withUdp(), withUdp(0.8)) : single(withUdp());
     const ComparisonStatistics stats = computeStatistics(o.merged);
     ComparisonBarChart chart;
-    chart.setMetric(Metric(metric));
-    chart.setData(o, stats);
-    QVERIFY(showAt(&chart, size.isEmpty() ? QSize(500, 300) : size));
+    QVERIFY(showBarChart(&chart, Metric(metric), o, stats, size));
     const bool rr = isUdpRrMetric(Metric(metric));
     QCOMPARE(chart.categoryLabels(), rr ? QStringList{QStringLiteral("UDP_RR")}
                                         : (QStringList{QStringLiteral("UDP 100M"), QStringLiteral("UDP 500M")}));
@@ -220,17 +249,12 @@ void TestGuiComparisonChartLayout::udpCharts()
         QVERIFY2(unit.contains(QLatin1Char('%')), qPrintable(unit));
     const QList<QRectF> rects = chart.labelRects();
     QVERIFY(rects.size() >= (rr ? 1 : 2) + (overlay ? 4 : 2));
-    const QString overlap = firstOverlap(rects);
-    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
-    for (const QRectF &r : rects)
-        QVERIFY(bounds.adjusted(-1, -1, 1, 1).contains(r));
+    const QString fault = labelFault(rects, size);
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
     for (Metric other : {Metric::Throughput, Metric::TransactionsPerSecond, Metric::LatencyP99}) {
-        ComparisonBarChart c;
-        c.setMetric(other);
-        c.setData(o, stats);
-        QCOMPARE(c.categoryLabels().size(), 1);
-        QVERIFY(!c.categoryLabels().first().startsWith(QStringLiteral("UDP")));
+        const QStringList categories = categoriesOf(other, o, stats);
+        QCOMPARE(categories.size(), 1);
+        QVERIFY(!categories.first().startsWith(QStringLiteral("UDP")));
     }
 }
 
@@ -242,9 +266,7 @@ void TestGuiComparisonChartLayout::labelsNeverIntersect()
     const ComparisonOverlay o = overlay ? beforeAfter(longNames(), longNames(1.2)) : single(longNames());
     const ComparisonStatistics stats = computeStatistics(o.merged);
     ComparisonBarChart chart;
-    chart.setMetric(Metric(metric));
-    chart.setData(o, stats);
-    QVERIFY(showAt(&chart, size.isEmpty() ? QSize(500, 300) : size));
+    QVERIFY(showBarChart(&chart, Metric(metric), o, stats, size));
     if (size.isEmpty()) {
         QString error;
         QVERIFY2(chart.exportTo(m_dir.filePath(QStringLiteral("layout.png")), &error), qPrintable(error));
@@ -255,13 +277,9 @@ void TestGuiComparisonChartLayout::labelsNeverIntersect()
     const int legendItems = overlay ? 4 : 2;
     QVERIFY(chart.barCount() > 0);
     QVERIFY2(rects.size() >= ticks + legendItems, qPrintable(QString::number(rects.size())));
-    const QString overlap = firstOverlap(rects);
-    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-    // Everything inside the chart.
-    const QRectF bounds(QPointF(0, 0), size.isEmpty() ? QSizeF(ComparisonChart::kExportSize) : QSizeF(size));
-    for (const QRectF &r : rects)
-        QVERIFY2(bounds.adjusted(-1, -1, 1, 1).contains(r),
-                 qPrintable(QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())));
+    // No two overlap, and everything is inside the chart.
+    const QString fault = labelFault(rects, size);
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
     // The full variant names are still there for the tooltip and CSV.
     if (!isRequestResponseMetric(Metric(metric)))
         QVERIFY(chart.categoryLabels().contains(QStringLiteral("P=16 -w 64k -l 128k")));

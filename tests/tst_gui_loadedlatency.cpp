@@ -5,6 +5,8 @@
 // the summary shows each phase's latency increase over idle; a real run against the
 // built-in server fills chart and summary.
 
+#include "guihelpers.h"
+
 #include <loadedlatencychart.h>
 #include <loadedlatencyformat.h>
 #include <mainwindow.h>
@@ -17,17 +19,16 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
 using nb::gui::MainWindow;
 using nb::gui::TestPanel;
 using nb::gui::TestType;
 using nb::ui::LoadedLatencyChart;
+using nbtest::graphValueAt;
 
 namespace {
 
@@ -45,16 +46,7 @@ nb::TestParams loadedParams(const QString &phases = QString::fromLatin1(nb::Load
 // One 1 s interval ending at `end`: the load each way and the probe's p50/p99.
 nb::IntervalReport interval(double end, double upBps, double downBps, double p50, double p99)
 {
-    nb::IntervalReport r;
-    for (bool sender : {true, false}) {
-        nb::StreamInterval s;
-        s.id = sender ? 1 : 2;
-        s.sender = sender;
-        s.start = end - 1;
-        s.end = end;
-        s.bytes = std::uint64_t((sender ? upBps : downBps) / 8);
-        r.streams.append(s);
-    }
+    nb::IntervalReport r = nbtest::twoStreamInterval(end, upBps, downBps);
     r.hasRr = true;
     r.rr.start = end - 1;
     r.rr.end = end;
@@ -91,15 +83,6 @@ QList<nb::IntervalReport> syntheticRun(const nb::LoadSchedule &schedule)
     return out;
 }
 
-double valueAt(const QCPGraph *g, double key)
-{
-    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-        if (qFuzzyCompare(it->key, key))
-            return it->value;
-    }
-    return -1;
-}
-
 // The first pair of overlapping rectangles, or an empty string.
 QString firstOverlap(const QList<QRect> &rects)
 {
@@ -134,19 +117,10 @@ int presetIndex(const TestPanel &panel)
 class TestGuiLoadedLatency : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_settingsDir;
+    nbtest::GuiTestSettings m_settings;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("NicBenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_loadedlatency"));
-        QSettings().clear();
-        qRegisterMetaType<nb::TestResult>();
-    }
+    void initTestCase() { QVERIFY(m_settings.init(QStringLiteral("tst_gui_loadedlatency"))); }
 
     void presetGivesLoadedLatencyTest()
     {
@@ -251,12 +225,12 @@ private Q_SLOTS:
         QCOMPARE(chart.p50Graph()->dataCount(), 25);
         QCOMPARE(chart.p99Graph()->dataCount(), 25);
         // Second 8 is download, 13 upload, 18 both ways, 23 idle again.
-        QCOMPARE(valueAt(chart.downloadGraph(), 8), 900e6);
-        QCOMPARE(valueAt(chart.uploadGraph(), 8), 0.0);
-        QCOMPARE(valueAt(chart.uploadGraph(), 13), 800e6);
-        QCOMPARE(valueAt(chart.p50Graph(), 18), 4000.0);
-        QCOMPARE(valueAt(chart.p99Graph(), 18), 9000.0);
-        QCOMPARE(valueAt(chart.p99Graph(), 23), 80.0);
+        QCOMPARE(graphValueAt(chart.downloadGraph(), 8), 900e6);
+        QCOMPARE(graphValueAt(chart.uploadGraph(), 8), 0.0);
+        QCOMPARE(graphValueAt(chart.uploadGraph(), 13), 800e6);
+        QCOMPARE(graphValueAt(chart.p50Graph(), 18), 4000.0);
+        QCOMPARE(graphValueAt(chart.p99Graph(), 18), 9000.0);
+        QCOMPARE(graphValueAt(chart.p99Graph(), 23), 80.0);
         // p99 of 9 ms over the idle p50 of 50 µs: more than 10 x, so the axis is logarithmic.
         QVERIFY(chart.latencyAxisIsLog());
         QVERIFY2(chart.latencyAxisLabel().contains(QStringLiteral("log")), qPrintable(chart.latencyAxisLabel()));
@@ -393,10 +367,8 @@ private Q_SLOTS:
     void realRunFillsChartAndSummary()
     {
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w, QSize(1280, 720));
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         nb::TestParams p = loadedParams(QStringLiteral("idle,bidir,idle"), 1);
         p.streams = 1;
         p.host.clear(); // the built-in server

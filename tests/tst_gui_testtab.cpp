@@ -5,6 +5,8 @@
 // survive a restart, and CPU per Gbit/s in the summary. Real widgets on the offscreen
 // platform, real tests against the built-in server on loopback.
 
+#include "guihelpers.h"
+
 #include <adapterlist.h>
 #include <elidingcombobox.h>
 #include <livetestchart.h>
@@ -45,7 +47,7 @@ class TestGuiTestTab : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_settingsDir;
+    nbtest::GuiTestSettings m_settings;
 
     static void setShortTest(MainWindow &w, double seconds, double interval = 0.5)
     {
@@ -72,17 +74,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        // Settings in a folder of this test's own, so nothing leaks between runs.
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("NicBenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_testtab"));
-        QSettings().clear();
-        qRegisterMetaType<nb::TestResult>();
-    }
+    void initTestCase() { QVERIFY(m_settings.init(QStringLiteral("tst_gui_testtab"))); }
 
     void progressText_data()
     {
@@ -122,9 +114,8 @@ private Q_SLOTS:
         // A saved adapter that does not carry the target must not win over loopback.
         QSettings().setValue(QStringLiteral("test/selectedAdapter"), QStringLiteral("eth0"));
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w);
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         QVERIFY(w.testPanel()->isLoopbackSelected());
         QVERIFY(w.adapterList()->adapterNames().contains(QStringLiteral("lo")));
         QCOMPARE(w.adapterList()->currentAdapter(), QStringLiteral("lo"));
@@ -174,10 +165,8 @@ private Q_SLOTS:
     void runStopAlwaysVisible()
     {
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w, QSize(1280, 720));
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         w.testPanel()->setAdvancedVisible(true);
         QToolBar *bar = w.runToolBar();
         QVERIFY(bar && bar->isVisible());
@@ -202,9 +191,8 @@ private Q_SLOTS:
     void finishedProgressEndsAtTotal()
     {
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w);
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         setShortTest(w, 2.0);
         QSignalSpy finished(&w, &MainWindow::testFinished);
         QVERIFY(w.windowTitle() == QStringLiteral("NicBench"));
@@ -222,9 +210,8 @@ private Q_SLOTS:
     void userStopIsReportedAsStopped()
     {
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w);
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         setShortTest(w, 30.0);
         QSignalSpy finished(&w, &MainWindow::testFinished);
         QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
@@ -260,9 +247,8 @@ private Q_SLOTS:
         probe.close();
 
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w);
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         w.testPanel()->setTestType(nb::gui::TestType::RequestResponse);
         setShortTest(w, 2.0);
         auto *target = w.findChild<QComboBox *>(QStringLiteral("targetCombo"));
@@ -408,9 +394,8 @@ private Q_SLOTS:
         QVERIFY(exports.isValid());
         {
             MainWindow w;
-            QVERIFY(w.startBuiltinServer());
-            w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            const QString shown = nbtest::showWithBuiltinServer(w);
+            QVERIFY2(shown.isEmpty(), qPrintable(shown));
             auto *targetCombo = w.findChild<QComboBox *>(QStringLiteral("targetCombo"));
             targetCombo->setCurrentText(target);
             w.testPanel()->setTestType(nb::gui::TestType::Both);

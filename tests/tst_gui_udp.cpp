@@ -6,6 +6,8 @@
 // lost requests; real short runs against the built-in server fill chart and summary, and
 // nothing overlaps at 1280x720.
 
+#include "guihelpers.h"
+
 #include <mainwindow.h>
 #include <resultssummary.h>
 #include <rrchart.h>
@@ -27,7 +29,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
 using nb::gui::MainWindow;
@@ -35,6 +36,7 @@ using nb::gui::TestPanel;
 using nb::gui::TestType;
 using nb::ui::UdpChart;
 using Figure = nb::ui::UdpChart::Figure;
+using nbtest::graphValueAt;
 
 namespace {
 
@@ -52,32 +54,16 @@ int presetNamed(const QString &name)
 // counts) and received downBps with the given loss and jitter.
 nb::IntervalReport udpInterval(double end, double upBps, double downBps, std::uint64_t lost, double jitterMs)
 {
-    nb::IntervalReport r;
-    for (bool sender : {true, false}) {
-        nb::StreamInterval s;
-        s.id = sender ? 1 : 2;
-        s.sender = sender;
-        s.start = end - 1;
-        s.end = end;
+    nb::IntervalReport r = nbtest::twoStreamInterval(end, upBps, downBps);
+    for (nb::StreamInterval &s : r.streams) {
         s.udp = true;
-        s.bytes = std::uint64_t((sender ? upBps : downBps) / 8);
         s.packets = 1000;
-        if (!sender) {
+        if (!s.sender) {
             s.lostPackets = lost;
             s.jitterMs = jitterMs;
         }
-        r.streams.append(s);
     }
     return r;
-}
-
-double valueAt(const QCPGraph *g, double key)
-{
-    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-        if (qFuzzyCompare(it->key + 1, key + 1))
-            return it->value;
-    }
-    return -1;
 }
 
 // The visible labels and fields under `root`, in window coordinates, that overlap: empty
@@ -113,19 +99,10 @@ QString firstOverlap(QWidget *root)
 class TestGuiUdp : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_settingsDir;
+    nbtest::GuiTestSettings m_settings;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("NicBenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_udp"));
-        QSettings().clear();
-        qRegisterMetaType<nb::TestResult>();
-    }
+    void initTestCase() { QVERIFY(m_settings.init(QStringLiteral("tst_gui_udp"))); }
 
     void presets_data()
     {
@@ -292,10 +269,10 @@ private Q_SLOTS:
                             udpInterval(3, 100e6, 95e6, 10, 0.1)});
         QCOMPARE(chart.sampleCount(), 6);
         QCOMPARE(chart.graph(true, Figure::Sent)->dataCount(), 3);
-        QCOMPARE(valueAt(chart.graph(true, Figure::Sent), 2), 100e6);
-        QCOMPARE(valueAt(chart.graph(false, Figure::Received), 2), 80e6);
-        QCOMPARE(valueAt(chart.graph(false, Figure::LossPercent), 2), 10.0); // 100 of 1000
-        QCOMPARE(valueAt(chart.graph(false, Figure::JitterMs), 2), 0.5);
+        QCOMPARE(graphValueAt(chart.graph(true, Figure::Sent), 2), 100e6);
+        QCOMPARE(graphValueAt(chart.graph(false, Figure::Received), 2), 80e6);
+        QCOMPARE(graphValueAt(chart.graph(false, Figure::LossPercent), 2), 10.0); // 100 of 1000
+        QCOMPARE(graphValueAt(chart.graph(false, Figure::JitterMs), 2), 0.5);
         // The client cannot see the upload's receiver live.
         QCOMPARE(chart.graph(true, Figure::Received)->dataCount(), 0);
         QCOMPARE(chart.graph(true, Figure::LossPercent)->dataCount(), 0);
@@ -322,9 +299,9 @@ private Q_SLOTS:
         }
         chart.finishTest(r);
         QCOMPARE(chart.graph(true, Figure::LossPercent)->dataCount(), 2);
-        QCOMPARE(valueAt(chart.graph(true, Figure::LossPercent), 3), 3.0);
-        QCOMPARE(valueAt(chart.graph(true, Figure::JitterMs), 0), 0.25);
-        QVERIFY(std::abs(valueAt(chart.graph(true, Figure::Received), 3) - 97e6) < 1e3);
+        QCOMPARE(graphValueAt(chart.graph(true, Figure::LossPercent), 3), 3.0);
+        QCOMPARE(graphValueAt(chart.graph(true, Figure::JitterMs), 0), 0.25);
+        QVERIFY(std::abs(graphValueAt(chart.graph(true, Figure::Received), 3) - 97e6) < 1e3);
         QCOMPARE(chart.graph(true, Figure::Received)->name(), QStringLiteral("Upload received (server)"));
         // Loss and jitter of the server stay apart by line style as they do live.
         QVERIFY(chart.graph(true, Figure::LossPercent)->pen().style() !=
@@ -396,10 +373,8 @@ private Q_SLOTS:
     void realRuns()
     {
         MainWindow w;
-        QVERIFY(w.startBuiltinServer());
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shown = nbtest::showWithBuiltinServer(w, QSize(1280, 720));
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
         nb::TestParams p;
         p.udp = true;
         p.bandwidth = 50000000;

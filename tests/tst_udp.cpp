@@ -148,6 +148,45 @@ QString oneLine(const nbtest::CliRun &r)
     return QString::fromUtf8(r.err).trimmed();
 }
 
+// A run of our client against a one-off `nicbench-cli -s -1 -J` on a free port.
+struct BothEndsRun {
+    QStringList args; // the client's: `-c 127.0.0.1 -p PORT`, then the test's own
+    nbtest::CliRun client;
+    QJsonObject clientDoc;
+    QByteArray serverOut;
+    QString failure; // empty when both ended with 0 and the client printed a -J document
+};
+
+BothEndsRun runBothEnds(const QStringList &clientArgs)
+{
+    BothEndsRun run;
+    const quint16 port = nbtest::freePort();
+    nbtest::Child server;
+    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
+                                     QStringLiteral("-p"), QString::number(port)});
+    if (!server.waitStarted() || !nbtest::waitListening(port)) {
+        run.failure = server.describe();
+        return run;
+    }
+    run.args =
+        QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port)} + clientArgs;
+    run.client = nbtest::runCli(run.args, 20000);
+    if (!run.client.finished || run.client.exitCode != 0) {
+        run.failure = run.client.describe(run.args);
+        return run;
+    }
+    if (!server.waitFinished(5000) || server.exitCode() != 0) {
+        run.failure = server.describe();
+        return run;
+    }
+    run.serverOut = server.out();
+    QString error;
+    run.clientDoc = nbtest::parseJson(run.client.out, &error);
+    if (run.clientDoc.isEmpty())
+        run.failure = error.isEmpty() ? QStringLiteral("the client's -J document is empty") : error;
+    return run;
+}
+
 } // namespace
 
 class TestUdp : public QObject {
@@ -275,24 +314,13 @@ void TestUdp::nicbenchBothEnds()
 {
     QFETCH(QString, mode);
     QFETCH(int, streams);
-    const quint16 port = nbtest::freePort();
-    nbtest::Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                     QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
-    const QStringList args =
-        QStringList{QStringLiteral("-c"), nbtest::kLoopback,    QStringLiteral("-p"),  QString::number(port),
-                    QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("20M"), QStringLiteral("-t"),
-                    QStringLiteral("2"),  QStringLiteral("-J")} +
-        nbtest::modeArgs(mode);
-    const nbtest::CliRun r = nbtest::runCli(args, 20000);
-    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
-    QVERIFY2(server.waitFinished(5000) && server.exitCode() == 0, qPrintable(server.describe()));
+    const BothEndsRun run = runBothEnds(QStringList{QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("20M"),
+                                                    QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-J")} +
+                                        nbtest::modeArgs(mode));
+    QVERIFY2(run.failure.isEmpty(), qPrintable(run.failure));
+    const QJsonObject &c = run.clientDoc;
     QString error;
-    const QJsonObject c = nbtest::parseJson(r.out, &error);
-    QVERIFY2(!c.isEmpty(), qPrintable(error));
-    const QJsonObject s = nbtest::parseJson(server.out(), &error);
+    const QJsonObject s = nbtest::parseJson(run.serverOut, &error);
     QVERIFY2(!s.isEmpty(), qPrintable(error));
     const QString direction = mode.contains(QLatin1String("--bidir")) ? QStringLiteral("--bidir")
                               : mode == QLatin1String("-R")           ? QStringLiteral("-R")
@@ -326,24 +354,13 @@ void TestUdp::lowRateCountsTheTestOnly()
 {
     QFETCH(QString, mode);
     constexpr double PerSecond = 1.6e6 / (1000 * 8);
-    const quint16 port = nbtest::freePort();
-    nbtest::Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                     QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
-    const QStringList args =
-        QStringList{QStringLiteral("-c"),   nbtest::kLoopback,    QStringLiteral("-p"),   QString::number(port),
-                    QStringLiteral("-u"),   QStringLiteral("-b"), QStringLiteral("1.6M"), QStringLiteral("-l"),
-                    QStringLiteral("1000"), QStringLiteral("-t"), QStringLiteral("1.5"),  QStringLiteral("-i"),
-                    QStringLiteral("0.5"),  QStringLiteral("-J")} +
-        nbtest::modeArgs(mode);
-    const nbtest::CliRun r = nbtest::runCli(args, 20000);
-    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
-    QVERIFY2(server.waitFinished(5000) && server.exitCode() == 0, qPrintable(server.describe()));
-    QString error;
-    const QJsonObject c = nbtest::parseJson(r.out, &error);
-    QVERIFY2(!c.isEmpty(), qPrintable(error));
+    const BothEndsRun run = runBothEnds(QStringList{QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("1.6M"),
+                                                    QStringLiteral("-l"), QStringLiteral("1000"), QStringLiteral("-t"),
+                                                    QStringLiteral("1.5"), QStringLiteral("-i"), QStringLiteral("0.5"),
+                                                    QStringLiteral("-J")} +
+                                        nbtest::modeArgs(mode));
+    QVERIFY2(run.failure.isEmpty(), qPrintable(run.failure));
+    const QJsonObject &c = run.clientDoc;
     const auto withinRate = [&](const QJsonObject &o, const QString &what) {
         const double seconds = nbtest::num(o, "seconds"), packets = nbtest::num(o, "packets");
         const double offered = PerSecond * seconds;
@@ -352,7 +369,7 @@ void TestUdp::lowRateCountsTheTestOnly()
                                  .arg(packets)
                                  .arg(seconds)
                                  .arg(offered)
-                                 .arg(r.describe(args));
+                                 .arg(run.client.describe(run.args));
         QVERIFY2(packets <= offered * 1.02 + 3, qPrintable(text));
         QVERIFY2(packets >= offered * 0.8, qPrintable(text));
     };
@@ -361,7 +378,7 @@ void TestUdp::lowRateCountsTheTestOnly()
         const QString key = QStringLiteral("sum_received") + suffix;
         const QJsonObject received = end.value(key).toObject();
         QVERIFY2(nbtest::num(received, "seconds") >= 1.4 && nbtest::num(received, "seconds") <= 2.0,
-                 qPrintable(r.describe(args)));
+                 qPrintable(run.client.describe(run.args)));
         withinRate(received, key);
         if (clientSends)
             continue;

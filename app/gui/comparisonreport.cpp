@@ -18,6 +18,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <initializer_list>
 #include <memory>
 
 namespace nb::gui {
@@ -99,6 +100,23 @@ int drawList(QPainter &p, const QRect &box, const QStringList &lines, const QStr
     return y - box.top();
 }
 
+// The first of `candidates` that has data is in the four headline metrics: if it is not
+// there yet, it takes the last slot when all four are taken.
+void keepFirstPresentMetric(QList<nb::Metric> &headline, const QList<nb::Metric> &present,
+                            std::initializer_list<nb::Metric> candidates)
+{
+    for (nb::Metric m : candidates) {
+        if (!present.contains(m))
+            continue;
+        if (!headline.contains(m)) {
+            if (headline.size() >= 4)
+                headline.removeLast();
+            headline.append(m);
+        }
+        return;
+    }
+}
+
 QPalette lightPalette()
 {
     QPalette pal(QColor(0xf0, 0xf0, 0xf0), QColor(Qt::white));
@@ -129,27 +147,10 @@ QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
     }
     // UDP loss and latency under load beside other variants still get their charts (and
     // their table rows): each takes the last slot.
-    for (nb::Metric m : {nb::Metric::UdpLossPercent, nb::Metric::UdpRrLostPercent}) {
-        if (!present.contains(m))
-            continue;
-        if (!out.contains(m)) {
-            if (out.size() >= 4)
-                out.removeLast();
-            out.append(m);
-        }
-        break;
-    }
-    for (nb::Metric m : {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase,
-                         nb::Metric::LoadedUploadP99Increase}) {
-        if (!present.contains(m))
-            continue;
-        if (!out.contains(m)) {
-            if (out.size() >= 4)
-                out.removeLast();
-            out.append(m);
-        }
-        break;
-    }
+    keepFirstPresentMetric(out, present, {nb::Metric::UdpLossPercent, nb::Metric::UdpRrLostPercent});
+    keepFirstPresentMetric(out, present,
+                           {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase,
+                            nb::Metric::LoadedUploadP99Increase});
     return out;
 }
 
