@@ -7,6 +7,8 @@
 # Then the Compare tab: a comparison of three loopback configurations (P=1, P=4, P=8)
 # written by nicbench-cli compare, light and dark, at 1280x720 and 1920x1080; two
 # snapshots overlaid; and a comparison running in the window (--compare SPEC).
+# Last, UDP, UDP request/response and latency under load through the in-app theme (light and
+# dark) at 1280x720 and 1920x1080, and a comparison of UDP and latency-under-load variants.
 #
 # Usage: scripts/screenshots.sh OUTDIR [path/to/nicbench]
 #        (default binary: $NICBENCH, else build/bin/nicbench)
@@ -176,3 +178,56 @@ shot 19-dark-compare-overlay-1920
 finish
 size=1280x720
 
+# UDP, UDP request/response and latency under load, light and dark (the in-app theme).
+for theme in light dark; do
+    settings=$'[view]\ntheme='$theme$'\n'
+    for size in 1280x720 1920x1080; do
+        start --run -u -b 200M -P 2 -t 8 -i 0.5
+        sleep 5
+        shot "20-udp-$theme-$size-mid"
+        sleep 6
+        shot "21-udp-$theme-$size-after"
+        finish
+        start --run -u --rr --in-flight 4 -t 6 -i 0.5
+        sleep 10
+        shot "22-udp-rr-$theme-$size-after"
+        finish
+        start --run --latency-under-load --phase-seconds 2 -P 2
+        sleep 7
+        shot "23-loaded-$theme-$size-mid"
+        sleep 8
+        shot "24-loaded-$theme-$size-after"
+        finish
+    done
+done
+settings=
+
+# A comparison with UDP, UDP_RR and latency-under-load variants: two "adapters" (loopback
+# with default socket buffers and with 4 MB ones), each variant a group of two bars.
+"$cli" -s -B 127.0.0.1 -p $port >"$scratch/server.log" 2>&1 &
+server=$!
+sleep 1
+target="-c 127.0.0.1 -p $port -i 0.5"
+loaded="--latency-under-load --phase-seconds 1 --phases idle,download,upload"
+"$cli" compare -q --repeats 2 --pause 0.5 --title "Loopback: UDP and latency under load" \
+    --config "Default buffers, UDP 200M=$target -t 3 -u -b 200M" \
+    --config "4 MB buffers, UDP 200M=$target -t 3 -u -b 200M -w 4M" \
+    --config "Default buffers, UDP_RR=$target -t 3 -u --rr" \
+    --config "4 MB buffers, UDP_RR=$target -t 3 -u --rr -w 4M" \
+    --config "Default buffers, Latency under load=$target $loaded" \
+    --config "4 MB buffers, Latency under load=$target $loaded -w 4M" \
+    -o "$scratch/udp.nicbench" >/dev/null
+kill "$server" 2>/dev/null || true
+wait "$server" 2>/dev/null || true
+server=
+for theme in light dark; do
+    settings=$'[view]\ntheme='$theme$'\n'
+    for size in 1280x720 1920x1080; do
+        start "$scratch/udp.nicbench"
+        sleep 3
+        shot "25-compare-udp-loaded-$theme-$size"
+        finish
+    done
+done
+settings=
+size=1280x720
