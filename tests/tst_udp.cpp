@@ -348,8 +348,10 @@ void TestUdp::lowRateCountsTheTestOnly_data()
 
 // Issue 17: at 200 datagrams/s a receiver counted up to 0.3 s of datagrams that arrived after
 // the test's end (659 in 3.0 s at -R -b 1.6M -l 1000, the last interval 158 instead of 100).
-// Every direction's receiver now counts what the rate offers over its own time: within 2% and
-// 3 datagrams above; below, a loaded machine may fall short, so the floor is loose.
+// Every direction's receiver now counts no more than the rate offers over its own time (2% and
+// 3 datagrams above). Below, the figure to hold it to is what the sender sent: a sender held
+// up on a loaded machine writes off what it missed (176 of the 302 offered once, under a full
+// parallel test run), and loopback loses nothing, so the receiver gets what was sent.
 void TestUdp::lowRateCountsTheTestOnly()
 {
     QFETCH(QString, mode);
@@ -361,17 +363,19 @@ void TestUdp::lowRateCountsTheTestOnly()
                                         nbtest::modeArgs(mode));
     QVERIFY2(run.failure.isEmpty(), qPrintable(run.failure));
     const QJsonObject &c = run.clientDoc;
-    const auto withinRate = [&](const QJsonObject &o, const QString &what) {
+    const auto withinRate = [&](const QJsonObject &o, const QString &what, double sentPackets) {
         const double seconds = nbtest::num(o, "seconds"), packets = nbtest::num(o, "packets");
         const double offered = PerSecond * seconds;
-        const QString text = QStringLiteral("%1: %2 datagrams in %3 s, the rate offers %4\n%5")
+        const QString text = QStringLiteral("%1: %2 datagrams in %3 s, the rate offers %4, the sender sent %5\n%6")
                                  .arg(what)
                                  .arg(packets)
                                  .arg(seconds)
                                  .arg(offered)
+                                 .arg(sentPackets)
                                  .arg(run.client.describe(run.args));
         QVERIFY2(packets <= offered * 1.02 + 3, qPrintable(text));
-        QVERIFY2(packets >= offered * 0.8, qPrintable(text));
+        if (sentPackets >= 0)
+            QVERIFY2(packets >= sentPackets * 0.98 - 3 && packets <= sentPackets, qPrintable(text));
     };
     const QJsonObject end = nbtest::endOf(c);
     for (const auto &[suffix, clientSends] : nbtest::directions(mode)) {
@@ -379,14 +383,16 @@ void TestUdp::lowRateCountsTheTestOnly()
         const QJsonObject received = end.value(key).toObject();
         QVERIFY2(nbtest::num(received, "seconds") >= 1.4 && nbtest::num(received, "seconds") <= 2.0,
                  qPrintable(run.client.describe(run.args)));
-        withinRate(received, key);
+        const double sent = nbtest::num(end.value(QStringLiteral("sum_sent") + suffix).toObject(), "packets");
+        QVERIFY2(sent > 0, qPrintable(run.client.describe(run.args)));
+        withinRate(received, key, sent);
         if (clientSends)
             continue;
         // Our own receiving stream's last interval holds no late burst either.
         const QJsonArray intervals = c.value(QStringLiteral("intervals")).toArray();
         QVERIFY(!intervals.isEmpty());
         withinRate(intervals.last().toObject().value(QStringLiteral("sum") + suffix).toObject(),
-                   QStringLiteral("the last interval"));
+                   QStringLiteral("the last interval"), -1);
     }
 }
 
