@@ -134,7 +134,7 @@ public:
     QString error() const;
     bool tcpInfo(net::TcpInfo *out) const { return net::readTcpInfo(m_socket, out); }
 
-    class Exchange; // one accepted CRR connection (datastream.cpp)
+    class Exchange; // one accepted CRR connection (datastream_p.h)
 
 private:
     void finish(Worker &w);

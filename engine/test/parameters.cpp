@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The table itself: one row per option. What reads and writes values through it is in
+// parameters_values.cpp, the text written from it (--help, tooltips, ranges) in
+// parameters_help.cpp.
 #include "test/parameters.h"
 
-#include <algorithm>
+#include "test/parameters_p.h"
+
 #include <array>
-#include <cmath>
 
 namespace nb::param {
 
 namespace {
 
 using P = TestParams;
-constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
-constexpr double MaxU64 = 18446744073709551615.0;
 // Streams (-P) and request/response connections (--connections) share the TestParams field,
 // each with its own limit between NicBench ends. A stock iperf3 server takes at most
 // proto::MaxStreams streams; the client says so when it meets one (throughputclient.cpp).
@@ -441,50 +442,6 @@ const std::array<Parameter, 60> kTable = {{
      {}},
 }};
 
-QString numberText(double v)
-{
-    return QString::number(v, 'g', 12);
-}
-
-QString sectionTitle(Section s)
-{
-    switch (s) {
-    case Section::Common:
-        return QStringLiteral("Server or client:");
-    case Section::Server:
-        return QStringLiteral("Server:");
-    case Section::Client:
-        return QStringLiteral("Client:");
-    case Section::RequestResponse:
-        return QStringLiteral("Request/response (needs a NicBench server):");
-    case Section::LoadedLatency:
-        return QStringLiteral("Latency under load (the probe needs a NicBench server):");
-    case Section::Other:
-        return QStringLiteral("Other:");
-    }
-    return {};
-}
-
-unsigned kindBit(TestKind k)
-{
-    switch (k) {
-    case TestKind::Stream:
-        break;
-    case TestKind::Rr:
-        return Rr;
-    case TestKind::Crr:
-        return Crr;
-    case TestKind::LoadedLatency:
-        return LoadedLatency;
-    }
-    return Stream;
-}
-
-bool isNumeric(const Parameter &p)
-{
-    return p.type == Type::Int || p.type == Type::Size || p.type == Type::Seconds || p.type == Type::Rate;
-}
-
 } // namespace
 
 std::span<const Parameter> parameters()
@@ -498,160 +455,6 @@ const Parameter &parameter(Id id)
         if (p.id == id)
             return p;
     return kTable.front(); // unreachable: every Id has a row
-}
-
-QString flagName(const Parameter &p)
-{
-    return p.shortFlag ? QStringLiteral("-%1").arg(QLatin1Char(p.shortFlag))
-                       : QStringLiteral("--%1").arg(QLatin1String(p.longFlag));
-}
-
-QString sizeText(double bytes)
-{
-    static const std::array<std::pair<double, char>, 3> units = {{{GiB, 'G'}, {MiB, 'M'}, {KiB, 'K'}}};
-    for (const auto &[factor, suffix] : units)
-        if (bytes >= factor && std::fmod(bytes, factor) == 0)
-            return numberText(bytes / factor) + QLatin1Char(suffix);
-    return numberText(bytes);
-}
-
-QString rangeText(const Parameter &p)
-{
-    if (p.type == Type::Size)
-        return QStringLiteral("%1 to %2").arg(sizeText(p.min), sizeText(p.max));
-    return QStringLiteral("%1 to %2").arg(numberText(p.min), numberText(p.max));
-}
-
-QString toolTip(const Parameter &p)
-{
-    QString text = QString::fromLatin1(p.help).replace(QLatin1Char('\n'), QLatin1Char(' '));
-    text[0] = text[0].toUpper();
-    if (isNumeric(p) && p.max < MaxU64)
-        text += QStringLiteral(", %1%2").arg(rangeText(p), *p.unit == 's' ? QStringLiteral(" s") : QString());
-    return QStringLiteral("%1 (%2).").arg(text, flagName(p));
-}
-
-double numericValue(const TestParams &t, const Parameter &p)
-{
-    return std::visit(
-               [&t](auto member) -> double {
-                   using M = decltype(member);
-                   if constexpr (std::is_same_v<M, std::monostate>) {
-                       return 0;
-                   } else {
-                       using V = std::remove_cvref_t<decltype(t.*member)>;
-                       if constexpr (std::is_arithmetic_v<V>)
-                           return double(t.*member);
-                       else
-                           return 0;
-                   }
-               },
-               p.field) /
-           p.scale;
-}
-
-void setNumericValue(TestParams *t, const Parameter &p, double value)
-{
-    const double stored = value * p.scale;
-    std::visit(
-        [t, stored](auto member) {
-            if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
-                using V = std::remove_cvref_t<decltype(t->*member)>;
-                if constexpr (std::is_floating_point_v<V>)
-                    t->*member = stored;
-                else if constexpr (std::is_same_v<V, bool>)
-                    t->*member = stored != 0;
-                else if constexpr (std::is_integral_v<V>) // all counts are >= 0, range-checked before
-                    t->*member = V(std::uint64_t(std::max(0.0, std::round(stored))));
-            }
-        },
-        p.field);
-}
-
-void setFlag(TestParams *t, const Parameter &p)
-{
-    std::visit(
-        [t, &p](auto member) {
-            if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
-                using V = std::remove_cvref_t<decltype(t->*member)>;
-                if constexpr (std::is_enum_v<V>)
-                    t->*member = V(p.flagValue);
-                else if constexpr (std::is_same_v<V, bool>)
-                    t->*member = p.flagValue != 0;
-            }
-        },
-        p.field);
-}
-
-void setText(TestParams *t, const Parameter &p, const QString &value)
-{
-    if (auto member = std::get_if<QString TestParams::*>(&p.field))
-        t->**member = value;
-}
-
-bool inRange(const Parameter &p, double value)
-{
-    return (p.zeroIsNone && value == 0) || (value >= p.min && value <= p.max);
-}
-
-bool appliesTo(const Parameter &p, TestKind kind)
-{
-    if (p.kinds & kindBit(kind))
-        return true;
-    return std::none_of(kTable.begin(), kTable.end(), [&](const Parameter &q) {
-        return &q != &p && q.field == p.field && (q.kinds & kindBit(kind));
-    });
-}
-
-QString checkRanges(const TestParams &t)
-{
-    const unsigned kind = kindBit(t.kind);
-    for (const Parameter &p : kTable) {
-        if (!isNumeric(p) || !(p.kinds & kind) || std::holds_alternative<std::monostate>(p.field))
-            continue;
-        const double v = numericValue(t, p);
-        if (!inRange(p, v))
-            return QStringLiteral("%1 (%2) must be %3%4%5")
-                .arg(QString::fromLatin1(p.help).section(QLatin1Char(';'), 0, 0), flagName(p),
-                     p.zeroIsNone ? QStringLiteral("0 or ") : QString(), rangeText(p),
-                     *p.unit == 's' ? QStringLiteral(" seconds") : QString());
-    }
-    return {};
-}
-
-QString optionsHelp()
-{
-    constexpr qsizetype column = 26;
-    QString h;
-    for (Section s : {Section::Common, Section::Server, Section::Client, Section::RequestResponse,
-                      Section::LoadedLatency, Section::Other}) {
-        h += sectionTitle(s) + QLatin1Char('\n');
-        for (const Parameter &p : kTable) {
-            if (p.section != s)
-                continue;
-            QString left =
-                p.shortFlag ? QStringLiteral("  -%1, ").arg(QLatin1Char(p.shortFlag)) : QStringLiteral("      ");
-            left += QStringLiteral("--") + QLatin1String(p.longFlag);
-            if (p.valueName)
-                left += QLatin1Char(' ') + QLatin1String(p.valueName);
-            left = left.leftJustified(column - 1) + QLatin1Char(' ');
-            QString text = QLatin1String(p.help);
-            text.replace(QLatin1Char('\n'), QLatin1Char('\n') + QString(column, QLatin1Char(' ')));
-            // Range and default go after the first clause: "test duration, 0 to 86400 (default 10); ..."
-            qsizetype firstLineEnd = text.indexOf(QLatin1Char(';'));
-            if (firstLineEnd < 0)
-                firstLineEnd = text.indexOf(QLatin1Char('\n'));
-            QString extra;
-            if ((p.type == Type::Int || p.type == Type::Seconds) && p.id != Id::Port)
-                extra += QStringLiteral(", ") + rangeText(p);
-            if (*p.defaultText)
-                extra += QStringLiteral(" (default %1)").arg(QLatin1String(p.defaultText));
-            text.insert(firstLineEnd < 0 ? text.size() : firstLineEnd, extra);
-            h += left + text + QLatin1Char('\n');
-        }
-    }
-    h += QStringLiteral("Sizes take K/M/G suffixes (1K = 1024), as in iperf.\n");
-    return h;
 }
 
 } // namespace nb::param

@@ -135,6 +135,8 @@ QString rangeText(const Parameter &p);
 // The help text plus range and default, for tooltips: "Parallel streams, 1 to 128 (-P)."
 QString toolTip(const Parameter &p);
 
+// Int, Size, Seconds and Rate rows: a value that is a number (with a range).
+bool isNumeric(const Parameter &p);
 // A numeric field's value as a double, and the reverse (rounded to the field's type).
 double numericValue(const TestParams &t, const Parameter &p);
 void setNumericValue(TestParams *t, const Parameter &p, double value);

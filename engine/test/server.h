@@ -45,7 +45,7 @@ public:
     // Connections turned away at once: busy, not allowed (--allow), over the rate (--rate-limit).
     int connectionsRefused() const;
 
-    struct Impl; // server.cpp: the listener and the phases of one test
+    struct Impl; // server_p.h: what the listener (server.cpp) and one test (serverrun.cpp) share
 
 private:
     std::unique_ptr<Impl> d;

@@ -223,12 +223,6 @@ bool readWireString(const QJsonObject &o, const QString &key, QString *out, QStr
     return true;
 }
 
-bool isNumeric(const param::Parameter &row)
-{
-    return row.type == param::Type::Int || row.type == param::Type::Size || row.type == param::Type::Seconds ||
-           row.type == param::Type::Rate;
-}
-
 // Every table row with an iperf3 key: numbers range-checked by the row, booleans as flags,
 // strings as text. "nicbench.x" keys live in our extension object.
 bool readIperfRows(const QJsonObject &json, const QJsonObject &ext, TestParams *p, QString *error)
@@ -245,7 +239,7 @@ bool readIperfRows(const QJsonObject &json, const QJsonObject &ext, TestParams *
         const QJsonObject &src = inExt ? ext : json;
         if (inExt)
             key = key.mid(extPrefix.size());
-        if (isNumeric(row)) {
+        if (param::isNumeric(row)) {
             std::optional<double> v;
             if (!readWireNumber(src, key, &v, error))
                 return false;
@@ -422,7 +416,7 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
         if (!row.jsonKey || !param::appliesTo(row, p.kind))
             continue;
         const QString key = QLatin1String(row.jsonKey);
-        if (isNumeric(row)) {
+        if (param::isNumeric(row)) {
             double v = param::numericValue(p, row);
             if (!readDouble(o, key, &v, QString(), error))
                 return false;
