@@ -209,8 +209,8 @@ const std::array<Parameter, 60> kTable = {{
      0,
      false,
      "no limit",
-     "most bit/s a test may ask in all: iperf3's -b times -P, K/M/G = 1000s\n"
-     "(refused: no -b, and tests in which this server sends: it does not pace)",
+     "most bit/s a test may ask in all: iperf3's -b times -P (x2 with --bidir), K/M/G = 1000s\n"
+     "(refused: no -b, and TCP tests or RR in which this server sends: it paces UDP only)",
      Section::Server,
      NoKind,
      nullptr,
