@@ -2,6 +2,7 @@
 // iperf-style command line: what valid flags set, and the one-line error for each
 // kind of mistake.
 #include "test/commandline.h"
+#include "test/testparams.h"
 
 #include <QTest>
 
@@ -26,6 +27,8 @@ private slots:
     void invalid_data();
     void invalid();
     void socketAndProtocolOptions();
+    void tcpRate_data();
+    void tcpRate();
     void serverOptions();
     void extraFlags();
     void helpMentionsEveryFlag();
@@ -157,14 +160,13 @@ void TestCommandLine::invalid_data()
     QTest::newRow("unknown short") << split("-c host -x") << QStringLiteral("unknown option '-x' (see --help)");
     QTest::newRow("udp rate out of range")
         << split("-c host -u -b 5T") << QStringLiteral("-b: 5T is out of range (0 to 1e+12 bit/s)");
-    QTest::newRow("-b without -u") << split("-c host -b 10M")
-                                   << QStringLiteral(
-                                          "-b paces UDP tests (-u) only: NicBench does not pace TCP; leave -b "
-                                          "out, or shape the link (tc) for a TCP test at a given rate");
-    QTest::newRow("-b 1M (the UDP default) without -u")
-        << split("-c host -R -b 1M")
-        << QStringLiteral("-b paces UDP tests (-u) only: NicBench does not pace TCP; leave "
-                          "-b out, or shape the link (tc) for a TCP test at a given rate");
+    QTest::newRow("-b with --rr") << split("-c host --rr -b 10M")
+                                  << QStringLiteral("-b sets the rate of a stream test; request/response and latency "
+                                                    "under load are not paced");
+    QTest::newRow("-b with -u --rr") << split("-c host -u --rr -b 10M")
+                                     << QStringLiteral(
+                                            "-b sets the rate of a stream test; request/response and latency "
+                                            "under load are not paced");
     QTest::newRow("--dont-fragment without -u")
         << split("-c host --dont-fragment")
         << QStringLiteral("--dont-fragment is for UDP datagrams (-u); TCP segments to the path's MTU itself");
@@ -199,6 +201,41 @@ void TestCommandLine::invalid()
     QCOMPARE(error, expected);
     QVERIFY(!error.contains(QLatin1Char('\n')));
     QCOMPARE(cl.params.streams, 99);
+}
+
+// TCP -b: paced only when asked (iperf3's 1 Mbit/s default is UDP's), the rate on the wire
+// as iperf3 sends it, and kept through the snapshot JSON.
+void TestCommandLine::tcpRate_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("paced");
+    QTest::addColumn<double>("wireBandwidth"); // -1: no "bandwidth" key
+    QTest::newRow("no -b") << split("-c host") << false << -1.0;
+    QTest::newRow("-b 10M") << split("-c host -b 10M -P 2") << true << 10e6;
+    QTest::newRow("-b 1M (UDP's default, asked)") << split("-c host -R -b 1M") << true << 1e6;
+    QTest::newRow("-b 0 (unlimited)") << split("-c host -b 0") << false << -1.0;
+    QTest::newRow("UDP, no -b") << split("-c host -u -l 1400") << false << 1e6;
+}
+
+void TestCommandLine::tcpRate()
+{
+    QFETCH(QStringList, args);
+    QFETCH(bool, paced);
+    QFETCH(double, wireBandwidth);
+    nb::CommandLine cl;
+    QString error;
+    QVERIFY2(nb::parseCommandLine(args, &cl, &error), qPrintable(error));
+    QCOMPARE(cl.params.pacesTcp(), paced);
+    const QJsonObject wire = cl.params.toIperfParams();
+    QCOMPARE(wire.value(QStringLiteral("bandwidth")).toDouble(-1), wireBandwidth);
+    // What a server reads from it, and what a snapshot keeps.
+    nb::TestParams server, stored;
+    QVERIFY2(nb::TestParams::fromIperfParams(wire, &server, &error), qPrintable(error));
+    QCOMPARE(server.pacesTcp(), paced);
+    QVERIFY2(nb::TestParams::fromJson(cl.params.toJson(), &stored, &error), qPrintable(error));
+    QCOMPARE(stored.pacesTcp(), paced);
+    if (paced)
+        QCOMPARE(double(stored.bandwidth), wireBandwidth);
 }
 
 void TestCommandLine::socketAndProtocolOptions()

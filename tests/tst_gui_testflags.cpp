@@ -48,6 +48,12 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("--quit-when-done")} << false << false << false << false << 1 << up;
         QTest::newRow("server mode") << QStringList{QStringLiteral("-s")} << false << false << false << false << 1
                                      << up;
+        // The form has no TCP rate: refused rather than run unpaced.
+        QTest::newRow("TCP -b") << QStringList{QStringLiteral("--run"), QStringLiteral("-b"), QStringLiteral("10M")}
+                                << false << false << false << false << 1 << up;
+        QTest::newRow("UDP -b") << QStringList{QStringLiteral("--run"), QStringLiteral("-u"), QStringLiteral("-b"),
+                                               QStringLiteral("10M")}
+                                << true << true << false << false << 1 << up;
     }
 
     void commandLine()

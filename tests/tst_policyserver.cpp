@@ -332,11 +332,6 @@ void TestPolicyServer::stockIperf3GetsClearErrors_data()
                              << QStringList{QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-b"),
                                             QStringLiteral("20M")}
                              << QByteArray("total required bandwidth is larger than server limit");
-    // No policy: this server paces UDP only, so a TCP rate for what it would send is refused.
-    QTest::newRow("TCP -R -b") << QStringList{}
-                               << QStringList{QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-R"),
-                                              QStringLiteral("-b"), QStringLiteral("10M")}
-                               << QByteArray("unable to set socket pacing");
     QTest::newRow("not allowed") << QStringList{QStringLiteral("--allow"), QStringLiteral("10.0.0.0/8")}
                                  << QStringList{QStringLiteral("-t"), QStringLiteral("1")}
                                  << QByteArray("the server is busy running a test");

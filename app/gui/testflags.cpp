@@ -89,6 +89,9 @@ GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
     }
     if (result.error.isEmpty() && result.quitWhenDone && !result.run)
         result.error = QStringLiteral("--quit-when-done needs --run");
+    // The test form has a rate for UDP only: a TCP -b would be dropped on the way.
+    if (result.error.isEmpty() && result.params.pacesTcp())
+        result.error = QStringLiteral("-b for a TCP test is nicbench-cli's (the window paces UDP tests, -u, only)");
     return result;
 }
 

@@ -59,9 +59,20 @@ struct SocketOptions {
     int mss = 0;
     bool noDelay = false;
     QString congestion;
+    // TCP -b: the most bytes per second this socket sends (payload), 0 unlimited.
+    std::uint64_t pacingBytesPerSecond = 0;
 };
 
-// Applies window (SO_SNDBUF and SO_RCVBUF), MSS, TCP_NODELAY and congestion control.
+// Whether the system paces one TCP socket's sending to a rate (Linux: SO_MAX_PACING_RATE,
+// the kernel's own TCP pacing; Windows has no per-socket rate).
+#ifdef _WIN32
+inline constexpr bool CanPaceTcp = false;
+#else
+inline constexpr bool CanPaceTcp = true;
+#endif
+
+// Applies window (SO_SNDBUF and SO_RCVBUF), MSS, TCP_NODELAY, congestion control and the
+// pacing rate (where CanPaceTcp; elsewhere a rate is an error).
 bool applyOptions(const Socket &s, const SocketOptions &o, QString *error);
 void setNoDelay(const Socket &s);
 // Marks the socket's packets with a DSCP (0 to 63): the IPv4 TOS byte and the IPv6 traffic

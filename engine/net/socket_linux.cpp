@@ -71,6 +71,14 @@ bool applyOptions(const Socket &s, const SocketOptions &o, QString *error)
         }
     }
 #endif
+    if (o.pacingBytesPerSecond > 0) {
+        // A 64-bit rate since Linux 4.20 (older kernels take 32 bits: 34 Gbit/s at most).
+        const std::uint64_t rate = o.pacingBytesPerSecond;
+        if (::setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate) < 0) {
+            *error = QStringLiteral("cannot pace the socket at %1 bytes/s: %2").arg(rate).arg(systemErrorText(errno));
+            return false;
+        }
+    }
     return true;
 }
 

@@ -225,6 +225,11 @@ bool applyOptions(const Socket &s, const SocketOptions &o, QString *error)
                      .arg(o.congestion);
         return false;
     }
+    if (o.pacingBytesPerSecond > 0) {
+        *error =
+            QStringLiteral("cannot pace a TCP socket: Windows has no per-connection rate (-b paces UDP only here)");
+        return false;
+    }
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "test/commandline.h"
 
 #include "core/units.h"
+#include "net/socket.h"
 #include "test/authoptions.h"
 #include "test/parameters.h"
 #include "test/serverpolicy.h"
@@ -283,11 +284,20 @@ private:
             const QString invalid = m_cl.params.validate();
             if (!invalid.isEmpty())
                 return fail(invalid);
-            // iperf3 paces TCP with -b; ours does not, and a TCP test that ignored the rate
-            // would report an unpaced figure as if it had been asked for.
-            if (m_bitrateGiven && !m_cl.params.udp)
-                return fail(QStringLiteral("-b paces UDP tests (-u) only: NicBench does not pace TCP; leave -b out, "
-                                           "or shape the link (tc) for a TCP test at a given rate"));
+        }
+        // A client's -b (also the window's, which has no -c): TCP -b paces each stream's
+        // socket where the system can; elsewhere a TCP test that ignored the rate would
+        // report an unpaced figure as if it had been asked for.
+        if (m_bitrateGiven && m_cl.mode != CommandLine::Mode::Server) {
+            if (m_cl.params.kind != TestKind::Stream)
+                return fail(QStringLiteral("-b sets the rate of a stream test; request/response and latency under load "
+                                           "are not paced"));
+            if (!m_cl.params.udp) {
+                if (!net::CanPaceTcp)
+                    return fail(QStringLiteral("-b paces UDP tests (-u) only on this system: it has no per-connection "
+                                               "TCP rate; leave -b out, or shape the link for a TCP test at a rate"));
+                m_cl.params.tcpPaced = true;
+            }
         }
         return true;
     }

@@ -39,7 +39,7 @@ QJsonObject testStartJson(const TestParams &p)
 {
     QJsonObject ts;
     ts.insert(key("protocol"), p.udp ? QStringLiteral("UDP") : QStringLiteral("TCP"));
-    if (p.udp)
+    if (p.udp || p.pacesTcp())
         ts.insert(key("target_bitrate"), double(p.bandwidth));
     ts.insert(key("num_streams"), p.streams);
     ts.insert(key("blksize"), double(p.blockSize));

@@ -3,6 +3,7 @@
 
 #include "core/sanitize.h"
 #include "core/units.h"
+#include "net/socket.h"
 #include "protocol/protocol.h"
 
 #include <QJsonValue>
@@ -206,25 +207,28 @@ PolicyRefusal checkParams(const ServerPolicy &policy, const TestParams &params, 
                                   .arg(policy.maxStreams)};
     }
     const bool serverSends = params.isReverse() || params.isBidir();
-    // This server paces UDP (-b) only: a TCP test asking a rate for what it sends would run
-    // unpaced and its figures would pass for the rate asked (a stock iperf3 client's -R -b).
-    if (bitrate > 0 && !params.udp && serverSends && params.kind == TestKind::Stream)
-        return {IeSetPacing, QStringLiteral("this server does not pace TCP: -b with -R or --bidir is taken for UDP "
-                                            "tests (-u) only")};
+    // This server paces UDP, and TCP where the system can (net::CanPaceTcp): elsewhere a TCP
+    // test asking a rate for what it sends would run unpaced and pass for the rate asked.
+    const bool pacesItsSending = params.udp || net::CanPaceTcp;
+    if (bitrate > 0 && !pacesItsSending && serverSends && params.kind == TestKind::Stream)
+        return {IeSetPacing, QStringLiteral("this server does not pace TCP on this system: -b with -R or --bidir is "
+                                            "taken for UDP tests (-u) only")};
     if (policy.maxBitrate > 0) {
         const QString cap = formatBitrate(policy.maxBitrate);
-        // What this server sends is paced only in a UDP stream test; otherwise it cannot keep
-        // a sending test under the cap.
-        if (params.isRequestResponse() || (serverSends && !params.udp))
+        // Request/response is never paced, and a sending test only where this server paces.
+        if (params.isRequestResponse())
             return {IeTotalRate, QStringLiteral("this server limits the bitrate to %1 (--max-bitrate) and cannot pace "
-                                                "its own sending: only tests in which the client sends, or UDP "
-                                                "tests with -b (no --rr or --crr), are taken")
+                                                "request/response tests (--rr, --crr)")
+                                     .arg(cap)};
+        if (serverSends && !pacesItsSending)
+            return {IeTotalRate, QStringLiteral("this server limits the bitrate to %1 (--max-bitrate) and cannot pace "
+                                                "its own TCP sending on this system: only tests in which the client "
+                                                "sends, or UDP tests, are taken")
                                      .arg(cap)};
         if (bitrate <= 0)
             return {IeTotalRate,
                     QStringLiteral("an unlimited bitrate was asked; this server allows at most %1 in total "
-                                   "(--max-bitrate): ask a rate with -b (a NicBench client paces UDP, an iperf3 "
-                                   "client TCP too)")
+                                   "(--max-bitrate): ask a rate with -b")
                         .arg(cap)};
         const int directions = params.isBidir() ? 2 : 1;
         const double total = bitrate * params.streams * directions;

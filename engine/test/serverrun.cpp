@@ -262,6 +262,7 @@ bool ServerRun::applyListenOptions()
         return true;
     net::SocketOptions listenOptions = dataOptions;
     listenOptions.congestion.clear();
+    listenOptions.pacingBytesPerSecond = 0; // per connection (addStream)
     // Tried on a spare socket first: options the kernel refuses (an MSS out of its range)
     // are the client's error, and the listener is never closed for them.
     const net::Socket trial = net::openTcp(net::localAddress(ctrl.socket()).family());
@@ -350,9 +351,13 @@ bool ServerRun::acceptUdpStreams()
 // A data connection that showed the test's cookie (StreamAcceptor turns the others away).
 void ServerRun::addStream(net::Socket data, const net::Address &dataPeer)
 {
+    // Set per connection: congestion control, and the pacing rate of a TCP -b test.
+    net::SocketOptions afterAccept;
+    afterAccept.congestion = dataOptions.congestion;
+    afterAccept.pacingBytesPerSecond = dataOptions.pacingBytesPerSecond;
     QString optionError;
-    if (!dataOptions.congestion.isEmpty() &&
-        !net::applyOptions(data, {0, 0, false, dataOptions.congestion}, &optionError))
+    if ((!afterAccept.congestion.isEmpty() || afterAccept.pacingBytesPerSecond > 0) &&
+        !net::applyOptions(data, afterAccept, &optionError))
         srv.say(optionError);
     const int id = streamIdForIndex(accepted);
     if (params.isLoadedLatency() && accepted == total - 1) {

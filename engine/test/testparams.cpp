@@ -163,8 +163,8 @@ QJsonObject TestParams::toIperfParams() const
     if (window > 0)
         o.insert(QStringLiteral("window"), double(window));
     o.insert(QStringLiteral("len"), double(blockSize));
-    // iperf3 sends the rate only when one is set (absent: unlimited).
-    if (udp && bandwidth > 0)
+    // iperf3 sends the rate only when one is set (absent: unlimited; TCP: not paced).
+    if ((udp || pacesTcp()) && bandwidth > 0)
         o.insert(QStringLiteral("bandwidth"), double(bandwidth));
     o.insert(QStringLiteral("pacing_timer"), pacingTimerUs);
     if (udp && udpCounters64)
@@ -308,6 +308,8 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
         *error = QStringLiteral("parameter 'blockcount' out of range: %1").arg(*blockcount);
         return false;
     }
+    // A TCP client that sends a rate asks for paced streams (iperf3 -b); without one, none.
+    p.tcpPaced = !p.udp && json.contains(QStringLiteral("bandwidth"));
     if (p.udp) {
         // A stock client leaves the rate out for -b 0 (unlimited).
         if (!json.contains(QStringLiteral("bandwidth")))
@@ -394,6 +396,8 @@ QJsonObject TestParams::toJson() const
         } else if (kind == TestKind::Rr) {
             o.insert(QStringLiteral("udp_rr_timeout_ms"), udpRrTimeoutMs);
         }
+    } else if (pacesTcp()) {
+        o.insert(QStringLiteral("bitrate"), double(bandwidth)); // fromJson: a paced TCP test
     }
     return o;
 }
@@ -447,6 +451,7 @@ bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
                   : direction == QLatin1String("bidirectional") ? Direction::Bidirectional
                                                                 : Direction::Upload;
     p.protocol = protocol == QLatin1String("iperf2") ? PeerProtocol::Iperf2 : PeerProtocol::Iperf3;
+    p.tcpPaced = !p.udp && p.kind == TestKind::Stream && o.contains(QStringLiteral("bitrate"));
     *out = p;
     return true;
 }

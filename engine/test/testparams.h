@@ -64,6 +64,10 @@ struct TestParams {
     // TCP default left in it means iperf3's UDP default (udpDatagramSize()).
     bool udp = false;
     std::uint64_t bandwidth = 1000000;
+    // A TCP stream test is paced only when a rate was asked (-b, or "bandwidth" from an
+    // iperf3 client): each data socket then sends at most bandwidth bit/s (net::CanPaceTcp).
+    bool tcpPaced = false;
+    bool pacesTcp() const { return !udp && tcpPaced && bandwidth > 0 && kind == TestKind::Stream; }
     int pacingTimerUs = 1000;
     bool udpCounters64 = false;
     bool dontFragment = false; // --dont-fragment: DF set, EMSGSIZE instead of fragments (net/udp.h)

@@ -20,6 +20,8 @@ net::SocketOptions socketOptions(const TestParams &params)
     o.mss = params.mss;
     o.noDelay = params.noDelay;
     o.congestion = params.congestion;
+    if (params.pacesTcp())
+        o.pacingBytesPerSecond = params.bandwidth / 8;
     return o;
 }
 
