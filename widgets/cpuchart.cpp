@@ -7,9 +7,38 @@
 
 #include <qcustomplot.h>
 
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace nb::ui {
+
+namespace {
+
+// text as set when every line fits in width, else its words flowed into lines that do
+// (the set line breaks would leave a lone word); a word wider than width stays whole.
+QString cpuPlaceholderLines(const QString &text, const QFontMetrics &fm, int width)
+{
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    if (std::all_of(lines.begin(), lines.end(), [&](const QString &l) { return fm.horizontalAdvance(l) <= width; }))
+        return text;
+    QStringList out;
+    QString current;
+    for (const QString &word : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+        const QString joined = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+        if (!current.isEmpty() && fm.horizontalAdvance(joined) > width) {
+            out.append(current);
+            current = word;
+        } else {
+            current = joined;
+        }
+    }
+    out.append(current);
+    return out.join(QLatin1Char('\n'));
+}
+
+} // namespace
 
 CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
@@ -40,8 +69,10 @@ CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     m_placeholder->position->setCoords(0.5, 0.5);
     m_placeholder->setPositionAlignment(Qt::AlignCenter);
     m_placeholder->setTextAlignment(Qt::AlignCenter);
-    // Inside the axis rect only: a narrow CPU column must not push it over the axis.
+    // Inside the axis rect only: a narrow CPU column must not push it over the axis. The
+    // text is wrapped to the rect's width once the layout is known, so it is not clipped.
     m_placeholder->setClipToAxisRect(true);
+    connect(m_plot, &QCustomPlot::afterLayout, m_plot, [this] { fitPlaceholder(); });
 
     auto *actions = new ChartActions(m_plot, QStringLiteral("cpu"));
     actions->setValueFormatter([this](const QCPGraph *graph, double value) {
@@ -113,9 +144,18 @@ bool CpuChart::hasRemote() const
 
 void CpuChart::setPlaceholderText(const QString &text)
 {
-    m_placeholder->setText(text);
+    m_placeholderText = text;
+    fitPlaceholder();
     m_placeholder->setVisible(m_samples == 0 && !text.isEmpty());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CpuChart::fitPlaceholder()
+{
+    // A character's width of air on each side keeps the text off the axis line.
+    const QFontMetrics fm(m_placeholder->font());
+    const int width = m_plot->axisRect()->width() - 2 * fm.averageCharWidth();
+    m_placeholder->setText(width > 0 ? cpuPlaceholderLines(m_placeholderText, fm, width) : m_placeholderText);
 }
 
 double CpuChart::axisMax() const

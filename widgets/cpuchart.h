@@ -42,9 +42,11 @@ protected:
 private:
     void applyPalette();
     void updateAxes();
+    void fitPlaceholder();
 
     QCustomPlot *m_plot;
     QCPItemText *m_placeholder;
+    QString m_placeholderText; // as set; m_placeholder holds it wrapped to the axis rect
     BoundedGraph m_system;
     BoundedGraph m_process;
     BoundedGraph m_remote;
