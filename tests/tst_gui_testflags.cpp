@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's command line (--run with the CLI's test flags) and the built-in presets.
 
+#include <test/commandline.h>
 #include <testflags.h>
 #include <testpresets.h>
 
@@ -70,6 +71,36 @@ private Q_SLOTS:
         QTEST(cmd.hostGiven, "hostGiven");
         QTEST(cmd.params.streams, "streams");
         QTEST(int(cmd.params.direction), "direction");
+    }
+
+    // The window reports every 0.5 s unless told otherwise (review M7: a 5 s test drew 5
+    // points); nicbench-cli keeps iperf3's 1 s.
+    void defaultInterval_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<double>("interval");
+        QTest::newRow("none given") << QStringList{QStringLiteral("--run"), QStringLiteral("-t"), QStringLiteral("5")}
+                                    << 0.5;
+        QTest::newRow("-i 2") << QStringList{QStringLiteral("--run"), QStringLiteral("-i"), QStringLiteral("2")} << 2.0;
+        QTest::newRow("--interval=0.2") << QStringList{QStringLiteral("--run"), QStringLiteral("--interval=0.2")}
+                                        << 0.2;
+    }
+
+    void defaultInterval()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(double, interval);
+        args.prepend(QStringLiteral("nicbench"));
+        const nb::gui::GuiCommandLine cmd = parseGuiCommandLine(args);
+        QVERIFY2(cmd.error.isEmpty(), qPrintable(cmd.error));
+        QCOMPARE(cmd.params.interval, interval);
+        // Presets: those without -i get the window's interval, those with one keep it.
+        for (const nb::gui::TestPreset &p : nb::gui::builtinPresets()) {
+            const nb::TestParams params = nb::gui::applyPreset(p, nb::TestParams());
+            const bool named = p.flags.contains(QStringLiteral("-i "));
+            QVERIFY2(named || params.interval == nb::gui::DefaultIntervalSecs, qPrintable(p.flags));
+        }
+        QVERIFY(nb::CommandLine().params.interval == 1.0); // the CLI's own default is untouched
     }
 
     void windowsTunedPreset()

@@ -49,7 +49,8 @@ void TestTcpRate::pairings_data()
     for (const auto &[ourClient, ourServer, name] :
          {std::tuple{true, true, "ours-ours"}, {true, false, "ours-stock"}, {false, true, "stock-ours"}}) {
         for (const char *mode : {"", "-R", "--bidir"})
-            QTest::addRow("%s %s", name, *mode ? mode : "forward") << ourClient << ourServer << QString::fromLatin1(mode);
+            QTest::addRow("%s %s", name, *mode ? mode : "forward")
+                << ourClient << ourServer << QString::fromLatin1(mode);
     }
 }
 
@@ -67,11 +68,11 @@ void TestTcpRate::pairings()
     QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
     QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
     Child client;
-    client.start(programFor(ourClient),
-                 QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
-                             QStringLiteral("-b"), QStringLiteral("100M"), QStringLiteral("-P"),
-                             QString::number(Streams), QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-J")} +
-                     modeArgs(mode));
+    client.start(programFor(ourClient), QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+                                                    QString::number(port), QStringLiteral("-b"), QStringLiteral("100M"),
+                                                    QStringLiteral("-P"), QString::number(Streams),
+                                                    QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-J")} +
+                                            modeArgs(mode));
     QVERIFY2(client.waitFinished(20000), qPrintable(client.describe()));
     QVERIFY2(server.waitFinished(5000), qPrintable(server.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
@@ -107,20 +108,21 @@ void TestTcpRate::withoutRateNothingIsPaced()
 {
     const quint16 port = nbtest::freePort();
     Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"),
-                                     QString::number(port)});
+    server.start(nbtest::cliPath(),
+                 {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"), QString::number(port)});
     QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
     QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
     Child client;
-    client.start(nbtest::cliPath(), {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
-                                     QString::number(port), QStringLiteral("-R"), QStringLiteral("-t"),
-                                     QStringLiteral("1"), QStringLiteral("-J")});
+    client.start(nbtest::cliPath(),
+                 {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
+                  QStringLiteral("-R"), QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")});
     QVERIFY2(client.waitFinished(20000), qPrintable(client.describe()));
     QVERIFY2(client.exitCode() == 0, qPrintable(client.describe()));
     QString error;
     const QJsonObject doc = parseJson(client.out(), &error);
     QVERIFY2(!doc.isEmpty(), qPrintable(error));
-    const double bps = nbtest::num(nbtest::endOf(doc).value(QStringLiteral("sum_received")).toObject(), "bits_per_second");
+    const double bps =
+        nbtest::num(nbtest::endOf(doc).value(QStringLiteral("sum_received")).toObject(), "bits_per_second");
     QVERIFY2(bps > 3 * RatePerStream, qPrintable(QStringLiteral("%1 bit/s\n%2").arg(bps).arg(client.describe())));
 }
 

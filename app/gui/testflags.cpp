@@ -37,6 +37,21 @@ QStringList takeJsonOut(QStringList args, QString *path, QString *error)
 
 } // namespace
 
+namespace {
+
+// Whether the arguments set the report interval (-i N, -iN, --interval N, --interval=N).
+bool namesInterval(const QStringList &args)
+{
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("-i")) || a == QLatin1String("--interval") ||
+            a.startsWith(QLatin1String("--interval=")))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 bool parseTestFlags(const QStringList &flags, nb::TestParams *params, QString *error)
 {
     nb::CommandLine cl;
@@ -52,6 +67,8 @@ bool parseTestFlags(const QStringList &flags, nb::TestParams *params, QString *e
         return false;
     }
     *params = cl.params;
+    if (!namesInterval(flags))
+        params->interval = DefaultIntervalSecs;
     return true;
 }
 
@@ -67,6 +84,8 @@ GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
     result.run = cl.extraArgs.contains(kRunFlag);
     result.quitWhenDone = cl.extraArgs.contains(kQuitFlag);
     result.params = cl.params;
+    if (!namesInterval(args))
+        result.params.interval = DefaultIntervalSecs;
     switch (cl.mode) {
     case nb::CommandLine::Mode::Help:
         result.showHelp = true;

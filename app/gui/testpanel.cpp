@@ -6,6 +6,7 @@
 
 #include "formfields.h"
 #include "loadedlatencyfields.h"
+#include "testflags.h"
 #include "udpfields.h"
 
 #include <core/units.h>
@@ -231,6 +232,7 @@ QWidget *TestPanel::buildAdvanced()
     m_interval->setDecimals(1);
     m_interval->setSingleStep(m_interval->minimum()); // the shortest interval is also the step
     m_interval->setSuffix(tr(" s"));
+    m_interval->setValue(DefaultIntervalSecs); // saved settings or a preset may change it
     m_requestSize = new QLineEdit(box);
     m_requestSize->setObjectName(QStringLiteral("requestSizeEdit"));
     m_requestSize->setToolTip(tr("Bytes the client sends per transaction (netperf -r REQ,RESP)."));
