@@ -8,6 +8,7 @@
 
 #include "compare/comparisonanswer.h"
 #include "compare/comparisonstatistics.h"
+#include "compare/comparisontable.h"
 #include "compare/udpmetrics.h"
 
 #include <QSet>
@@ -137,6 +138,8 @@ private slots:
     void answers();
     void costMetrics();
     void notDecided();
+    void intervalFromZero_data();
+    void intervalFromZero();
     void udpMetrics_data();
     void udpMetrics();
     void udpMetricProperties();
@@ -383,4 +386,27 @@ void TestComparisonAnswer::udpAnswer()
 }
 
 QTEST_GUILESS_MAIN(TestComparisonAnswer)
+// The text tables' 95% interval starts at 0 at most: every metric is a figure of zero or
+// more (review minor 22: "-1.2 % .. 3.4 %" of loss in the CLI report).
+void TestComparisonAnswer::intervalFromZero_data()
+{
+    QTest::addColumn<Metric>("metric");
+    QTest::addColumn<QList<double>>("values");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("loss spread past 0") << Metric::UdpLossPercent << QList<double>{0.0, 0.0, 3.0}
+                                        << QStringLiteral("0 % .. 5.30 %"); // t interval: -3.30 .. 5.30
+    QTest::newRow("latency well above 0")
+        << Metric::LatencyP50 << QList<double>{100.0, 110.0, 120.0} << QStringLiteral("85.2 \u00b5s .. 135 \u00b5s");
+    QTest::newRow("one run: no interval") << Metric::Throughput << QList<double>{1e9} << QStringLiteral("-");
+}
+
+void TestComparisonAnswer::intervalFromZero()
+{
+    QFETCH(Metric, metric);
+    QFETCH(QList<double>, values);
+    QFETCH(QString, expected);
+    const stats::Summary s = stats::summarize(values);
+    QCOMPARE(ComparisonTable::formatInterval(metric, s, metricUnit(metric)), expected);
+}
+
 #include "tst_comparisonanswer.moc"

@@ -108,6 +108,14 @@ QStringList ComparisonTable::humanHeader()
             QStringLiteral("Verdict"), QStringLiteral("Compared with")};
 }
 
+QString ComparisonTable::formatInterval(Metric metric, const stats::Summary &s, const QString &unit)
+{
+    if (!s.spreadKnown)
+        return QStringLiteral("-");
+    return QStringLiteral("%1 .. %2")
+        .arg(formatValue(metric, std::max(0.0, s.ciLow), unit), formatValue(metric, s.ciHigh, unit));
+}
+
 QList<QStringList> ComparisonTable::humanCells() const
 {
     QList<QStringList> out;
@@ -116,10 +124,7 @@ QList<QStringList> ComparisonTable::humanCells() const
         QString runs = QString::number(s.n);
         if (r.failedRuns > 0)
             runs += QStringLiteral(" (%1 failed)").arg(r.failedRuns);
-        const QString ci =
-            s.spreadKnown ? QStringLiteral("%1 .. %2")
-                                .arg(formatValue(r.metric, s.ciLow, r.unit), formatValue(r.metric, s.ciHigh, r.unit))
-                          : QStringLiteral("-");
+        const QString ci = formatInterval(r.metric, s, r.unit);
         QString delta, verdict;
         if (r.isBaseline) {
             delta = QStringLiteral("baseline");

@@ -45,6 +45,10 @@ public:
     static QString formatValue(Metric metric, double value, const QString &unit);
     // "+69.0% ± 4.1%"; "+69.0%" without an interval; empty when unknown.
     static QString formatDelta(const stats::RelativeDifference &d);
+    // The 95% interval of a mean, "1.20 ms .. 1.50 ms"; "-" with fewer than two runs. Every
+    // metric is a figure of zero or more (loaded-latency increases count below zero as
+    // zero), so the t interval's low end is shown from 0, as the charts' whiskers are.
+    static QString formatInterval(Metric metric, const stats::Summary &s, const QString &unit);
 
 private:
     QList<QStringList> humanCells() const;
