@@ -113,12 +113,16 @@ class TestWine : public QObject {
     struct Run {
         int code = -1;
         QByteArray out, err;
+        // The error first: QTest cuts a message at about 1,000 characters, and a -J document
+        // says why it failed in its "error" key (a fresh CI run once showed only the middle
+        // of a 32-connection document).
         QString describe(const QString &what) const
         {
-            return QStringLiteral("%1 -> %2\nstdout:\n%3\nstderr:\n%4")
+            const QString jsonError = QJsonDocument::fromJson(out).object().value(QStringLiteral("error")).toString();
+            return QStringLiteral("%1 -> %2\nerror: %3\nstderr:\n%4\nstdout:\n%5")
                 .arg(what)
                 .arg(code)
-                .arg(QString::fromUtf8(out.right(3000)), QString::fromUtf8(err.right(3000)));
+                .arg(jsonError, QString::fromUtf8(err.right(400)), QString::fromUtf8(out.right(300)));
         }
     };
 
