@@ -19,6 +19,8 @@
 #include <appsettings.h>
 #include <apptheme.h>
 #include <comparisonview.h>
+#include <core/units.h>
+#include <platform/platform.h>
 #include <qcustomplot.h>
 
 #include <QAbstractButton>
@@ -279,6 +281,8 @@ private Q_SLOTS:
         stream.localCpuKnown = true;
         stream.localCpu.systemValid = true;
         stream.localCpu.systemBusyPct = 50;
+        stream.localCpu.cpuCount = 2;
+        stream.localCpu.end = 1; // 1 busy CPU-second for 500 MB
         stream.remoteCpuKnown = true;
         stream.remoteCpu.systemValid = true;
         stream.remoteCpu.systemBusyPct = 10;
@@ -287,6 +291,11 @@ private Q_SLOTS:
         QCOMPARE(summary.cpuPerGbpsText(), QStringLiteral("12.5% here, 2.50% on the server"));
         QVERIFY(summary.cpuPerKiloTransactionsText().isEmpty());
         QVERIFY2(summary.toText().contains(QStringLiteral("CPU per Gbit/s: 12.5% here")), qPrintable(summary.toText()));
+        // Cycles per byte where this machine's clock is known: busy CPU-seconds x clock / bytes.
+        if (const double hz = nb::platform::cpuClockHz(); hz > 0) {
+            const QString cycles = nb::formatSignificant(hz / 500e6, 3) + QStringLiteral(" cycles/byte here");
+            QVERIFY2(summary.toText().contains(cycles), qPrintable(cycles + QStringLiteral("\n") + summary.toText()));
+        }
 
         nb::TestResult rr;
         rr.params.kind = nb::TestKind::Rr;

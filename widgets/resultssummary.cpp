@@ -411,6 +411,10 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 demand.append(tr("%1 here").arg(formatServiceDemand(local.toDouble(), unit)));
             if (remote.isDouble())
                 demand.append(tr("%1 on the server").arg(formatServiceDemand(remote.toDouble(), unit)));
+            // NTttcp's figure, where this machine's clock is known (review M3).
+            const QJsonValue cycles = cost.value(QStringLiteral("local_cycles_per_byte"));
+            if (!rrTest && cycles.isDouble() && cycles.toDouble() > 0)
+                demand.append(tr("%1 cycles/byte here").arg(nb::formatSignificant(cycles.toDouble(), 3)));
             if (!demand.isEmpty())
                 demandLines.append(prefix + demand.join(QStringLiteral(", ")));
         }
