@@ -74,24 +74,31 @@ void StreamTableView::fitColumns()
             sum += shown.at(c) ? needed.at(c) : 0;
         return sum;
     };
+    // Direction says nothing when every stream goes the same way (all but --bidir).
+    bool oneDirection = true;
+    for (int r = 1; r < model()->rowCount() && oneDirection; ++r)
+        oneDirection = model()->index(r, StreamResultsModel::Direction).data() ==
+                       model()->index(0, StreamResultsModel::Direction).data();
     // Least needed first; throughput and data always stay.
     QStringList hidden;
-    for (int c :
-         {int(StreamResultsModel::MaxCwnd), int(StreamResultsModel::MeanRtt), int(StreamResultsModel::Retransmits)}) {
+    for (int c : {int(StreamResultsModel::MaxCwnd), int(StreamResultsModel::MeanRtt),
+                  int(StreamResultsModel::Retransmits), int(StreamResultsModel::Direction)}) {
         if (total() <= available || c >= columns)
             break;
+        if (c == StreamResultsModel::Direction && !oneDirection)
+            continue;
         shown[c] = false;
         hidden.prepend(model()->headerData(c, Qt::Horizontal).toString());
     }
-    int visible = 0;
+    int figures = 0; // the shown columns of figures (not the id or the direction)
     for (int c = 0; c < columns; ++c) {
         setColumnHidden(c, !shown.at(c));
-        visible += shown.at(c) ? 1 : 0;
+        figures += shown.at(c) && c != StreamResultsModel::StreamId && c != StreamResultsModel::Direction ? 1 : 0;
     }
+    figures = std::max(figures, 1);
     // The spare width is shared by the figures' columns; too little for even the needed
     // widths leaves them narrower (and elided) rather than scrolling.
     const int spare = available - total();
-    const int figures = std::max(visible - 2, 1);
     int used = 0;
     int lastShown = -1;
     for (int c = 0; c < columns; ++c) {
