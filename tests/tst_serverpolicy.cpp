@@ -3,6 +3,7 @@
 // and the log limiter on a clock the test drives, the parameter checks, the command-line
 // options (and the shipped environment file), and the text sanitizer for peer strings.
 #include "core/sanitize.h"
+#include "net/socket.h"
 #include "platform/hostenvironment.h"
 #include "test/commandline.h"
 #include "test/serverinfo.h"
@@ -299,19 +300,32 @@ void TestServerPolicy::checkParams_data()
                                                     << 40e6 << 27 << QStringLiteral("120 Mbit/s in total was asked");
     QTest::newRow("unlimited asked with a cap") << QStringLiteral("--max-bitrate 100M") << QString() << 0.0 << 27
                                                 << QStringLiteral("an unlimited bitrate was asked");
-    QTest::newRow("server would send, unpaced, with a cap")
-        << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-R") << 0.0 << 27
-        << QStringLiteral("an unlimited bitrate was asked");
     QTest::newRow("no cap: unlimited is fine") << QString() << QStringLiteral("-R") << 0.0 << 0 << QString();
     // TCP -b (ours or a stock iperf3 client's): each side paces its own sockets where the
-    // system can (Linux); this row runs on Linux, the Windows build refuses instead (tst_wine).
-    QTest::newRow("TCP -b, client sends") << QString() << QStringLiteral("-P 2 -b 10M") << 10e6 << 0 << QString();
-    QTest::newRow("TCP -b, server paces -R") << QString() << QStringLiteral("-R -b 10M") << 10e6 << 0 << QString();
-    QTest::newRow("TCP -b --bidir under the cap")
-        << QStringLiteral("--max-bitrate 100M") << QStringLiteral("--bidir -b 40M") << 40e6 << 0 << QString();
-    QTest::newRow("TCP -b --bidir counts both directions")
-        << QStringLiteral("--max-bitrate 100M") << QStringLiteral("--bidir -b 40M -P 2") << 40e6 << 27
-        << QStringLiteral("times -P 2 times 2 directions); this server allows at most 100");
+    // system can (Linux); the Windows build refuses what it would have to send unpaced.
+    if (nb::net::CanPaceTcp) {
+        QTest::newRow("server would send, unpaced, with a cap")
+            << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-R") << 0.0 << 27
+            << QStringLiteral("an unlimited bitrate was asked");
+        QTest::newRow("TCP -b, client sends") << QString() << QStringLiteral("-P 2 -b 10M") << 10e6 << 0 << QString();
+        QTest::newRow("TCP -b, server paces -R") << QString() << QStringLiteral("-R -b 10M") << 10e6 << 0 << QString();
+        QTest::newRow("TCP -b --bidir under the cap")
+            << QStringLiteral("--max-bitrate 100M") << QStringLiteral("--bidir -b 40M") << 40e6 << 0 << QString();
+        QTest::newRow("TCP -b --bidir counts both directions")
+            << QStringLiteral("--max-bitrate 100M") << QStringLiteral("--bidir -b 40M -P 2") << 40e6 << 27
+            << QStringLiteral("times -P 2 times 2 directions); this server allows at most 100");
+    } else {
+        // A stock client's TCP "bandwidth" (ours refuses TCP -b here): its own sending is
+        // paced by the client, what this server would send is refused.
+        QTest::newRow("server would send, unpaced, with a cap")
+            << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-R") << 0.0 << 27
+            << QStringLiteral("cannot pace its own TCP sending on this system");
+        QTest::newRow("TCP rate, client sends") << QString() << QStringLiteral("-P 2") << 10e6 << 0 << QString();
+        QTest::newRow("TCP rate, server would send -R")
+            << QString() << QStringLiteral("-R") << 10e6 << 140 << QStringLiteral("does not pace TCP on this system");
+        QTest::newRow("TCP rate, --bidir") << QString() << QStringLiteral("--bidir") << 10e6 << 140
+                                           << QStringLiteral("does not pace TCP on this system");
+    }
     QTest::newRow("UDP -R under the cap is paced")
         << QStringLiteral("--max-bitrate 100M") << QStringLiteral("-u -R -b 40M -P 2") << 40e6 << 0 << QString();
     QTest::newRow("UDP --bidir counts both directions")
