@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The client side of the control channel: the input is what a server sends once the client
-// connects (engine/test/throughputclient.cpp ClientRun, and the info query in
-// engine/test/serverinfo.cpp): PARAM_EXCHANGE; NICBENCH_HELLO with its JSON frame (the
+// connects (engine/session/throughputclient.cpp ClientRun, and the info query in
+// engine/session/serverinfo.cpp): PARAM_EXCHANGE; NICBENCH_HELLO with its JSON frame (the
 // machine description, crr_port); SERVER_ERROR with its two int32; CREATE_STREAMS,
 // TEST_START, TEST_RUNNING, EXCHANGE_RESULTS and the server's results frame, whose
 // "nicbench" object carries the server's CPU and adapter figures. The first input byte
 // picks the client's own test (streams, direction, kind), which the server's answers are
 // checked against.
 
+#include "datapath/datastream.h"
+#include "datapath/streamset.h"
 #include "fuzz/wireinput.h"
+#include "model/results.h"
+#include "model/testaccounting.h"
+#include "model/testparams.h"
 #include "platform/hostenvironment.h"
 #include "protocol/controlchannel.h"
-#include "test/datastream.h"
-#include "test/results.h"
-#include "test/streamset.h"
-#include "test/testaccounting.h"
-#include "test/testparams.h"
 
 #include <QtEndian>
 

@@ -4,8 +4,8 @@
 // accepts must survive what NicBench does with it next: written out again (-J, snapshots)
 // and read back.
 
-#include "test/iperf3json.h"
-#include "test/results.h"
+#include "model/iperf3json.h"
+#include "model/results.h"
 
 #include <QJsonDocument>
 

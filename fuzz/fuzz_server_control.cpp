@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The server side of the control channel: the input is what a client sends after it
-// connects (engine/test/server.cpp, ServerRun): the 37-byte cookie, the parameters as a
+// connects (engine/session/server.cpp, ServerRun): the 37-byte cookie, the parameters as a
 // length-prefixed JSON frame (at most proto::MaxParamsJsonSize), then, in a test, a state
 // byte (TEST_END) and the client's results frame (proto::resultsJsonLimit). Every step
 // calls the function the server calls, in the same order, with the same limits.
 
+#include "datapath/datastream.h"
+#include "datapath/streamset.h"
 #include "fuzz/wireinput.h"
+#include "model/testparams.h"
 #include "protocol/controlchannel.h"
-#include "test/datastream.h"
-#include "test/serverinfo.h"
-#include "test/streamset.h"
-#include "test/testparams.h"
+#include "session/serverinfo.h"
 
 #include <memory>
 

@@ -4,8 +4,8 @@
 // window on screen with its built-in server, synthetic intervals of a client's two streams,
 // and reading a chart's graph back.
 
-#include <mainwindow.h>
-#include <test/results.h>
+#include <model/results.h>
+#include <window/mainwindow.h>
 
 #include <qcustomplot.h>
 

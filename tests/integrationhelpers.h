@@ -5,8 +5,8 @@
 // connection would use up a one-off iperf3 server); our server on a thread of its own,
 // servers as child processes, and one-shot runs of nicbench-cli.
 
-#include "test/server.h"
-#include "test/testparams.h"
+#include "model/testparams.h"
+#include "session/server.h"
 
 #include <QByteArray>
 #include <QDeadlineTimer>

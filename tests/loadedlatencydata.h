@@ -6,8 +6,8 @@
 // the load's bytes and the probe's percentile summary, as the engine writes them.
 
 #include <core/latencyhistogram.h>
-#include <test/loadedlatency.h>
-#include <test/results.h>
+#include <model/loadedlatency.h>
+#include <model/results.h>
 
 #include <QList>
 

@@ -7,7 +7,7 @@
 // and servers, ours and stock iperf3's.
 #include "authfixtures.h"
 
-#include "test/commandline.h"
+#include "session/commandline.h"
 
 #include <QTest>
 

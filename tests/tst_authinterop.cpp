@@ -7,9 +7,9 @@
 // iperf3.
 #include "authfixtures.h"
 
-#include "test/server.h"
-#include "test/serverinfo.h"
-#include "test/throughputclient.h"
+#include "session/server.h"
+#include "session/serverinfo.h"
+#include "session/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // iperf-style command line: what valid flags set, and the one-line error for each
 // kind of mistake.
+#include "model/testparams.h"
 #include "net/socket.h"
-#include "test/commandline.h"
-#include "test/testparams.h"
+#include "session/commandline.h"
 
 #include <QTest>
 

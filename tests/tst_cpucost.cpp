@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CPU accounting: service-demand arithmetic, /proc parsing from recorded fixtures, and a
 // live check that CpuMonitor sees a busy loop.
+#include "model/servicedemand.h"
 #include "platform/cpumonitor.h"
-#include "test/servicedemand.h"
 #ifdef Q_OS_LINUX
 #include "platform/platform_linux.h"
 #endif

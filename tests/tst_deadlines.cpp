@@ -12,9 +12,9 @@
 #include "net/io.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
-#include "test/commandline.h"
-#include "test/server.h"
-#include "test/throughputclient.h"
+#include "session/commandline.h"
+#include "session/server.h"
+#include "session/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

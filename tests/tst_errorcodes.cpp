@@ -5,7 +5,7 @@
 
 #include "integrationhelpers.h"
 #include "net/connect.h"
-#include "test/throughputclient.h"
+#include "session/throughputclient.h"
 
 #include <QTest>
 

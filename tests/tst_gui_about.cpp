@@ -3,8 +3,8 @@
 // names the version, the git revision, the licence and the Qt and QCustomPlot versions;
 // its Licence button shows the full GPL text; Documentation finds the installed README.
 
-#include <aboutdialog.h>
-#include <mainwindow.h>
+#include <window/aboutdialog.h>
+#include <window/mainwindow.h>
 
 #include <qcustomplot.h>
 

@@ -2,15 +2,15 @@
 // Chart math (units, rounding, axis ends), the bounded series, the live chart's memory
 // bound and replot path, and the per-stream results model.
 
-#include <adaptermonitor.h>
-#include <boundedseries.h>
-#include <chartactions.h>
-#include <livetestchart.h>
-#include <ratescale.h>
-#include <rrformat.h>
-#include <streamresultsmodel.h>
-#include <utilizationchart.h>
-#include <utilizationscale.h>
+#include <adapters/adaptermonitor.h>
+#include <common/boundedseries.h>
+#include <common/chartactions.h>
+#include <common/ratescale.h>
+#include <common/rrformat.h>
+#include <common/utilizationscale.h>
+#include <live/livetestchart.h>
+#include <live/utilizationchart.h>
+#include <results/streamresultsmodel.h>
 
 #include <qcustomplot.h>
 

@@ -7,19 +7,19 @@
 #include "comparisonruns.h"
 #include "integrationhelpers.h"
 
+#include <common/messagebanner.h>
 #include <compare/snapshot.h>
-#include <comparisonanswerpanel.h>
-#include <comparisoncharts.h>
-#include <comparisoncontroller.h>
-#include <comparisondialog.h>
-#include <comparisonflags.h>
-#include <comparisonreport.h>
-#include <comparisontablemodel.h>
-#include <comparisonview.h>
-#include <comparisonviewcharts.h>
-#include <mainwindow.h>
-#include <messagebanner.h>
-#include <test/server.h>
+#include <compareview/comparisoncontroller.h>
+#include <compareview/comparisondialog.h>
+#include <compareview/comparisonflags.h>
+#include <compareview/comparisonreport.h>
+#include <compareview/comparisonview.h>
+#include <compareview/comparisonviewcharts.h>
+#include <comparison/comparisonanswerpanel.h>
+#include <comparison/comparisoncharts.h>
+#include <comparison/comparisontablemodel.h>
+#include <session/server.h>
+#include <window/mainwindow.h>
 
 #include <QAction>
 #include <QComboBox>

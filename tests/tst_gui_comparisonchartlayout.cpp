@@ -9,8 +9,8 @@
 // and dark palettes at two sizes and at the export size, for people to look at.
 #include "comparisonchartdata.h"
 
-#include <chartactions.h>
-#include <comparisoncharts.h>
+#include <common/chartactions.h>
+#include <comparison/comparisoncharts.h>
 
 #include <compare/comparisonstatistics.h>
 #include <compare/udpmetrics.h>

@@ -6,10 +6,10 @@
 // data's start), latency boxes and CDFs from the merged histograms, and CSV.
 #include "comparisonchartdata.h"
 
-#include <chartactions.h>
-#include <chartstyle.h>
-#include <comparisonchartparts.h>
-#include <comparisoncharts.h>
+#include <common/chartactions.h>
+#include <common/chartstyle.h>
+#include <comparison/comparisonchartparts.h>
+#include <comparison/comparisoncharts.h>
 
 #include <compare/comparisonstatistics.h>
 #include <compare/comparisontable.h>

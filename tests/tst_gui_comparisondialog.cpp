@@ -7,13 +7,13 @@
 // (E1000 and VMXNET3 families on 198.18.x addresses) except for the server query, which
 // asks a real server on loopback.
 
-#include <comparisondialog.h>
-#include <elidingcombobox.h>
-#include <endpointtable.h>
-#include <mainwindow.h>
+#include <common/elidingcombobox.h>
+#include <compareview/comparisondialog.h>
+#include <compareview/endpointtable.h>
+#include <window/mainwindow.h>
 
 #include <platform/platform.h>
-#include <test/server.h>
+#include <session/server.h>
 
 #include <QApplication>
 #include <QComboBox>

@@ -8,14 +8,14 @@
 // report page.
 
 #include <compare/comparisonanswer.h>
-#include <comparisonchart.h>
-#include <comparisoncharts.h>
-#include <comparisondialog.h>
-#include <comparisonreport.h>
-#include <comparisonview.h>
-#include <comparisonviewcharts.h>
-#include <endpointtable.h>
-#include <mainwindow.h>
+#include <compareview/comparisondialog.h>
+#include <compareview/comparisonreport.h>
+#include <compareview/comparisonview.h>
+#include <compareview/comparisonviewcharts.h>
+#include <compareview/endpointtable.h>
+#include <comparison/comparisonchart.h>
+#include <comparison/comparisoncharts.h>
+#include <window/mainwindow.h>
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -5,7 +5,7 @@
 // order it was appended, one list per event-loop turn. The worker threads block on
 // promises the test releases, so every ordering is forced, not hoped for.
 
-#include <jobtracker.h>
+#include <window/jobtracker.h>
 
 #include <QCoreApplication>
 #include <QSignalSpy>

@@ -3,19 +3,19 @@
 // 7, 8, 17, 20): the utilization graph's scale, the request/response latency axis, the CPU
 // chart's one scale, stream numbering and table width, wheel and keyboard on charts.
 
-#include <adaptermonitor.h>
-#include <adapterpanel.h>
-#include <adaptertile.h>
-#include <chartactions.h>
-#include <cpuchart.h>
-#include <elidedlabel.h>
-#include <ratescale.h>
-#include <rrchart.h>
-#include <rrformat.h>
-#include <streamresultsmodel.h>
-#include <streamtable.h>
-#include <utilizationchart.h>
-#include <utilizationscale.h>
+#include <adapters/adaptermonitor.h>
+#include <adapters/adapterpanel.h>
+#include <adapters/adaptertile.h>
+#include <common/chartactions.h>
+#include <common/elidedlabel.h>
+#include <common/ratescale.h>
+#include <common/rrformat.h>
+#include <common/utilizationscale.h>
+#include <live/cpuchart.h>
+#include <live/rrchart.h>
+#include <live/utilizationchart.h>
+#include <results/streamresultsmodel.h>
+#include <results/streamtable.h>
 
 #include <qcustomplot.h>
 

@@ -7,12 +7,12 @@
 
 #include "guihelpers.h"
 
-#include <loadedlatencychart.h>
-#include <loadedlatencyformat.h>
-#include <mainwindow.h>
-#include <resultssummary.h>
-#include <testpanel.h>
-#include <testview.h>
+#include <common/loadedlatencyformat.h>
+#include <live/loadedlatencychart.h>
+#include <results/resultssummary.h>
+#include <testview/testpanel.h>
+#include <testview/testview.h>
+#include <window/mainwindow.h>
 
 #include <qcustomplot.h>
 

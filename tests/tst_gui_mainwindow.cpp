@@ -2,19 +2,19 @@
 // The real window on the offscreen platform: a loopback test against the built-in
 // server, Esc stopping a test, and an unreachable target reported in the window.
 
-#include <adapterlist.h>
-#include <adaptermonitor.h>
-#include <adapterpanel.h>
-#include <adaptertile.h>
-#include <cpuchart.h>
-#include <livetestchart.h>
-#include <mainwindow.h>
-#include <messagebanner.h>
-#include <resultssummary.h>
-#include <rrchart.h>
-#include <streamresultsmodel.h>
-#include <testpanel.h>
-#include <utilizationchart.h>
+#include <adapters/adapterlist.h>
+#include <adapters/adaptermonitor.h>
+#include <adapters/adapterpanel.h>
+#include <adapters/adaptertile.h>
+#include <common/messagebanner.h>
+#include <live/cpuchart.h>
+#include <live/livetestchart.h>
+#include <live/rrchart.h>
+#include <live/utilizationchart.h>
+#include <results/resultssummary.h>
+#include <results/streamresultsmodel.h>
+#include <testview/testpanel.h>
+#include <window/mainwindow.h>
 
 #include <core/units.h>
 #include <qcustomplot.h>

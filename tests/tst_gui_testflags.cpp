@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's command line (--run with the CLI's test flags) and the built-in presets.
 
-#include <test/commandline.h>
-#include <testflags.h>
-#include <testpresets.h>
+#include <session/commandline.h>
+#include <testview/testflags.h>
+#include <testview/testpresets.h>
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // The Test panel expresses what ends a test as the engine does (issue 11): a byte count
 // with no time limit, both limits, and the ranges of the parameter table.
 
-#include <testflags.h>
-#include <testpanel.h>
+#include <testview/testflags.h>
+#include <testview/testpanel.h>
 
-#include <test/parameters.h>
+#include <model/parameters.h>
 
 #include <QCoreApplication>
 #include <QDoubleSpinBox>

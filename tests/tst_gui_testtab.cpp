@@ -7,21 +7,21 @@
 
 #include "guihelpers.h"
 
-#include <adapterlist.h>
-#include <elidingcombobox.h>
-#include <livetestchart.h>
-#include <mainwindow.h>
-#include <messagebanner.h>
-#include <resultssummary.h>
-#include <testpanel.h>
-#include <testview.h>
+#include <adapters/adapterlist.h>
+#include <common/elidingcombobox.h>
+#include <common/messagebanner.h>
+#include <live/livetestchart.h>
+#include <results/resultssummary.h>
+#include <testview/testpanel.h>
+#include <testview/testview.h>
+#include <window/mainwindow.h>
 
-#include <appsettings.h>
-#include <apptheme.h>
-#include <comparisonview.h>
+#include <compareview/comparisonview.h>
 #include <core/units.h>
 #include <platform/platform.h>
 #include <qcustomplot.h>
+#include <window/appsettings.h>
+#include <window/apptheme.h>
 
 #include <QAbstractButton>
 #include <QAction>

@@ -8,18 +8,18 @@
 
 #include "guihelpers.h"
 
-#include <mainwindow.h>
-#include <resultssummary.h>
-#include <rrchart.h>
-#include <testflags.h>
-#include <testpanel.h>
-#include <testview.h>
-#include <udpchart.h>
-#include <udpformat.h>
+#include <common/udpformat.h>
+#include <live/rrchart.h>
+#include <live/udpchart.h>
+#include <results/resultssummary.h>
+#include <testview/testflags.h>
+#include <testview/testpanel.h>
+#include <testview/testview.h>
+#include <window/mainwindow.h>
 
 #include <qcustomplot.h>
 
-#include <test/parameters.h>
+#include <model/parameters.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

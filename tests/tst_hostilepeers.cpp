@@ -9,7 +9,7 @@
 #include "net/io.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
-#include "test/throughputclient.h"
+#include "session/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -3,9 +3,9 @@
 // makes of intervals, the increase over idle, the server's figures it accepts, the JSON
 // round trip and the parameters' rules (test/loadschedule.h, test/loadphasetracker.h).
 
-#include "test/loadphasetracker.h"
-#include "test/loadschedule.h"
-#include "test/testparams.h"
+#include "datapath/loadphasetracker.h"
+#include "model/loadschedule.h"
+#include "model/testparams.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -6,8 +6,8 @@
 #include "net/connect.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
-#include "test/server.h"
-#include "test/throughputclient.h"
+#include "session/server.h"
+#include "session/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

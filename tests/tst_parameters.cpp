@@ -2,9 +2,9 @@
 // The parameter table is the one source of flags, ranges and keys: every reader (command
 // line, validate, iperf3 parameter JSON, snapshot JSON, --help) must agree with it.
 
-#include "test/commandline.h"
-#include "test/parameters.h"
-#include "test/testparams.h"
+#include "model/parameters.h"
+#include "model/testparams.h"
+#include "session/commandline.h"
 
 #include <QSet>
 #include <QTest>

@@ -2,8 +2,8 @@
 // Results that cannot be right are errors (test/peerresults.h): a peer's results message
 // checked against what this side saw, the caps on what is copied from it, and the rule
 // that a finished test moved data. Data-driven; no sockets.
-#include "test/peerresults.h"
-#include "test/results.h"
+#include "model/peerresults.h"
+#include "model/results.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // iperf3 control-protocol pieces: cookie, state bytes, JSON framing (well-formed and
 // hostile input), the 3.12 unsigned -1 quirk, and the parameter JSON both ways.
+#include "model/testparams.h"
 #include "net/connect.h"
 #include "net/io.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
-#include "test/testparams.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,9 +4,9 @@
 // document, and the adapter that carried a test, including the wrong-path warning (a veth
 // pair whose addresses the kernel routes through lo; root only).
 #include "integrationhelpers.h"
+#include "model/testlistener.h"
 #include "netfixtures.h"
-#include "test/testlistener.h"
-#include "test/throughputclient.h"
+#include "session/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

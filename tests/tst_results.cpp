@@ -2,7 +2,7 @@
 // Result value types: our JSON round trip, a real stock iperf3 3.12 -J document
 // (tests/data/iperf3-3.12-client.json, recorded with `iperf3 -c 127.0.0.1 -t 1 -P 2 -J`),
 // and documents with wrong types.
-#include "test/results.h"
+#include "model/results.h"
 
 #include <QFile>
 #include <QJsonArray>

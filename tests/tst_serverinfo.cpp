@@ -7,10 +7,10 @@
 // suggested.
 #include "compare/adapterpairs.h"
 #include "integrationhelpers.h"
-#include "test/server.h"
-#include "test/serverinfo.h"
-#include "test/testlistener.h"
-#include "test/throughputclient.h"
+#include "model/testlistener.h"
+#include "session/server.h"
+#include "session/serverinfo.h"
+#include "session/throughputclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -5,9 +5,9 @@
 #include "core/sanitize.h"
 #include "net/socket.h"
 #include "platform/hostenvironment.h"
-#include "test/commandline.h"
-#include "test/serverinfo.h"
-#include "test/serverpolicy.h"
+#include "session/commandline.h"
+#include "session/serverinfo.h"
+#include "session/serverpolicy.h"
 
 #include <QFile>
 #include <QJsonArray>

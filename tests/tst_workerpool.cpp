@@ -3,8 +3,8 @@
 // threads, every stream served, counts that add up exactly, and the blocking path of a
 // worker with one stream. Both ends are StreamSets in this process, as the client and
 // the server use them.
+#include "datapath/streamset.h"
 #include "net/connect.h"
-#include "test/streamset.h"
 
 #include <QElapsedTimer>
 #include <QTest>

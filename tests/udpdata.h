@@ -4,7 +4,7 @@
 // its datagram counts, loss and jitter per stream and per interval, as the engine writes
 // them, and UDP request/response with its lost requests.
 
-#include <test/results.h>
+#include <model/results.h>
 
 #include <cmath>
 #include <cstdint>

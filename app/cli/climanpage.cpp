@@ -4,7 +4,7 @@
 #include "comparecommand.h"
 
 #include "core/manpage.h"
-#include "test/commandline.h"
+#include "session/commandline.h"
 
 namespace nb::cli {
 

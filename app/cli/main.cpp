@@ -9,11 +9,11 @@
 #include "platform/adapterinfo.h"
 #include "platform/platform.h"
 #include "reportprinter.h"
-#include "test/authoptions.h"
-#include "test/commandline.h"
-#include "test/server.h"
-#include "test/serverinfo.h"
-#include "test/throughputclient.h"
+#include "session/authoptions.h"
+#include "session/commandline.h"
+#include "session/server.h"
+#include "session/serverinfo.h"
+#include "session/throughputclient.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

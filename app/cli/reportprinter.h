@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "test/testlistener.h"
+#include "model/testlistener.h"
 
 #include <cstdio>
 

@@ -5,9 +5,9 @@
 // environment. Plain value types; ComparisonRunner fills in the runs, comparisonstatistics.h
 // turns them into means, intervals and verdicts, snapshot.h saves and loads them.
 
+#include "model/results.h"
+#include "model/testparams.h"
 #include "platform/hostenvironment.h"
-#include "test/results.h"
-#include "test/testparams.h"
 
 #include <QDateTime>
 #include <QJsonObject>

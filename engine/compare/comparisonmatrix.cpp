@@ -2,7 +2,7 @@
 #include "compare/comparisonmatrix.h"
 
 #include "core/units.h"
-#include "test/parameters.h"
+#include "model/parameters.h"
 
 #include <QRegularExpression>
 

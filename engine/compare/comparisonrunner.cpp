@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparisonrunner.h"
 
-#include "test/throughputclient.h"
+#include "session/throughputclient.h"
 
 #include <chrono>
 #include <thread>

@@ -2,7 +2,7 @@
 #include "compare/comparisonspec.h"
 
 #include "core/jsonfields.h"
-#include "test/commandline.h"
+#include "session/commandline.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,7 +3,7 @@
 
 #include "compare/loadedlatencymetrics.h"
 #include "compare/udpmetrics.h"
-#include "test/servicedemand.h"
+#include "model/servicedemand.h"
 
 #include <QJsonArray>
 

@@ -5,7 +5,7 @@
 // LoadedLatencyResult. Pure functions: tst_loadedlatencymetrics.
 
 #include "compare/comparisonstatistics.h"
-#include "test/loadedlatency.h"
+#include "model/loadedlatency.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/udpmetrics.h"
 
-#include "test/servicedemand.h"
+#include "model/servicedemand.h"
 
 #include <cmath>
 

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compareview/endpointtable.h"
+
+#include <common/elidingcombobox.h>
+
+#include <QHeaderView>
+#include <QHostAddress>
+#include <QPainter>
+#include <QStyledItemDelegate>
+
+namespace nb::gui {
+
+namespace {
+
+constexpr int kTypedLabelRole = Qt::UserRole + 1; // true once the user typed the label
+
+QString anyAddressText()
+{
+    return EndpointTable::tr("any (routing table decides)");
+}
+
+// Draws the Use check box with a frame in the text colour: some palettes (GTK's Adwaita
+// dark under Fusion) draw an unticked item-view check box in almost the base colour.
+class UseDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::paint(painter, option, index);
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        if (!(opt.features & QStyleOptionViewItem::HasCheckIndicator))
+            return;
+        const QWidget *widget = option.widget;
+        const QStyle *style = widget ? widget->style() : nullptr;
+        if (!style)
+            return;
+        const QRect box = style->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &opt, widget);
+        QColor frame = opt.palette.color(QPalette::Text);
+        frame.setAlpha(150);
+        painter->save();
+        painter->setPen(QPen(frame, 1));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(box.adjusted(0, 0, -1, -1));
+        painter->restore();
+    }
+};
+
+} // namespace
+
+EndpointTable::EndpointTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
+{
+    setObjectName(QStringLiteral("endpointTable"));
+    setHorizontalHeaderLabels({tr("Use"), tr("Label"), tr("From (local address)"), tr("Target host")});
+    horizontalHeaderItem(LabelColumn)->setToolTip(tr("The adapter's name in the charts and tables; type to rename"));
+    verticalHeader()->hide();
+    horizontalHeader()->setSectionResizeMode(UseColumn, QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(LabelColumn, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(FromColumn, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(TargetColumn, QHeaderView::Stretch);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setItemDelegateForColumn(UseColumn, new UseDelegate(this));
+    setWordWrap(false);
+    setTextElideMode(Qt::ElideRight);
+    connect(this, &QTableWidget::itemChanged, this, &EndpointTable::onItemChanged);
+}
+
+void EndpointTable::setAdapters(const QList<nb::AdapterInfo> &adapters)
+{
+    m_adapters = adapters;
+    // The same combos get the new choices: replacing a cell widget would leave the old
+    // one alive (deleted only later) and drawn over the row.
+    m_updating = true;
+    for (int row = 0; row < rowCount(); ++row) {
+        if (QComboBox *combo = fromCombo(row))
+            fillFromCombo(combo, combo->currentData().toString());
+    }
+    m_updating = false;
+    relabel();
+    Q_EMIT endpointsChanged();
+}
+
+void EndpointTable::setEndpoints(const QList<nb::MatrixEndpoint> &endpoints, bool enabled)
+{
+    m_updating = true;
+    for (int row = rowCount() - 1; row >= 0; --row) {
+        deleteCellWidgets(row);
+        removeRow(row);
+    }
+    m_updating = false;
+    for (const nb::MatrixEndpoint &e : endpoints)
+        addEndpoint(e, enabled);
+    relabel();
+    Q_EMIT endpointsChanged();
+}
+
+int EndpointTable::addEndpoint(const nb::MatrixEndpoint &endpoint, bool enabled)
+{
+    m_updating = true;
+    const int row = rowCount();
+    insertRow(row);
+    auto *use = new QTableWidgetItem;
+    use->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    use->setCheckState(enabled ? Qt::Checked : Qt::Unchecked);
+    use->setToolTip(tr("Compare this endpoint"));
+    setItem(row, UseColumn, use);
+    auto *label = new QTableWidgetItem(endpoint.label);
+    label->setData(kTypedLabelRole, !endpoint.label.isEmpty());
+    setItem(row, LabelColumn, label);
+    setItem(row, TargetColumn, new QTableWidgetItem(endpoint.target));
+    setCellWidget(row, FromColumn, makeFromCombo(endpoint.bindAddress));
+    m_updating = false;
+    relabel();
+    Q_EMIT endpointsChanged();
+    return row;
+}
+
+void EndpointTable::removeEndpoint(int row)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    m_updating = true;
+    deleteCellWidgets(row);
+    removeRow(row);
+    m_updating = false;
+    relabel();
+    Q_EMIT endpointsChanged();
+}
+
+void EndpointTable::deleteCellWidgets(int row)
+{
+    for (int column = 0; column < ColumnCount; ++column) {
+        if (QWidget *w = cellWidget(row, column)) {
+            removeCellWidget(row, column); // the view forgets it (and would delete it later)
+            delete w;                      // now, so it cannot be drawn over another row
+        }
+    }
+}
+
+bool EndpointTable::contains(const QString &bindAddress, const QString &target) const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        const nb::MatrixEndpoint e = rawEndpointAt(row);
+        if (e.bindAddress == bindAddress && e.target == target)
+            return true;
+    }
+    return false;
+}
+
+bool EndpointTable::reaches(const QString &adapterName, const QString &target) const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        const nb::MatrixEndpoint e = rawEndpointAt(row);
+        if (e.target == target && e.adapter && e.adapter->name == adapterName)
+            return true;
+    }
+    return false;
+}
+
+QComboBox *EndpointTable::makeFromCombo(const QString &current)
+{
+    auto *combo = nb::ui::ElidingComboBox::newCompact();
+    combo->setObjectName(QStringLiteral("fromCombo"));
+    fillFromCombo(combo, current);
+    connect(combo, &QComboBox::currentIndexChanged, this, [this, combo] {
+        if (m_updating)
+            return;
+        // A click on the combo selects its row, so Remove and Ask Server act on it.
+        if (const int row = rowOfCombo(combo); row >= 0)
+            setCurrentCell(row, FromColumn);
+        relabel();
+        Q_EMIT endpointsChanged();
+    });
+    return combo;
+}
+
+void EndpointTable::fillFromCombo(QComboBox *combo, const QString &current) const
+{
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    combo->addItem(anyAddressText(), QString());
+    for (const nb::AdapterInfo &a : m_adapters) {
+        for (const nb::AdapterAddress &addr : a.addresses) {
+            if (addr.address.isLinkLocal())
+                continue;
+            const QString text = addr.address.toString();
+            combo->addItem(tr("%1 (%2, %3)").arg(text, a.name, nb::familyName(a.family)), text);
+        }
+    }
+    int index = combo->findData(current);
+    if (index < 0 && !current.isEmpty()) {
+        combo->addItem(current, current);
+        index = combo->count() - 1;
+    }
+    combo->setCurrentIndex(std::max(0, index));
+    combo->setToolTip(combo->currentText());
+}
+
+int EndpointTable::rowOfCombo(const QComboBox *combo) const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        if (cellWidget(row, FromColumn) == combo)
+            return row;
+    }
+    return -1;
+}
+
+QComboBox *EndpointTable::fromCombo(int row) const
+{
+    return qobject_cast<QComboBox *>(cellWidget(row, FromColumn));
+}
+
+nb::MatrixEndpoint EndpointTable::rawEndpointAt(int row) const
+{
+    nb::MatrixEndpoint e;
+    if (const QTableWidgetItem *target = item(row, TargetColumn))
+        e.target = target->text().trimmed();
+    if (const QComboBox *combo = fromCombo(row))
+        e.bindAddress = combo->currentData().toString();
+    if (!e.bindAddress.isEmpty())
+        e.adapter = nb::adapterForLocalAddress(QHostAddress(e.bindAddress), m_adapters);
+    else if (const QHostAddress t(e.target); !t.isNull() && t.isLoopback())
+        e.adapter = nb::adapterForLocalAddress(t, m_adapters); // loopback leaves through lo
+    if (hasTypedLabel(row))
+        e.label = item(row, LabelColumn)->text().trimmed();
+    return e;
+}
+
+nb::MatrixEndpoint EndpointTable::endpointAt(int row) const
+{
+    nb::MatrixEndpoint e = rawEndpointAt(row);
+    e.label = label(row);
+    return e;
+}
+
+QList<nb::MatrixEndpoint> EndpointTable::enabledEndpoints() const
+{
+    QList<nb::MatrixEndpoint> out;
+    for (int row : enabledRows())
+        out.append(endpointAt(row));
+    return out;
+}
+
+QList<int> EndpointTable::enabledRows() const
+{
+    QList<int> rows;
+    for (int row = 0; row < rowCount(); ++row) {
+        if (isRowEnabled(row))
+            rows.append(row);
+    }
+    return rows;
+}
+
+bool EndpointTable::isRowEnabled(int row) const
+{
+    const QTableWidgetItem *use = item(row, UseColumn);
+    return use && use->checkState() == Qt::Checked;
+}
+
+void EndpointTable::setRowEnabled(int row, bool enabled)
+{
+    if (QTableWidgetItem *use = item(row, UseColumn))
+        use->setCheckState(enabled ? Qt::Checked : Qt::Unchecked);
+}
+
+void EndpointTable::setLabel(int row, const QString &text)
+{
+    if (QTableWidgetItem *label = item(row, LabelColumn))
+        label->setText(text); // onItemChanged decides typed or default
+}
+
+QString EndpointTable::label(int row) const
+{
+    const QTableWidgetItem *label = item(row, LabelColumn);
+    return label ? label->text().trimmed() : QString();
+}
+
+bool EndpointTable::hasTypedLabel(int row) const
+{
+    const QTableWidgetItem *label = item(row, LabelColumn);
+    return label && label->data(kTypedLabelRole).toBool();
+}
+
+void EndpointTable::relabel()
+{
+    QList<nb::MatrixEndpoint> all;
+    for (int row = 0; row < rowCount(); ++row)
+        all.append(rawEndpointAt(row));
+    const QStringList defaults = nb::defaultLabels(all);
+    m_updating = true;
+    for (int row = 0; row < rowCount(); ++row) {
+        QTableWidgetItem *label = item(row, LabelColumn);
+        if (!label)
+            continue;
+        if (!hasTypedLabel(row) && label->text() != defaults[row])
+            label->setText(defaults[row]);
+        label->setToolTip(hasTypedLabel(row) ? tr("%1 (typed; clear it for the default)").arg(label->text())
+                                             : tr("%1 (default from the adapter; type to rename)").arg(label->text()));
+    }
+    m_updating = false;
+}
+
+void EndpointTable::onItemChanged(QTableWidgetItem *changed)
+{
+    if (m_updating)
+        return;
+    if (changed->column() == LabelColumn) {
+        m_updating = true;
+        changed->setData(kTypedLabelRole, !changed->text().trimmed().isEmpty());
+        m_updating = false;
+    }
+    relabel();
+    Q_EMIT endpointsChanged();
+}
+
+} // namespace nb::gui

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "testview/formfields.h"
+
+#include <core/units.h>
+
+#include <QLineEdit>
+#include <QObject>
+
+#include <limits>
+
+namespace nb::gui {
+
+QString sizeFieldText(std::uint64_t bytes)
+{
+    return bytes == 0 ? QString() : nb::param::sizeText(double(bytes));
+}
+
+std::uint64_t sizeMax(nb::param::Id id)
+{
+    // 2^64 - 1 as a double rounds up to 2^64, which does not convert back.
+    const double max = nb::param::parameter(id).max;
+    return max >= 18446744073709551615.0 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(max);
+}
+
+bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, std::uint64_t *out, QString *error)
+{
+    const QString text = edit->text().trimmed();
+    if (text.isEmpty()) {
+        *out = 0;
+        return true;
+    }
+    QString why;
+    const auto v = nb::parseSize(text, &why);
+    if (!v || *v > max) {
+        *error = v ? QObject::tr("%1 '%2' is too large").arg(what, text) : QStringLiteral("%1: %2").arg(what, why);
+        return false;
+    }
+    *out = *v;
+    return true;
+}
+
+void splitTarget(const QString &text, QString *host, int *port)
+{
+    *port = 0;
+    *host = text.trimmed();
+    if (host->startsWith(QLatin1Char('['))) {
+        const qsizetype close = host->indexOf(QLatin1Char(']'));
+        if (close > 0) {
+            const QString rest = host->mid(close + 1);
+            if (rest.startsWith(QLatin1Char(':')))
+                *port = rest.mid(1).toInt();
+            *host = host->mid(1, close - 1);
+        }
+        return;
+    }
+    if (host->count(QLatin1Char(':')) == 1) {
+        const qsizetype colon = host->indexOf(QLatin1Char(':'));
+        bool ok = false;
+        const int p = host->mid(colon + 1).toInt(&ok);
+        if (ok && p > 0 && p < 65536) {
+            *port = p;
+            host->truncate(colon);
+        }
+    }
+}
+
+} // namespace nb::gui

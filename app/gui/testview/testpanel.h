@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The test settings: target, preset, the common parameters, and every other engine
+// parameter in a collapsible advanced section. Remembers recent targets.
+
+#include "testview/testpresets.h"
+
+#include <model/testparams.h>
+#include <platform/adapterinfo.h>
+
+#include <QWidget>
+
+class QAction;
+class QCheckBox;
+class QSettings;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QSpinBox;
+class QToolButton;
+
+namespace nb::gui {
+
+class LoadedLatencyFields;
+class UdpFields;
+
+class TestPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TestPanel(QWidget *parent = nullptr);
+
+    // The parameters the form shows. Returns false with a one-line *error when a field
+    // holds something the engine cannot use.
+    bool params(nb::TestParams *out, QString *error) const;
+    // Shows the given parameters (the preset becomes "Custom settings").
+    void setParams(const nb::TestParams &params);
+    // Every test one Run starts: one, or for "both" throughput then request/response.
+    bool testPlan(QList<nb::TestParams> *out, QString *error) const;
+
+    TestType testType() const;
+    void setTestType(TestType type);
+    // The adapters whose addresses "From" offers (-B); keeps the current choice.
+    void setAdapters(const QList<nb::AdapterInfo> &adapters);
+    // The local address chosen in "From", empty for automatic.
+    QString bindAddress() const;
+
+    // The port of the built-in server that "This computer (loopback)" stands for.
+    void setLoopbackPort(quint16 port);
+    void selectLoopback();
+    bool isLoopbackSelected() const;
+    static QString loopbackLabel();
+
+    void selectPreset(int index);
+    int presetCount() const { return int(m_presets.size()); }
+
+    // Adds the current target to the recent list (kept in QSettings).
+    void rememberCurrentTarget();
+    QStringList recentTargets() const;
+
+    // The last test's settings (target, preset, type and every field) in QSettings, so
+    // the next start shows them; a stored form the engine no longer accepts is ignored.
+    void saveState(QSettings &settings) const;
+    void restoreState(const QSettings &settings);
+
+    void setEditingEnabled(bool enabled);
+    void setRunActions(QAction *run, QAction *stop);
+    void setAdvancedVisible(bool visible);
+
+Q_SIGNALS:
+    void runRequested();
+
+private:
+    QWidget *buildAdvanced();
+    void loadRecentTargets();
+    void onTargetChanged();
+    void onPresetActivated(int index);
+    void markCustom();
+    void updateComboToolTip(QComboBox *combo);
+    void showParams(const nb::TestParams &params);
+    void updateTypeFields();
+    // The form's parameters as a throughput test (the first of a "both" run).
+    bool streamParams(nb::TestParams *out, QString *error) const;
+    nb::TestParams asRequestResponse(nb::TestParams params) const;
+
+    QList<TestPreset> m_presets;
+    quint16 m_loopbackPort = 5201;
+    bool m_applying = false;
+
+    QWidget *m_settings;
+    QComboBox *m_target;
+    QComboBox *m_preset;
+    QComboBox *m_type;
+    QComboBox *m_from;
+    QComboBox *m_direction;
+    QSpinBox *m_streams;
+    LoadedLatencyFields *m_loaded;
+    UdpFields *m_udp;
+    QDoubleSpinBox *m_duration;
+    QToolButton *m_advancedToggle;
+    QWidget *m_advanced;
+    QSpinBox *m_port;
+    QLineEdit *m_blockSize;
+    QLineEdit *m_window;
+    QSpinBox *m_mss;
+    QCheckBox *m_noDelay;
+    QLineEdit *m_congestion;
+    QLineEdit *m_bytes;
+    QDoubleSpinBox *m_omit;
+    QDoubleSpinBox *m_interval;
+    QLineEdit *m_requestSize;
+    QLineEdit *m_responseSize;
+    QSpinBox *m_connections;
+    QSpinBox *m_inFlight;
+    QCheckBox *m_crr;
+    QComboBox *m_family;
+    QComboBox *m_protocol;
+    QCheckBox *m_skipRxCopy;
+    QCheckBox *m_zeroCopy;
+    QSpinBox *m_connectTimeout;
+    QSpinBox *m_threads;
+    QLineEdit *m_title;
+    QToolButton *m_runButton;
+    QToolButton *m_stopButton;
+};
+
+} // namespace nb::gui

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The NicBench window: menus, the Run/Stop toolbar, the Test and Compare tabs, the
+// built-in loopback server (so Run works out of the box) and the settings that outlive a
+// session (geometry, last tab, theme). The Test tab is TestView, the Compare tab
+// ComparisonView; this class only wires them together.
+
+#include "window/appsettings.h"
+
+#include <model/results.h>
+
+#include <QMainWindow>
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+class QTabWidget;
+class QToolBar;
+
+namespace nb::ui {
+class AdapterList;
+class AdapterMonitor;
+class AdapterPanel;
+class CpuChart;
+class LiveTestChart;
+class RrChart;
+class MessageBanner;
+class ResultsSummary;
+class StreamResultsModel;
+} // namespace nb::ui
+
+namespace nb::gui {
+
+class BuiltinServer;
+class ComparisonController;
+class ComparisonDialog;
+class ComparisonView;
+class TestPanel;
+class TestView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Starts the built-in loopback server; called once after construction.
+    bool startBuiltinServer();
+    quint16 builtinServerPort() const;
+
+    // Shows the parameters in the test panel and runs them. An empty host means the
+    // built-in server.
+    void runTest(nb::TestParams params);
+    bool isTestRunning() const;
+    // When set, each finished run writes its result JSON (the CLI's -J document; a
+    // "both" run writes {"results": [...]}) to this file.
+    void setJsonOutputPath(const QString &path);
+
+    TestView *testView() const { return m_testView; }
+    nb::ui::LiveTestChart *chart() const;
+    nb::ui::CpuChart *cpuChart() const;
+    nb::ui::RrChart *rrChart() const;
+    nb::ui::AdapterList *adapterList() const;
+    nb::ui::AdapterPanel *adapterPanel() const;
+    nb::ui::AdapterMonitor *adapterMonitor() const;
+    nb::ui::ResultsSummary *summary() const;
+    nb::ui::MessageBanner *banner() const;
+    nb::ui::StreamResultsModel *streamModel() const;
+    TestPanel *testPanel() const;
+    ComparisonView *comparisonView() const { return m_compareView; }
+    ComparisonController *comparisonController() const { return m_compareController; }
+    bool isComparing() const;
+    // The "New Comparison" dialog filled from the test panel (base parameters, the
+    // built-in server as the default endpoint) and the live adapters; not shown.
+    ComparisonDialog *createComparisonDialog();
+    // Brings the Compare tab to the front.
+    void showCompareArea();
+    // Opens snapshot files in the Compare tab and lists them under File > Open Recent.
+    bool openSnapshots(const QStringList &paths);
+    QAction *runAction() const;
+    QAction *stopAction() const;
+    QToolBar *runToolBar() const { return m_toolBar; }
+    QMenu *recentMenu() const { return m_recentMenu; }
+    // View > Theme; also applies the theme to the application.
+    void setTheme(AppSettings::Theme theme);
+
+    // Help > About's text: version, licence, the Qt and QCustomPlot versions.
+    static QString aboutText();
+    // Help > Keyboard Shortcuts: every menu action with a shortcut, then the keys that
+    // belong to no menu item. Pairs of (keys, what they do).
+    QList<std::pair<QString, QString>> shortcutList() const;
+
+    // The window size on first start: most of the available screen, at least 1200x700
+    // where the screen has room for it.
+    static QSize defaultSize(const QSize &available);
+
+Q_SIGNALS:
+    // A run ended (for "both", after its second test): its last result.
+    void testFinished(const nb::TestResult &result);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    QWidget *createCentral();
+    void updateRecentMenu();
+    void updateTitle();
+    void copyResults();
+    void showAbout();
+    void showShortcuts();
+    void newComparison();
+    void saveSettings() const;
+
+    BuiltinServer *m_server;
+    ComparisonController *m_compareController;
+    TestView *m_testView = nullptr;
+    QTabWidget *m_areaTabs = nullptr; // "Test" | "Compare"
+    ComparisonView *m_compareView = nullptr;
+    QLabel *m_serverLabel = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_copyAction = nullptr;
+    QActionGroup *m_themeGroup = nullptr;
+};
+
+} // namespace nb::gui

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// iperf3-style command line shared by nicbench-cli and the GUI's --run mode.
+
+#include "model/testparams.h"
+#include "session/server.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace nb {
+
+struct CommandLine {
+    enum class Mode { None, Client, Server, Help, Version, Interfaces };
+    Mode mode = Mode::None;
+    TestParams params;
+    ServerOptions server;
+    bool json = false;       // -J
+    bool jsonStream = false; // --json-stream
+    bool verbose = false;    // -V
+    QStringList extraArgs;   // options the caller handles itself (e.g. --quit-when-done)
+};
+
+// Parses arguments (without the program name). extraFlags are boolean long options the
+// caller accepts beyond the test flags (the GUI's --run, --quit-when-done). Returns false
+// with a one-line *error for unknown flags and invalid values.
+bool parseCommandLine(const QStringList &args, CommandLine *out, QString *error, const QStringList &extraFlags = {});
+QString commandLineHelp(const QString &program, bool gui = false);
+
+} // namespace nb
