@@ -411,11 +411,19 @@ void TestLab::testThroughEachAdapter()
         if (g.toObject().value(QStringLiteral("name")).toString() == guest)
             address = g.toObject().value(QStringLiteral("address")).toString();
     }
-    // One second host -> guest at MTU 9000: bytes through the guest's driver.
-    const Run r = run(QStringLiteral("ip"),
-                      {QStringLiteral("netns"), QStringLiteral("exec"), m_netns, kCli, QStringLiteral("-c"), address,
-                       QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")},
-                      {}, 60);
+    // One second host -> guest at MTU 9000: bytes through the guest's driver. A TCG guest on a
+    // loaded host can report a short interval's CPU above what the client accepts (tick
+    // accounting of late timer interrupts): that refusal, and only that, gets two more tries.
+    Run r;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        r = run(QStringLiteral("ip"),
+                {QStringLiteral("netns"), QStringLiteral("exec"), m_netns, kCli, QStringLiteral("-c"), address,
+                 QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")},
+                {}, 60);
+        if (r.rc == 0 || !r.err.contains("the peer's results cannot be right"))
+            break;
+        qWarning("try %d: %s", attempt + 1, r.err.constData());
+    }
     QVERIFY2(r.rc == 0, r.err.constData());
     const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
     const double received = doc.value(QStringLiteral("end"))
