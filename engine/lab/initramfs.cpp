@@ -57,7 +57,7 @@ done
 if ! $B mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot /newroot; then
   echo "nblab: could not mount the host's root over virtio-9p"; $B sleep 5; $B poweroff -f
 fi
-for d in tmp run var/tmp var/log root; do $B mount -t tmpfs -o size=64m tmpfs /newroot/$d; done
+for d in tmp run var/tmp var/log; do $B mount -t tmpfs -o size=64m tmpfs /newroot/$d; done
 $B mount -t proc proc /newroot/proc
 $B mount -t sysfs sys /newroot/sys
 $B mount -t devtmpfs dev /newroot/dev
