@@ -4,9 +4,9 @@
 // then checks against the guests' real drivers: the server's adapter report (inside the guest
 // and through the info query from the host) names driver, family, MTU and link speed as the
 // guest does, its offloads are `ethtool -k`'s, a toggled offload shows changed, a test goes
-// through each adapter; a QEMU killed by hand is seen and `lab down` leaves no process, tap,
-// bridge or state. Also the refusals before anything starts and a guest missing its deadline.
-// All traffic stays inside the namespace (198.18.0.0/15, no route out).
+// through each adapter; a guest killed mid-test ends the client within its watchdog with the
+// intervals so far, and `lab down` leaves no process, tap, bridge or state. Also the refusals before anything starts
+// and a guest missing its deadline. All traffic stays inside the namespace (198.18.0.0/15, no route out).
 #include "lab/labmodel.h"
 
 #include <QDir>
@@ -440,10 +440,25 @@ void TestLab::testThroughEachAdapter()
 void TestLab::downLeavesNothing()
 {
     QVERIFY(m_up);
-    // A crashed guest: its QEMU killed from outside; status sees it, down still cleans.
+    // A guest killed mid-test: the client ends within its watchdog (--rcv-timeout 3 s) with the
+    // intervals measured so far; status sees the guest stopped and down still cleans.
+    QProcess client;
+    client.start(QStringLiteral("ip"),
+                 {QStringLiteral("netns"), QStringLiteral("exec"), m_netns, kCli, QStringLiteral("-c"),
+                  nb::lab::guestAddress(0), QStringLiteral("-t"), QStringLiteral("30"), QStringLiteral("--rcv-timeout"),
+                  QStringLiteral("3000"), QStringLiteral("-J")});
+    QVERIFY(client.waitForStarted(10000));
+    QTest::qWait(3500);
+    QCOMPARE(client.state(), QProcess::Running);
     QCOMPARE(run(QStringLiteral("kill"), {QStringLiteral("-KILL"), QString::number(m_pids.first())}, {}).rc, 0);
     QElapsedTimer clock;
     clock.start();
+    QVERIFY2(client.waitForFinished(20000), "the client did not end after its server's guest died");
+    qInfo("client ended %.1f s after the guest was killed", double(clock.elapsed()) / 1000);
+    QCOMPARE(client.exitCode(), 1);
+    const QJsonObject partial = QJsonDocument::fromJson(client.readAllStandardOutput()).object();
+    QVERIFY2(!partial.value(QStringLiteral("intervals")).toArray().isEmpty(), "no partial intervals kept");
+    QVERIFY(!partial.value(QStringLiteral("error")).toString().isEmpty());
     while (processRunning(m_pids.first()) && clock.elapsed() < 10000)
         QTest::qWait(50);
     const QJsonObject st =
