@@ -32,8 +32,9 @@ const char kLabUsage[] =
     "  --netns NAME        put the bridge and the guests in network namespace NAME (made when\n"
     "                      missing, removed by lab down then); reach them with ip netns exec NAME\n"
     "  --timeout SECONDS   for every guest to come up (default 60 with KVM, 90 + 30 per guest without)\n"
-    "Needs root (bridge and taps), qemu-system-x86 and busybox-static. State: $XDG_RUNTIME_DIR/\n"
-    "nicbench-lab (else /run/nicbench-lab); lab down removes everything a lab left, also after a crash.\n";
+    "Needs root (bridge and taps), qemu-system-x86 and busybox-static. State in\n"
+    "$XDG_RUNTIME_DIR/nicbench-lab (else /run/nicbench-lab): lab down removes everything a lab\n"
+    "left, also after a crash or a half-started lab.\n";
 
 void labPrint(const QString &text, FILE *to = stdout)
 {
