@@ -5,8 +5,10 @@
 // and through the info query from the host) names driver, family, MTU and link speed as the
 // guest does, its offloads are `ethtool -k`'s, a toggled offload shows changed, a test goes
 // through each adapter; a guest killed mid-test ends the client within its watchdog with the
-// intervals so far, and `lab down` leaves no process, tap, bridge or state. Also the refusals before anything starts
-// and a guest missing its deadline. All traffic stays inside the namespace (198.18.0.0/15, no route out).
+// intervals so far, and `lab down` leaves no process, tap, bridge or state. Also the refusals
+// before anything starts, a guest missing its deadline, and user-mode networking (a port
+// forward on loopback, as without root). Traffic goes only to 198.18.0.0/15 inside the test's
+// namespace (no route out) and to 127.0.0.1.
 #include "lab/labmodel.h"
 
 #include <QDir>
@@ -18,6 +20,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -124,6 +127,7 @@ private slots:
     void testThroughEachAdapter();
     void downLeavesNothing();
     void guestMissingDeadline();
+    void userNetworking();
     void cleanupTestCase();
 
 private:
@@ -503,6 +507,48 @@ void TestLab::guestMissingDeadline()
              qPrintable(err));
     QVERIFY2(err.count(QLatin1Char('\n')) > 1, qPrintable(err)); // the console's lines follow
     QVERIFY(!netnsExists(netns));
+    QVERIFY(!QFileInfo::exists(runtime.path() + QStringLiteral("/nicbench-lab")));
+}
+
+void TestLab::userNetworking()
+{
+    // QEMU's user-mode networking (what a user without root gets): no bridge, no tap; the
+    // guest's server at 127.0.0.1:<port> through QEMU's port forward, loopback only.
+    QTemporaryDir runtime;
+    const Run up = run(kCli,
+                       {QStringLiteral("lab"), QStringLiteral("up"), QStringLiteral("--adapters"),
+                        QStringLiteral("virtio"), QStringLiteral("--user-net")},
+                       runtime.path(), 300);
+    auto down = qScopeGuard([&] { run(kCli, {QStringLiteral("lab"), QStringLiteral("down")}, runtime.path()); });
+    QVERIFY2(up.rc == 0, up.err.constData());
+    const Run st =
+        run(kCli, {QStringLiteral("lab"), QStringLiteral("status"), QStringLiteral("--json")}, runtime.path());
+    const QJsonObject status = QJsonDocument::fromJson(st.out).object();
+    QCOMPARE(status.value(QStringLiteral("networking")).toString(), QStringLiteral("user"));
+    const QJsonObject guest = status.value(QStringLiteral("guests")).toArray().at(0).toObject();
+    QCOMPARE(guest.value(QStringLiteral("address")).toString(), QStringLiteral("127.0.0.1"));
+    QCOMPARE(guest.value(QStringLiteral("tap")).toString(), QString());
+    const int port = guest.value(QStringLiteral("port")).toInt();
+    QVERIFY(port > 0);
+    const Run text = run(kCli, {QStringLiteral("lab"), QStringLiteral("status")}, runtime.path());
+    QVERIFY2(text.out.contains("caps throughput"), text.out.constData());
+    const Run test = run(kCli,
+                         {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                          QString::number(port), QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")},
+                         {}, 60);
+    QVERIFY2(test.rc == 0, test.err.constData());
+    const double received = QJsonDocument::fromJson(test.out)
+                                .object()
+                                .value(QStringLiteral("end"))
+                                .toObject()
+                                .value(QStringLiteral("sum_received"))
+                                .toObject()
+                                .value(QStringLiteral("bytes"))
+                                .toDouble();
+    QVERIFY2(received > 1e5, test.out.left(1500).constData());
+    down.dismiss();
+    QCOMPARE(run(kCli, {QStringLiteral("lab"), QStringLiteral("down")}, runtime.path()).rc, 0);
+    QVERIFY(!processRunning(guest.value(QStringLiteral("pid")).toInteger()));
     QVERIFY(!QFileInfo::exists(runtime.path() + QStringLiteral("/nicbench-lab")));
 }
 

@@ -31,6 +31,8 @@ const char kLabUsage[] =
     "  --kernel PATH       the kernel to boot (default: the newest /boot/vmlinuz-* with its modules)\n"
     "  --netns NAME        put the bridge and the guests in network namespace NAME (made when\n"
     "                      missing, removed by lab down then); reach them with ip netns exec NAME\n"
+    "  --user-net          QEMU's user-mode networking with a port forward per guest (the default\n"
+    "                      without root): no bridge, no taps, MTU 1500, and that link caps throughput\n"
     "  --timeout SECONDS   for every guest to come up (default 60 with KVM, 90 + 30 per guest without)\n"
     "Needs root (bridge and taps), qemu-system-x86 and busybox-static. State in\n"
     "$XDG_RUNTIME_DIR/nicbench-lab (else /run/nicbench-lab): lab down removes everything a lab\n"
@@ -100,6 +102,8 @@ int labUp(const QStringList &args)
             ok = takeInt(args, &i, &o.timeoutSeconds, &error);
         } else if (a == QLatin1String("--kernel")) {
             ok = takeString(args, &i, &o.kernel, &error);
+        } else if (a == QLatin1String("--user-net")) {
+            o.userNetworking = true;
         } else if (a == QLatin1String("--netns")) {
             ok = takeString(args, &i, &o.netns, &error);
         } else {
@@ -148,6 +152,7 @@ int labStatus(const QStringList &args)
                 {QStringLiteral("state"), g.state},
                 {QStringLiteral("pid"), g.pid},
                 {QStringLiteral("tap"), g.tap},
+                {QStringLiteral("port"), g.port},
                 {QStringLiteral("mtu"), g.mtu},
                 {QStringLiteral("link_speed_mbps"), g.speedMbps},
                 {QStringLiteral("boot_seconds"), g.bootSeconds},
@@ -159,7 +164,7 @@ int labStatus(const QStringList &args)
             {QStringLiteral("netns"), s.netns},
             {QStringLiteral("bridge"), s.bridge},
             {QStringLiteral("host_address"), lab::hostAddress()},
-            {QStringLiteral("networking"), QStringLiteral("tap")},
+            {QStringLiteral("networking"), s.userNetworking ? QStringLiteral("user") : QStringLiteral("tap")},
             {QStringLiteral("accel"), s.accel},
             {QStringLiteral("kernel"), s.kernel},
             {QStringLiteral("cpus"), s.cpus},
@@ -169,21 +174,30 @@ int labStatus(const QStringList &args)
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    labPrint(QStringLiteral("Lab: %1 guest(s), %2, %3 vCPU and %4 MB each, bridge %5 (host %6/%7)%8\n")
+    const QString network =
+        s.userNetworking
+            ? QStringLiteral("user-mode networking (each server at 127.0.0.1:PORT through QEMU's port forward, "
+                             "which caps throughput: not a figure for the adapter)")
+            : QStringLiteral("bridge %1 (host %2/%3)%4")
+                  .arg(s.bridge, lab::hostAddress())
+                  .arg(lab::kPrefixLength)
+                  .arg(s.netns.isEmpty() ? QString() : QStringLiteral(" in network namespace %1").arg(s.netns));
+    labPrint(QStringLiteral("Lab: %1 guest(s), %2, %3 vCPU and %4 MB each, %5\n")
                  .arg(s.guests.size())
                  .arg(s.accel == QLatin1String("kvm") ? QStringLiteral("KVM") : QStringLiteral("TCG (no KVM: slow)"))
                  .arg(s.cpus)
                  .arg(s.memoryMb)
-                 .arg(s.bridge, lab::hostAddress())
-                 .arg(lab::kPrefixLength)
-                 .arg(s.netns.isEmpty() ? QString() : QStringLiteral(" in network namespace %1").arg(s.netns)));
+                 .arg(network));
     std::printf("%-10s %-8s %-16s %-11s %-14s %5s %10s %-8s %s\n", "GUEST", "ADAPTER", "QEMU DEVICE", "DRIVER",
                 "ADDRESS", "MTU", "LINK", "STATE", "MEMORY");
     for (const lab::GuestState &g : s.guests) {
         std::printf("%-10s %-8s %-16s %-11s %-14s %5d %10s %-8s %s\n", printable(g.name).toLocal8Bit().constData(),
                     g.adapter.toLocal8Bit().constData(), g.device.toLocal8Bit().constData(),
-                    printable(g.driver).toLocal8Bit().constData(), g.address.toLocal8Bit().constData(), g.mtu,
-                    speedText(g.speedMbps).toLocal8Bit().constData(), g.state.toLocal8Bit().constData(),
+                    printable(g.driver).toLocal8Bit().constData(),
+                    (s.userNetworking ? QStringLiteral("%1:%2").arg(g.address).arg(g.port) : g.address)
+                        .toLocal8Bit()
+                        .constData(),
+                    g.mtu, speedText(g.speedMbps).toLocal8Bit().constData(), g.state.toLocal8Bit().constData(),
                     g.rssKb > 0 ? QStringLiteral("%1 MB").arg(g.rssKb / 1024).toLocal8Bit().constData() : "-");
     }
     return 0;

@@ -14,6 +14,7 @@
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QTcpServer>
 #include <QThread>
 
 namespace nb::lab {
@@ -167,7 +168,7 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
 
 // The guest's PID 1 after the initramfs: network, `nicbench-cli -s`, the ready note, then the
 // command loop that `lab exec` feeds through the shared folder.
-QByteArray agentScript(const GuestState &g, int mtu, const QString &server)
+QByteArray agentScript(const GuestState &g, int mtu, const QString &server, bool user)
 {
     QString s = QStringLiteral(R"SH(#!/bin/sh
 # NicBench lab agent for guest %1 (written by nicbench-cli lab up)
@@ -216,8 +217,8 @@ exec /bin/busybox sh /tmp/nblab-loop.sh
 )SH")
                     .arg(g.name)
                     .arg(mtu)
-                    .arg(g.address)
-                    .arg(kPrefixLength)
+                    .arg(user ? QStringLiteral("10.0.2.15") : g.address) // QEMU's user-mode guest address
+                    .arg(user ? 24 : kPrefixLength)
                     .arg(shellQuote(server));
     return s.toUtf8();
 }
@@ -280,12 +281,14 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
     KernelChoice kernel;
     if (!chooseKernel(options.kernel, &kernel, error))
         return false;
-    if (!isRoot()) {
-        *error = QStringLiteral("lab up needs root for its bridge and taps (user-mode networking is not "
-                                "implemented yet)");
+    // Without root: QEMU's user-mode networking, which needs no bridge, tap or namespace.
+    const bool user = options.userNetworking || !isRoot();
+    if (user && (!options.netns.isEmpty() || options.mtu != 1500)) {
+        *error = QStringLiteral("--netns and --mtu need root (a bridge and taps); without root the lab uses "
+                                "user-mode networking at MTU 1500");
         return false;
     }
-    if (findTool(QStringLiteral("ip")).isEmpty()) {
+    if (!user && findTool(QStringLiteral("ip")).isEmpty()) {
         *error = QStringLiteral("ip is not installed: install the package iproute2");
         return false;
     }
@@ -305,6 +308,7 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
     QStringList modules;
     LabState state;
     state.netns = options.netns;
+    state.userNetworking = user;
     state.bridge = kBridge;
     state.kernel = kernel.image;
     state.mtu = options.mtu;
@@ -327,6 +331,17 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
         g.driver = m.driver;
         g.address = guestAddress(i);
         g.tap = QStringLiteral("nblab-t%1").arg(i);
+        if (user) {
+            // The server at 127.0.0.1:<a free port>, forwarded by QEMU to the guest's 5201.
+            QTcpServer probe;
+            if (!probe.listen(QHostAddress::LocalHost, 0)) {
+                *error = QStringLiteral("no free local port for guest %1's port forward").arg(g.name);
+                return false;
+            }
+            g.address = QStringLiteral("127.0.0.1");
+            g.port = probe.serverPort();
+            g.tap.clear();
+        }
         g.mac = QStringLiteral("52:54:00:4e:42:%1").arg(i + 1, 2, 16, QLatin1Char('0'));
         g.directory = m_dir + QStringLiteral("/guests/") + g.name;
         state.guests.append(g);
@@ -352,7 +367,7 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
         QStringLiteral("lab: kernel %1, %2 guest(s), %3").arg(kernel.image).arg(state.guests.size()).arg(state.accel));
     if (!buildInitramfs(kernel, modules, QStringLiteral("/bin/busybox"), initrd, error))
         return fail(*error);
-    if (!state.netns.isEmpty() && !netnsExists(state.netns)) {
+    if (!user && !state.netns.isEmpty() && !netnsExists(state.netns)) {
         state.createdNetns = true;
         if (!save(state, error))
             return fail(*error);
@@ -360,37 +375,39 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
             return fail(*error);
         ip(state.netns, {QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up")});
     }
-    if (linkExists(state.netns, kBridge))
+    if (!user && linkExists(state.netns, kBridge))
         return fail(QStringLiteral("a bridge %1 exists already and is not this lab's: remove it first").arg(kBridge));
-    state.createdBridge = true;
+    state.createdBridge = !user;
     if (!save(state, error))
         return fail(*error);
     const QString mtu = QString::number(options.mtu);
-    if (!ip(state.netns,
-            {QStringLiteral("link"), QStringLiteral("add"), kBridge, QStringLiteral("type"), QStringLiteral("bridge")},
-            error) ||
-        !ip(state.netns, {QStringLiteral("link"), QStringLiteral("set"), kBridge, QStringLiteral("mtu"), mtu}, error) ||
-        !ip(state.netns,
-            {QStringLiteral("addr"), QStringLiteral("add"),
-             QStringLiteral("%1/%2").arg(hostAddress()).arg(kPrefixLength), QStringLiteral("dev"), kBridge},
-            error) ||
-        !ip(state.netns, {QStringLiteral("link"), QStringLiteral("set"), kBridge, QStringLiteral("up")}, error))
+    if (!user &&
+        (!ip(state.netns,
+             {QStringLiteral("link"), QStringLiteral("add"), kBridge, QStringLiteral("type"), QStringLiteral("bridge")},
+             error) ||
+         !ip(state.netns, {QStringLiteral("link"), QStringLiteral("set"), kBridge, QStringLiteral("mtu"), mtu},
+             error) ||
+         !ip(state.netns,
+             {QStringLiteral("addr"), QStringLiteral("add"),
+              QStringLiteral("%1/%2").arg(hostAddress()).arg(kPrefixLength), QStringLiteral("dev"), kBridge},
+             error) ||
+         !ip(state.netns, {QStringLiteral("link"), QStringLiteral("set"), kBridge, QStringLiteral("up")}, error)))
         return fail(*error);
     const QString server =
         options.serverProgram.isEmpty() ? QCoreApplication::applicationFilePath() : options.serverProgram;
     for (GuestState &g : state.guests) {
         if (!QDir().mkpath(g.directory))
             return fail(QStringLiteral("cannot create %1").arg(g.directory));
-        if (!writeFile(g.directory + QStringLiteral("/agent.sh"), agentScript(g, options.mtu, server), error))
+        if (!writeFile(g.directory + QStringLiteral("/agent.sh"), agentScript(g, options.mtu, server, user), error))
             return fail(*error);
-        if (!ip(state.netns,
-                {QStringLiteral("tuntap"), QStringLiteral("add"), QStringLiteral("dev"), g.tap, QStringLiteral("mode"),
-                 QStringLiteral("tap")},
-                error) ||
-            !ip(state.netns,
-                {QStringLiteral("link"), QStringLiteral("set"), g.tap, QStringLiteral("mtu"), mtu,
-                 QStringLiteral("master"), kBridge, QStringLiteral("up")},
-                error))
+        if (!user && (!ip(state.netns,
+                          {QStringLiteral("tuntap"), QStringLiteral("add"), QStringLiteral("dev"), g.tap,
+                           QStringLiteral("mode"), QStringLiteral("tap")},
+                          error) ||
+                      !ip(state.netns,
+                          {QStringLiteral("link"), QStringLiteral("set"), g.tap, QStringLiteral("mtu"), mtu,
+                           QStringLiteral("master"), kBridge, QStringLiteral("up")},
+                          error)))
             return fail(*error);
         const bool useKvm = state.accel == QLatin1String("kvm");
         QStringList args{
@@ -427,8 +444,9 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
             QStringLiteral("-device"),
             QStringLiteral("virtio-9p-pci,fsdev=nblab,mount_tag=nblab"),
             QStringLiteral("-netdev"),
-            QStringLiteral("tap,id=net0,ifname=%1,script=no,downscript=no%2")
-                .arg(g.tap, useKvm ? QStringLiteral(",vhost=on") : QString()),
+            user ? QStringLiteral("user,id=net0,hostfwd=tcp:127.0.0.1:%1-:5201").arg(g.port)
+                 : QStringLiteral("tap,id=net0,ifname=%1,script=no,downscript=no%2")
+                       .arg(g.tap, useKvm ? QStringLiteral(",vhost=on") : QString()),
             QStringLiteral("-device"),
             QStringLiteral("%1,netdev=net0,mac=%2").arg(g.device, g.mac),
             QStringLiteral("-pidfile"),

@@ -90,6 +90,14 @@ bool validateOptions(const UpOptions &options, QString *error)
             QStringLiteral("--netns takes a name of letters, digits, '.', '_' and '-', not '%1'").arg(options.netns);
         return false;
     }
+    if (options.userNetworking && !options.netns.isEmpty()) {
+        *error = QStringLiteral("--netns needs the bridge and taps; user-mode networking has neither");
+        return false;
+    }
+    if (options.userNetworking && options.mtu != 1500) {
+        *error = QStringLiteral("user-mode networking carries MTU 1500 only, not %1").arg(options.mtu);
+        return false;
+    }
     if (options.timeoutSeconds < 0 || options.timeoutSeconds > 3600) {
         *error = QStringLiteral("--timeout takes 1 to 3600 seconds, not %1").arg(options.timeoutSeconds);
         return false;
@@ -100,11 +108,17 @@ bool validateOptions(const UpOptions &options, QString *error)
 QJsonObject GuestState::toJson() const
 {
     return QJsonObject{
-        {QStringLiteral("name"), name},       {QStringLiteral("adapter"), adapter},
-        {QStringLiteral("device"), device},   {QStringLiteral("driver"), driver},
-        {QStringLiteral("address"), address}, {QStringLiteral("tap"), tap},
-        {QStringLiteral("mac"), mac},         {QStringLiteral("directory"), directory},
-        {QStringLiteral("pid"), pid},         {QStringLiteral("started_ms"), startedMs},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("adapter"), adapter},
+        {QStringLiteral("device"), device},
+        {QStringLiteral("driver"), driver},
+        {QStringLiteral("address"), address},
+        {QStringLiteral("tap"), tap},
+        {QStringLiteral("port"), port},
+        {QStringLiteral("mac"), mac},
+        {QStringLiteral("directory"), directory},
+        {QStringLiteral("pid"), pid},
+        {QStringLiteral("started_ms"), startedMs},
     };
 }
 
@@ -117,6 +131,7 @@ GuestState GuestState::fromJson(const QJsonObject &json)
     g.driver = json.value(QStringLiteral("driver")).toString();
     g.address = json.value(QStringLiteral("address")).toString();
     g.tap = json.value(QStringLiteral("tap")).toString();
+    g.port = json.value(QStringLiteral("port")).toInt(5201);
     g.mac = json.value(QStringLiteral("mac")).toString();
     g.directory = json.value(QStringLiteral("directory")).toString();
     g.pid = json.value(QStringLiteral("pid")).toInteger();
@@ -131,6 +146,7 @@ QJsonObject LabState::toJson() const
         list.append(g.toJson());
     return QJsonObject{
         {QStringLiteral("netns"), netns},
+        {QStringLiteral("user_networking"), userNetworking},
         {QStringLiteral("created_netns"), createdNetns},
         {QStringLiteral("bridge"), bridge},
         {QStringLiteral("created_bridge"), createdBridge},
@@ -152,6 +168,7 @@ bool LabState::fromJson(const QJsonObject &json, LabState *out, QString *error)
     LabState s;
     s.netns = json.value(QStringLiteral("netns")).toString();
     s.createdNetns = json.value(QStringLiteral("created_netns")).toBool();
+    s.userNetworking = json.value(QStringLiteral("user_networking")).toBool();
     s.bridge = json.value(QStringLiteral("bridge")).toString();
     s.createdBridge = json.value(QStringLiteral("created_bridge")).toBool();
     s.accel = json.value(QStringLiteral("accel")).toString();

@@ -43,8 +43,11 @@ struct UpOptions {
     int mtu = 1500;
     int cpus = 1;
     int memoryMb = 256;
-    QString kernel;         // empty: the newest /boot/vmlinuz-* with its modules
-    QString netns;          // empty: the host's own network namespace
+    QString kernel; // empty: the newest /boot/vmlinuz-* with its modules
+    QString netns;  // empty: the host's own network namespace
+    // QEMU's user-mode networking instead of taps on a bridge: no root needed, each guest's
+    // server reached at 127.0.0.1:<port> through a port forward. Chosen without root.
+    bool userNetworking = false;
     int timeoutSeconds = 0; // for every guest to come up; 0: 60 with KVM, 90 + 30 per guest without
     QString serverProgram;  // the nicbench-cli that guests run with -s (this program)
 };
@@ -60,6 +63,7 @@ struct GuestState {
     QString driver;  // as the guest reported it once up, else the expected one
     QString address; // 198.18.0.x
     QString tap;
+    int port = 5201; // where its server is reached: 5201 at its address, a forwarded port with user networking
     QString mac;
     QString directory; // its state folder (console.log, agent, commands)
     qint64 pid = 0;    // QEMU's
@@ -78,6 +82,7 @@ struct GuestState {
 struct LabState {
     QString netns;
     bool createdNetns = false;
+    bool userNetworking = false;
     QString bridge;
     bool createdBridge = false;
     QString accel; // "kvm" or "tcg"
