@@ -80,7 +80,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION "net")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "iperf3")
+# qemu-system-x86 and busybox-static: the adapter lab (nicbench-cli lab, docs/lab.md).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "iperf3, qemu-system-x86, busybox-static")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${NICBENCH_HOMEPAGE}")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${CMAKE_CURRENT_SOURCE_DIR}/debian/conffiles"
                                        "${CMAKE_CURRENT_SOURCE_DIR}/debian/prerm")

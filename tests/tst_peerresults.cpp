@@ -112,6 +112,12 @@ void TestPeerResults::peerResults_data()
     QTest::newRow("extension process CPU beyond its cores")
         << doc(good, R"("nicbench":{"cpu_intervals":[{"start":0,"end":1,"cpu_count":2,"process_pct":900}]},)") << true
         << QStringLiteral("CPU interval 1");
+    QTest::newRow("extension process CPU over its cores in a 20 ms interval (scheduling delay)")
+        << doc(good, R"("nicbench":{"cpu_intervals":[{"start":4,"end":4.02,"cpu_count":1,"process_pct":826.6}]},)")
+        << true << QString();
+    QTest::newRow("extension process CPU over its cores in a second")
+        << doc(good, R"("nicbench":{"cpu_intervals":[{"start":0,"end":1,"cpu_count":1,"process_pct":826.6}]},)") << true
+        << QStringLiteral("CPU interval 1");
     QTest::newRow("extension negative transactions")
         << doc(good, R"("nicbench":{"transactions":-1},)") << true << QStringLiteral("'transactions' is -1");
     QTest::newRow("extension not an object")

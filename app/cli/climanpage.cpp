@@ -2,6 +2,7 @@
 #include "climanpage.h"
 
 #include "comparecommand.h"
+#include "labcommand.h"
 
 #include "core/manpage.h"
 #include "session/commandline.h"
@@ -16,7 +17,8 @@ QString cliManPage()
     page.version = QStringLiteral(NICBENCH_VERSION);
     page.summary = QStringLiteral("network adapter benchmark, iperf3-compatible client and server");
     page.help = commandLineHelp(QStringLiteral("nicbench-cli")) + QStringLiteral("\nThe compare subcommand:\n") +
-                compareUsage() + QStringLiteral("\nThe report subcommand:\n") + reportUsage();
+                compareUsage() + QStringLiteral("\nThe report subcommand:\n") + reportUsage() +
+                QStringLiteral("\nThe lab subcommand:\n") + labUsage();
     page.description = {
         QStringLiteral("nicbench-cli measures TCP throughput, request/response latency (TCP_RR, TCP_CRR) and "
                        "the CPU cost of both sides. It speaks the iperf3 protocol: it runs against a stock "
@@ -29,6 +31,10 @@ QString cliManPage()
         QStringLiteral("The compare subcommand runs several configurations interleaved, repeats each and "
                        "writes a .nicbench snapshot; report prints the comparison table of a snapshot. "
                        "The nicbench(1) window opens the same snapshots."),
+        QStringLiteral("The lab subcommand boots QEMU guests with emulated E1000, E1000E, VMXNET3 and "
+                       "virtio-net adapters driven by the guest kernel's real drivers, each running "
+                       "nicbench-cli -s, on a bridge in 198.18.0.0/15 (needs root, qemu-system-x86, "
+                       "busybox-static and a Debian kernel with its modules)."),
         QStringLiteral("Exit status: 0 success, 1 an error (one line on stderr), 2 a bad command line or, "
                        "for compare, some runs failed.")};
     page.files = {{QStringLiteral("/etc/default/nicbench-server"),

@@ -6,6 +6,7 @@
 #include "core/sanitize.h"
 #include "core/units.h"
 #include "interrupts.h"
+#include "labcommand.h"
 #include "platform/adapterinfo.h"
 #include "platform/platform.h"
 #include "reportprinter.h"
@@ -178,6 +179,8 @@ int main(int argc, char **argv)
     }
     if (!args.isEmpty() && nb::cli::isComparisonSubcommand(args.first()))
         return nb::cli::runComparisonSubcommand(args);
+    if (!args.isEmpty() && nb::cli::isLabSubcommand(args.first()))
+        return nb::cli::runLabSubcommand(args);
 
     nb::CommandLine cl;
     QString error;

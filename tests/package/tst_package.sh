@@ -77,7 +77,8 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libqt6core6 libqt6widgets6 libqcustomplot2.1-qt6 libc6; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
-[ "$(dpkg-deb -f "$deb" Suggests)" = "iperf3" ] || fail "Suggests is not iperf3"
+[ "$(dpkg-deb -f "$deb" Suggests)" = "iperf3, qemu-system-x86, busybox-static" ] ||
+  fail "Suggests is not iperf3, qemu-system-x86, busybox-static"
 
 # The .tar.gz: the programs and pages under one folder, relative to a prefix; no systemd
 # unit or /etc file (they name /usr/bin).
