@@ -7,6 +7,7 @@
 
 #include <model/parameters.h>
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -54,6 +55,55 @@ private Q_SLOTS:
         QCOMPARE(again.duration, 0.0);
         QVERIFY(!again.isTimed());
         QVERIFY(again.endsOnBytes());
+    }
+
+    // The Target box's "host:port" (review M4): a port that is not 1-65535 is a bad port, said
+    // as the command line says it, and the text never goes to the resolver as a host name.
+    void targetPort_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("host");  // empty: refused
+        QTest::addColumn<int>("port");      // 0: the Port field's value
+        QTest::addColumn<QString>("error"); // part of the refusal
+        QTest::newRow("host:port") << QStringLiteral("198.18.0.2:9") << QStringLiteral("198.18.0.2") << 9 << QString();
+        QTest::newRow("name") << QStringLiteral("server.example") << QStringLiteral("server.example") << 0 << QString();
+        QTest::newRow("v6 bare") << QStringLiteral("fd00::2") << QStringLiteral("fd00::2") << 0 << QString();
+        QTest::newRow("v6 port") << QStringLiteral("[fd00::2]:5202") << QStringLiteral("fd00::2") << 5202 << QString();
+        QTest::newRow("too large") << QStringLiteral("127.0.0.1:99999") << QString() << 0
+                                   << QStringLiteral("port '99999'");
+        QTest::newRow("zero") << QStringLiteral("127.0.0.1:0") << QString() << 0 << QStringLiteral("port '0'");
+        QTest::newRow("letters") << QStringLiteral("127.0.0.1:abc") << QString() << 0 << QStringLiteral("port 'abc'");
+        QTest::newRow("empty") << QStringLiteral("127.0.0.1:") << QString() << 0 << QStringLiteral("port ''");
+        QTest::newRow("v6 bad port") << QStringLiteral("[fd00::2]:70000") << QString() << 0
+                                     << QStringLiteral("port '70000'");
+        QTest::newRow("v6 unclosed") << QStringLiteral("[fd00::2") << QString() << 0
+                                     << QStringLiteral("no closing ']'");
+    }
+
+    void targetPort()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, host);
+        QFETCH(int, port);
+        QFETCH(QString, error);
+        nb::gui::TestPanel panel;
+        auto *combo = panel.findChild<QComboBox *>(QStringLiteral("targetCombo"));
+        auto *portSpin = panel.findChild<QSpinBox *>(QStringLiteral("portSpin"));
+        QVERIFY(combo && portSpin);
+        combo->setEditText(target);
+        portSpin->setValue(5201);
+        nb::TestParams p;
+        QString why;
+        const bool ok = panel.params(&p, &why);
+        if (host.isEmpty()) {
+            QVERIFY2(!ok, qPrintable(p.host));
+            QVERIFY2(why.contains(error), qPrintable(why));
+            QVERIFY2(why.contains(QStringLiteral("1 to 65535")) || error.contains(u']'), qPrintable(why));
+        } else {
+            QVERIFY2(ok, qPrintable(why));
+            QCOMPARE(p.host, host);
+            QCOMPARE(int(p.port), port > 0 ? port : 5201);
+        }
     }
 
     // Both limits stay as given: the engine ends on whichever comes first.

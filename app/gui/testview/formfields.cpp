@@ -39,29 +39,49 @@ bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, st
     return true;
 }
 
-void splitTarget(const QString &text, QString *host, int *port)
+namespace {
+
+bool targetPort(const QString &text, int *port, QString *error)
+{
+    bool ok = false;
+    const int p = text.toInt(&ok);
+    if (!ok || p < 1 || p > 65535) {
+        *error = QObject::tr("Target: port '%1' must be a whole number from 1 to 65535").arg(text);
+        return false;
+    }
+    *port = p;
+    return true;
+}
+
+} // namespace
+
+bool splitTarget(const QString &text, QString *host, int *port, QString *error)
 {
     *port = 0;
     *host = text.trimmed();
     if (host->startsWith(QLatin1Char('['))) {
         const qsizetype close = host->indexOf(QLatin1Char(']'));
-        if (close > 0) {
-            const QString rest = host->mid(close + 1);
-            if (rest.startsWith(QLatin1Char(':')))
-                *port = rest.mid(1).toInt();
-            *host = host->mid(1, close - 1);
+        if (close < 0) {
+            *error = QObject::tr("Target: '%1' has no closing ']'").arg(*host);
+            return false;
         }
-        return;
-    }
-    if (host->count(QLatin1Char(':')) == 1) {
-        const qsizetype colon = host->indexOf(QLatin1Char(':'));
-        bool ok = false;
-        const int p = host->mid(colon + 1).toInt(&ok);
-        if (ok && p > 0 && p < 65536) {
-            *port = p;
-            host->truncate(colon);
+        const QString rest = host->mid(close + 1);
+        *host = host->mid(1, close - 1);
+        if (rest.isEmpty())
+            return true;
+        if (!rest.startsWith(QLatin1Char(':'))) {
+            *error = QObject::tr("Target: '%1' after ']' is not ':port'").arg(rest);
+            return false;
         }
+        return targetPort(rest.mid(1), port, error);
     }
+    if (host->count(QLatin1Char(':')) != 1)
+        return true;
+    const qsizetype colon = host->indexOf(QLatin1Char(':'));
+    if (!targetPort(host->mid(colon + 1), port, error))
+        return false;
+    host->truncate(colon);
+    return true;
 }
 
 } // namespace nb::gui

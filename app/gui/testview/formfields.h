@@ -31,7 +31,9 @@ std::uint64_t sizeMax(nb::param::Id id);
 // parse or exceeds max.
 bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, std::uint64_t *out, QString *error);
 
-// Splits "host:port" and "[v6]:port"; a bare IPv6 address keeps its colons.
-void splitTarget(const QString &text, QString *host, int *port);
+// Splits "host:port" and "[v6]:port"; a bare IPv6 address keeps its colons. *port is 0 when
+// none is given. False with a one-line *error when a port is given but is not a whole number
+// from 1 to 65535 ("127.0.0.1:99999"): the text never goes to the resolver as a host name.
+bool splitTarget(const QString &text, QString *host, int *port, QString *error);
 
 } // namespace nb::gui

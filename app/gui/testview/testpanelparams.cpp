@@ -171,7 +171,8 @@ bool TestPanel::streamParams(nb::TestParams *out, QString *error) const
         p.port = m_loopbackPort;
     } else {
         int port = 0;
-        splitTarget(m_target->currentText(), &p.host, &port);
+        if (!splitTarget(m_target->currentText(), &p.host, &port, error))
+            return false;
         p.port = quint16(port > 0 ? port : m_port->value());
     }
     p.direction = nb::Direction(m_direction->currentData().toInt());
