@@ -24,6 +24,8 @@ constexpr std::uint64_t UdpBurst = 64;
 // worker's commands (the end of the test, the interval's hand-over) would wait that long while
 // datagrams that arrive after the test's end are still counted (issue 17).
 constexpr std::int64_t UdpReceiveSliceNs = 5'000'000;
+// A request/response client whose request did not go (a full socket) tries again after this.
+constexpr std::int64_t RrRetryNs = 1'000'000;
 // Largest datagram a receiver takes whole (a larger one is cut, and still counted once).
 constexpr std::size_t UdpReceiveBuffer = 65536;
 
@@ -71,6 +73,8 @@ UdpFlow::UdpFlow(const Settings &settings)
 
 void UdpFlow::begin(std::int64_t nowNs)
 {
+    m_receiver =
+        udp::StreamReceiver(m_settings.bitsPerSecond, m_settings.datagramBytes, m_settings.wideCounters, nowNs);
     m_pacer.start(nowNs);
 }
 
@@ -114,14 +118,19 @@ UdpFlow::Step UdpFlow::rrClient(const net::Socket &s, Worker &w)
     Step step;
     // Requests that timed out are lost; every free slot gets a new request.
     const std::int64_t now = monotonicNs();
+    std::int64_t oldest = now;
     for (std::size_t i = 0; i < m_slots.size(); ++i) {
         if (m_slots[i].sequence != 0 && now - m_slots[i].sentNs > m_settings.rrTimeoutNs) {
             m_slots[i].sequence = 0;
             m_lost.store(m_lost.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         }
-        if (m_slots[i].sequence == 0 && !sendRequest(s, i, &step))
+        if (m_slots[i].sequence == 0 && !sendRequest(s, i, &step)) {
+            step.wakeNs = now + RrRetryNs; // the slot stays free: try again soon
             return step;
+        }
+        oldest = std::min(oldest, m_slots[i].sentNs);
     }
+    step.wakeNs = oldest + m_settings.rrTimeoutNs + 1;
     const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
     for (std::uint64_t n = 0; n < UdpBurst && monotonicNs() < sliceEnd; ++n) {
         const net::Transfer t = net::receiveSome(s, m_rxBuffer.data(), m_rxBuffer.size());
@@ -149,8 +158,10 @@ UdpFlow::Step UdpFlow::rrClient(const net::Socket &s, Worker &w)
                 w.recordLatency(latency);
                 ++step.transactions;
             }
-            if (!sendRequest(s, i, &step))
+            if (!sendRequest(s, i, &step)) {
+                step.wakeNs = monotonicNs() + RrRetryNs;
                 return step;
+            }
             break;
         }
     }
@@ -194,6 +205,8 @@ UdpFlow::Step UdpFlow::send(const net::Socket &s, bool blocking)
     if (due == 0) {
         if (blocking)
             std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(wait, MaxSleepNs)));
+        step.wakeNs = now + std::max<std::int64_t>(wait, 1);
+        step.idle = true;
         return step;
     }
     const std::size_t len = m_buffer.size();
@@ -246,16 +259,20 @@ UdpFlow::Step UdpFlow::receive(const net::Socket &s)
         }
         if (!m_counting.load(std::memory_order_relaxed))
             continue; // after the end: drained, not counted
+        const udp::StreamReceiver::Verdict v =
+            m_receiver.onDatagram(m_buffer.data(), std::size_t(t.bytes), monotonicNs());
+        if (v == udp::StreamReceiver::Verdict::Implausible) {
+            m_rejected.store(m_receiver.rejected(), std::memory_order_relaxed);
+            continue; // not the test's: no figure counts it
+        }
         step.bytes += std::uint64_t(t.bytes);
-        udp::Header h;
-        if (!udp::readHeader(m_buffer.data(), std::size_t(t.bytes), m_settings.wideCounters, &h))
+        if (v == udp::StreamReceiver::Verdict::NoHeader)
             continue;
-        const double arrival = double(monotonicNs()) / 1e9;
-        m_counter.onDatagram(h.sequence, arrival - h.sentSecs);
-        m_packets.store(m_counter.packets(), std::memory_order_relaxed);
-        m_lost.store(m_counter.lost(), std::memory_order_relaxed);
-        m_outOfOrder.store(m_counter.outOfOrder(), std::memory_order_relaxed);
-        m_jitter.store(m_counter.jitterSecs(), std::memory_order_relaxed);
+        const udp::ReceiveCounter &c = m_receiver.counter();
+        m_packets.store(c.packets(), std::memory_order_relaxed);
+        m_lost.store(c.lost(), std::memory_order_relaxed);
+        m_outOfOrder.store(c.outOfOrder(), std::memory_order_relaxed);
+        m_jitter.store(c.jitterSecs(), std::memory_order_relaxed);
     }
     return step;
 }
@@ -321,9 +338,10 @@ bool UdpStreamAcceptor::valid(QString *error) const
 }
 
 QString UdpStreamAcceptor::acceptAll(int count, double timeoutSecs, const net::Socket &control,
-                                     const std::atomic<bool> &stop,
+                                     const net::Address &client, const std::atomic<bool> &stop,
                                      const std::function<void(net::Socket, const net::Address &)> &add)
 {
+    const QString clientHost = client.host();
     const net::Deadline deadline = net::deadlineIn(timeoutSecs);
     int accepted = 0;
     unsigned char hello[16];
@@ -345,6 +363,10 @@ QString UdpStreamAcceptor::acceptAll(int count, double timeoutSecs, const net::S
         const net::Transfer t = net::receiveFrom(m_next, hello, sizeof hello, &from);
         if (t.status != net::IoStatus::Ok || !isConnectMessage(hello, std::size_t(t.bytes)))
             continue; // not a stream's hello: a stray datagram is dropped
+        if (from.host() != clientHost) {
+            ++m_strangers; // never answered: the stream waits for the client's own hello
+            continue;
+        }
         net::Socket stream = std::move(m_next);
         QString err;
         if (!net::connectTo(stream, from, &err))
