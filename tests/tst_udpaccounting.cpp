@@ -129,8 +129,8 @@ void TestUdpAccounting::plausibleSequence_data()
     QTest::newRow("10M, 1400 B, after 3 s") << 10e6 << 1400u << qint64(3'000'000'000) << quint64(4464 + 1024);
     QTest::newRow("1M, 1460 B, after 10 s") << 1e6 << 1460u << qint64(10'000'000'000) << quint64(1177 + 1024);
     // Unlimited (-b 0) is judged at 1 Tbit/s.
-    QTest::newRow("unlimited, 1400 B, after 1 s") << 0.0 << 1400u << qint64(1'000'000'000)
-                                                  << quint64(223'214'285 + 1024);
+    QTest::newRow("unlimited, 1400 B, after 1 s")
+        << 0.0 << 1400u << qint64(1'000'000'000) << quint64(223'214'285 + 1024);
     // A size under iperf3's smallest is taken as the smallest (16 bytes).
     QTest::newRow("1M, 0 B") << 1e6 << 0u << qint64(0) << quint64(9765 + 1024);
     // A clock that went back counts as no time.
@@ -156,8 +156,8 @@ void TestUdpAccounting::receiverDropsForgedJump()
     for (std::uint64_t seq : {1, 2, 3, 1000000, 1000001, 1000002, 4}) {
         now += 1'000'000;
         udp::writeHeader(d, now - 100'000, seq, false);
-        const auto expected = seq >= 1000000 ? udp::StreamReceiver::Verdict::Implausible
-                                             : udp::StreamReceiver::Verdict::Counted;
+        const auto expected =
+            seq >= 1000000 ? udp::StreamReceiver::Verdict::Implausible : udp::StreamReceiver::Verdict::Counted;
         QCOMPARE(r.onDatagram(d, sizeof d, now), expected);
     }
     QCOMPARE(r.rejected(), std::uint64_t(3));
