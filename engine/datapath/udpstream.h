@@ -80,9 +80,9 @@ public:
 
 private:
     Step send(const net::Socket &s, bool blocking);
-    Step receive(const net::Socket &s);
+    Step receive(const net::Socket &s, Worker &w);
     Step rrClient(const net::Socket &s, Worker &w);
-    Step rrServer(const net::Socket &s);
+    Step rrServer(const net::Socket &s, Worker &w);
     // Sends a new request in slot i; false when the socket is full (slot stays free).
     bool sendRequest(const net::Socket &s, std::size_t i, Step *step);
     struct Slot {
@@ -91,7 +91,6 @@ private:
     };
     std::vector<Slot> m_slots;
     bool m_socketReady = false; // --dont-fragment applied
-    std::vector<unsigned char> m_rxBuffer;
 
     Settings m_settings;
     udp::Pacer m_pacer;
