@@ -168,6 +168,12 @@ void TestCommandLine::invalid_data()
                                      << QStringLiteral(
                                             "-b sets the rate of a stream test; request/response and latency "
                                             "under load are not paced");
+    QTest::newRow("--latency-under-load with --rr")
+        << split("-c host --latency-under-load --rr")
+        << QStringLiteral("--latency-under-load and --rr are different tests: give one of them");
+    QTest::newRow("--crr with --latency-under-load")
+        << split("-c host --crr --latency-under-load")
+        << QStringLiteral("--crr and --latency-under-load are different tests: give one of them");
     QTest::newRow("--dont-fragment without -u")
         << split("-c host --dont-fragment")
         << QStringLiteral("--dont-fragment is for UDP datagrams (-u); TCP segments to the path's MTU itself");

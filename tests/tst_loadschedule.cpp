@@ -355,6 +355,12 @@ void TestLoadSchedule::wireParams()
     bad = wire;
     bad.remove(QStringLiteral("bidirectional"));
     QVERIFY(!TestParams::fromIperfParams(bad, &back, &error));
+    // Nor a crafted UDP one: its phases gate TCP senders only (issue 30).
+    bad = wire;
+    bad.remove(QStringLiteral("tcp"));
+    bad.insert(QStringLiteral("udp"), true);
+    QVERIFY(!TestParams::fromIperfParams(bad, &back, &error));
+    QCOMPARE(error, QStringLiteral("latency under load loads TCP streams and probes over TCP (not 'udp')"));
     // Snapshot/result form.
     TestParams fromJson;
     QVERIFY2(TestParams::fromJson(p.toJson(), &fromJson, &error), qPrintable(error));

@@ -21,6 +21,9 @@ private slots:
     void sequence_data();
     void sequence();
     void jitter();
+    void plausibleSequence_data();
+    void plausibleSequence();
+    void receiverDropsForgedJump();
     void pacerRate_data();
     void pacerRate();
     void pacerWaits();
@@ -113,6 +116,55 @@ void TestUdpAccounting::sequence()
     QTEST(quint64(c.packets()), "packets");
     QTEST(quint64(c.lost()), "lost");
     QTEST(quint64(c.outOfOrder()), "outOfOrder");
+}
+
+void TestUdpAccounting::plausibleSequence_data()
+{
+    QTest::addColumn<double>("rate");
+    QTest::addColumn<quint32>("bytes");
+    QTest::addColumn<qint64>("elapsedNs");
+    QTest::addColumn<quint64>("highest");
+    // (elapsed + 1 s) x rate x 1.25 / (8 x bytes), whole datagrams, + 1,024.
+    QTest::newRow("10M, 1400 B, at the start") << 10e6 << 1400u << qint64(0) << quint64(1116 + 1024);
+    QTest::newRow("10M, 1400 B, after 3 s") << 10e6 << 1400u << qint64(3'000'000'000) << quint64(4464 + 1024);
+    QTest::newRow("1M, 1460 B, after 10 s") << 1e6 << 1460u << qint64(10'000'000'000) << quint64(1177 + 1024);
+    // Unlimited (-b 0) is judged at 1 Tbit/s.
+    QTest::newRow("unlimited, 1400 B, after 1 s")
+        << 0.0 << 1400u << qint64(1'000'000'000) << quint64(223'214'285 + 1024);
+    // A size under iperf3's smallest is taken as the smallest (16 bytes).
+    QTest::newRow("1M, 0 B") << 1e6 << 0u << qint64(0) << quint64(9765 + 1024);
+    // A clock that went back counts as no time.
+    QTest::newRow("negative elapsed") << 10e6 << 1400u << qint64(-5'000'000'000) << quint64(1116 + 1024);
+}
+
+void TestUdpAccounting::plausibleSequence()
+{
+    QFETCH(double, rate);
+    QFETCH(quint32, bytes);
+    QFETCH(qint64, elapsedNs);
+    QTEST(quint64(udp::plausibleSequence(rate, bytes, elapsedNs)), "highest");
+}
+
+// Issue 30, M3: three datagrams numbered a million ahead into a 10 Mbit/s test of 1400-byte
+// datagrams, 1 s in, are dropped and counted apart; the test's own datagrams are counted.
+void TestUdpAccounting::receiverDropsForgedJump()
+{
+    const std::int64_t begin = 5'000'000'000;
+    udp::StreamReceiver r(10e6, 1400, false, begin);
+    unsigned char d[1400] = {};
+    std::int64_t now = begin;
+    for (std::uint64_t seq : {1, 2, 3, 1000000, 1000001, 1000002, 4}) {
+        now += 1'000'000;
+        udp::writeHeader(d, now - 100'000, seq, false);
+        const auto expected =
+            seq >= 1000000 ? udp::StreamReceiver::Verdict::Implausible : udp::StreamReceiver::Verdict::Counted;
+        QCOMPARE(r.onDatagram(d, sizeof d, now), expected);
+    }
+    QCOMPARE(r.rejected(), std::uint64_t(3));
+    QCOMPARE(r.counter().packets(), std::uint64_t(4));
+    QCOMPARE(r.counter().lost(), std::uint64_t(0));
+    QCOMPARE(r.counter().outOfOrder(), std::uint64_t(0));
+    QCOMPARE(r.onDatagram(d, 11, now), udp::StreamReceiver::Verdict::NoHeader);
 }
 
 void TestUdpAccounting::jitter()

@@ -93,6 +93,37 @@ void Pacer::start(std::int64_t nowNs)
     m_forgiven = 0;
 }
 
+std::uint64_t plausibleSequence(double bitsPerSecond, std::uint32_t bytes, std::int64_t elapsedNs)
+{
+    const double rate =
+        bitsPerSecond > 0 ? std::min(bitsPerSecond, MaxPlausibleBitsPerSecond) : MaxPlausibleBitsPerSecond;
+    const double seconds = double(std::max<std::int64_t>(0, elapsedNs) + SequenceSkewNs) / 1e9;
+    const double datagrams = seconds * rate * 1.25 / (8.0 * double(std::max(bytes, MinDatagram)));
+    return std::uint64_t(std::min(datagrams, 1e18)) + SequenceSlack;
+}
+
+StreamReceiver::StreamReceiver(double bitsPerSecond, std::uint32_t datagramBytes, bool wideCounters,
+                               std::int64_t beginNs)
+    : m_bitsPerSecond(bitsPerSecond)
+    , m_datagramBytes(datagramBytes)
+    , m_wideCounters(wideCounters)
+    , m_beginNs(beginNs)
+{
+}
+
+StreamReceiver::Verdict StreamReceiver::onDatagram(const unsigned char *data, std::size_t size, std::int64_t nowNs)
+{
+    Header h;
+    if (!readHeader(data, size, m_wideCounters, &h))
+        return Verdict::NoHeader;
+    if (h.sequence > plausibleSequence(m_bitsPerSecond, m_datagramBytes, nowNs - m_beginNs)) {
+        ++m_rejected;
+        return Verdict::Implausible;
+    }
+    m_counter.onDatagram(h.sequence, double(nowNs) / 1e9 - h.sentSecs);
+    return Verdict::Counted;
+}
+
 std::uint64_t Pacer::due(std::int64_t nowNs, std::uint64_t maxBurst, std::int64_t *waitNs)
 {
     *waitNs = 0;

@@ -40,6 +40,17 @@ struct Header {
 // False when the datagram is shorter than the header.
 bool readHeader(const unsigned char *in, std::size_t size, bool wideCounters, Header *out);
 
+// The highest sequence number the sender of one stream can have reached `elapsedNs` after
+// the receiver began, pacing at bitsPerSecond (0: unlimited, taken as
+// MaxPlausibleBitsPerSecond) with datagrams of `bytes`: the schedule's count and a quarter
+// more, SequenceSkewNs of start skew between the two ends, and SequenceSlack datagrams of
+// bursts (docs/protocol.md, "UDP"). A datagram numbered beyond it is not the test's (forged
+// or misdirected): the receiver drops it rather than count the gap as loss (issue 30, M3).
+constexpr double MaxPlausibleBitsPerSecond = 1e12;
+constexpr std::int64_t SequenceSkewNs = 1'000'000'000;
+constexpr std::uint64_t SequenceSlack = 1024;
+std::uint64_t plausibleSequence(double bitsPerSecond, std::uint32_t bytes, std::int64_t elapsedNs);
+
 // What the receiving side of one stream knows, updated per datagram as iperf3 does:
 // the highest sequence number seen is the packet count; a gap counts its missing numbers
 // as lost; a datagram older than the highest is out of order and takes one back from the
@@ -60,6 +71,28 @@ private:
     double m_jitter = 0;
     double m_prevTransit = 0;
     bool m_first = true;
+};
+
+// One stream's receiver, datagram by datagram: the header read, the sequence number judged
+// (plausibleSequence from `beginNs`, when the receiver began) and the datagram counted, or
+// not. What UdpFlow's receiving role does with each datagram it reads, without the socket.
+class StreamReceiver {
+public:
+    enum class Verdict { Counted, NoHeader, Implausible };
+    StreamReceiver(double bitsPerSecond, std::uint32_t datagramBytes, bool wideCounters, std::int64_t beginNs);
+    // nowNs: the arrival, on the clock of beginNs.
+    Verdict onDatagram(const unsigned char *data, std::size_t size, std::int64_t nowNs);
+    const ReceiveCounter &counter() const { return m_counter; }
+    // Datagrams dropped for an implausible sequence number.
+    std::uint64_t rejected() const { return m_rejected; }
+
+private:
+    double m_bitsPerSecond;
+    std::uint32_t m_datagramBytes;
+    bool m_wideCounters;
+    std::int64_t m_beginNs;
+    ReceiveCounter m_counter;
+    std::uint64_t m_rejected = 0;
 };
 
 // The sender's schedule for one stream: datagram k (from 0) is due at

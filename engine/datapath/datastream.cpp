@@ -69,7 +69,7 @@ void DataStream::setInterest(Worker &w, const net::Socket &s, unsigned interest)
 bool DataStream::canRunBlocking() const
 {
     // A datagram moves whole or not at all, so UDP has no partial-transfer concern; a paced
-    // sender needs a thread of its own to sleep in (StreamSet gives each UDP stream one).
+    // sender alone on its worker sleeps in it until its next burst.
     if (isUdp())
         return true;
     if (!net::TimedOutCallsAreExact)
@@ -176,6 +176,10 @@ void DataStream::begin(Worker &w, bool blocking)
         m_udpReady.store(true);
         prepareSocket();
         setInterest(w, m_socket, u.sender && !u.rr ? net::Writable : net::Readable);
+        // A request/response client sharing its worker waits to read, so its first requests
+        // go now (driven by blocking calls, its loop sends them).
+        if (!m_blocking && u.sender && u.rr)
+            onUdpReady(w);
         break;
     }
     }
@@ -220,10 +224,34 @@ void DataStream::onUdpReady(Worker &w)
     if (step.transactions > 0)
         add(m_transactions, step.transactions);
     add(m_bytes, step.bytes);
-    if (!step.error.isEmpty())
+    if (!step.error.isEmpty()) {
         fail(w, QStringLiteral("%1: %2").arg(streamText(*this), step.error));
-    else if (step.done)
+        return;
+    }
+    if (step.done) {
         finish(w);
+        return;
+    }
+    if (m_blocking || step.wakeNs == 0)
+        return;
+    // Sharing the worker: a paced sender ahead of its schedule waits for its timer, not for
+    // a socket that is always writable (that would spin).
+    if (step.idle)
+        setInterest(w, m_socket, 0);
+    if (m_wakeAt == 0 || step.wakeNs < m_wakeAt) {
+        m_wakeAt = step.wakeNs;
+        w.wakeAt(this, step.wakeNs);
+    }
+}
+
+void DataStream::onTimer(Worker &w)
+{
+    if (m_finished.load(std::memory_order_relaxed) || m_wakeAt == 0 || Worker::nowNs() < m_wakeAt)
+        return; // finished, or a wake-up that a later one replaced
+    m_wakeAt = 0;
+    if (m_role == Role::UdpSender)
+        setInterest(w, m_socket, net::Writable);
+    onUdpReady(w);
 }
 
 void DataStream::finish(Worker &w)

@@ -93,6 +93,8 @@ public:
     void begin(Worker &w, bool blocking = false);
     void onReady(Worker &w, unsigned ready) override;
     void onTick(Worker &w, std::int64_t nowNs);
+    // A wake-up this stream asked for (Worker::wakeAt) is due.
+    void onTimer(Worker &w);
     // Gated senders (Config::gated): pause or resume sending; other roles ignore it.
     void setPaused(Worker &w, bool paused);
     // Ends the stream (a sender stops sending; connections in progress are dropped).
@@ -201,6 +203,7 @@ private:
     // UDP roles: the datagram path, made by begin() (m_udpReady then says it exists).
     std::unique_ptr<UdpFlow> m_udp;
     std::atomic<bool> m_udpReady{false};
+    std::int64_t m_wakeAt = 0; // a wake-up asked of the worker and not yet fired (0: none)
 };
 
 inline DataStream::Role udpRole(bool sender)

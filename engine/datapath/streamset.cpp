@@ -30,9 +30,6 @@ QString StreamSet::startAll(const DataStream::Config &config, int threads)
         e.stream->prepare(config);
         streams.push_back(e.stream.get());
     }
-    // A paced UDP sender sleeps between datagrams: every UDP stream gets a worker of its own.
-    if (!m_streams.empty() && m_streams.front().stream->isUdp())
-        threads = int(m_streams.size());
     QString error;
     if (!m_pool.start(streams, threads, &error))
         return error;

@@ -65,6 +65,8 @@ public:
     bool allSendersFinished() const;
     // CRR server: connections dropped for not showing the test's token.
     std::uint64_t crrStrangers() const;
+    // UDP receivers: datagrams dropped as not the test's (UdpFlow::rejected).
+    std::uint64_t udpRejected() const;
     // True when every stream's thread has ended (all connections gone).
     bool allFinished() const;
     QString firstError() const;

@@ -19,6 +19,15 @@ UdpCounts StreamSet::udpCounts(const Entry &e)
     return c;
 }
 
+std::uint64_t StreamSet::udpRejected() const
+{
+    std::uint64_t total = 0;
+    for (const Entry &e : m_streams)
+        if (const UdpFlow *u = e.stream->udp())
+            total += u->rejected();
+    return total;
+}
+
 void StreamSet::stopUdpCounting()
 {
     for (Entry &e : m_streams) {

@@ -48,6 +48,12 @@ public:
         std::uint64_t transactions = 0; // request/response
         QString error;
         bool done = false;
+        // Sharing a worker (not blocking): call again no later than this (monotonic ns; 0:
+        // when the socket is ready). A paced sender ahead of its schedule sets it and wants
+        // no writable wake-up meanwhile (idle); a request/response client sets it to when
+        // its oldest request times out.
+        std::int64_t wakeNs = 0;
+        bool idle = false;
     };
     void begin(std::int64_t nowNs);
     // Sends what the schedule says is due, or receives what is waiting. With blocking, a
@@ -64,6 +70,9 @@ public:
     std::uint64_t lost() const { return m_lost.load(std::memory_order_relaxed); }
     std::uint64_t outOfOrder() const { return m_outOfOrder.load(std::memory_order_relaxed); }
     double jitterSecs() const { return m_jitter.load(std::memory_order_relaxed); }
+    // Receiver: datagrams dropped for a sequence number the sender cannot have reached yet
+    // (udp::plausibleSequence): not the test's, and not counted in any figure.
+    std::uint64_t rejected() const { return m_rejected.load(std::memory_order_relaxed); }
     bool isSender() const { return m_settings.sender; }
     // Receiver: datagrams read from now on are drained but not counted (bytes, packets,
     // loss, jitter), as iperf3's receiver stops counting at the end of the test. Any thread.
@@ -71,9 +80,9 @@ public:
 
 private:
     Step send(const net::Socket &s, bool blocking);
-    Step receive(const net::Socket &s);
+    Step receive(const net::Socket &s, Worker &w);
     Step rrClient(const net::Socket &s, Worker &w);
-    Step rrServer(const net::Socket &s);
+    Step rrServer(const net::Socket &s, Worker &w);
     // Sends a new request in slot i; false when the socket is full (slot stays free).
     bool sendRequest(const net::Socket &s, std::size_t i, Step *step);
     struct Slot {
@@ -82,14 +91,13 @@ private:
     };
     std::vector<Slot> m_slots;
     bool m_socketReady = false; // --dont-fragment applied
-    std::vector<unsigned char> m_rxBuffer;
 
     Settings m_settings;
     udp::Pacer m_pacer;
-    udp::ReceiveCounter m_counter;
+    udp::StreamReceiver m_receiver{0, udp::DefaultDatagram, false, 0}; // set by begin()
     std::vector<unsigned char> m_buffer;
     std::uint64_t m_sequence = 0;
-    std::atomic<std::uint64_t> m_packets{0}, m_lost{0}, m_outOfOrder{0};
+    std::atomic<std::uint64_t> m_packets{0}, m_lost{0}, m_outOfOrder{0}, m_rejected{0};
     std::atomic<double> m_jitter{0};
     std::atomic<bool> m_counting{true};
 };
@@ -120,9 +128,14 @@ public:
     bool valid(QString *error) const;
     // Takes `count` streams before the deadline, each handed to add(socket, peer). Gives up
     // when the control connection turns readable (the client left or gave up) or on stop.
+    // A hello counts only from the control connection's address (`client`, its host); one
+    // from anywhere else is dropped and counted (strangers()): the server would otherwise
+    // send a stream's datagrams to whoever spoofed it (issue 30, M2).
     // Empty on success, else why not.
-    QString acceptAll(int count, double timeoutSecs, const net::Socket &control, const std::atomic<bool> &stop,
-                      const std::function<void(net::Socket, const net::Address &)> &add);
+    QString acceptAll(int count, double timeoutSecs, const net::Socket &control, const net::Address &client,
+                      const std::atomic<bool> &stop, const std::function<void(net::Socket, const net::Address &)> &add);
+    // Hellos dropped because they came from another address than the client's.
+    int strangers() const { return m_strangers; }
 
 private:
     net::Address m_local;
@@ -130,6 +143,7 @@ private:
     int m_replyCopies;
     net::Socket m_next;
     QString m_error;
+    int m_strangers = 0;
 };
 
 } // namespace nb

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <system_error>
 
 namespace nb {
 
@@ -64,6 +65,20 @@ void Worker::runBlocking(DataStream *stream)
     runCommands();
 }
 
+int Worker::runTimers(std::int64_t now, std::int64_t nextTick)
+{
+    while (!m_timers.empty() && m_timers.top().atNs <= now) {
+        DataStream *s = m_timers.top().stream;
+        m_timers.pop();
+        s->onTimer(*this);
+    }
+    std::int64_t until = nextTick;
+    if (!m_timers.empty())
+        until = std::min(until, m_timers.top().atNs);
+    // Rounded up: a wait that ends before the wake-up is due would only spin.
+    return int(std::clamp<std::int64_t>((until - now + 999'999) / 1'000'000, 0, TickNs / 1'000'000));
+}
+
 void Worker::run()
 {
     if (m_streams.size() == 1 && m_streams.front()->canRunBlocking()) {
@@ -77,7 +92,8 @@ void Worker::run()
     while (!m_quit.load(std::memory_order_relaxed)) {
         if (m_hasCommands.load(std::memory_order_acquire))
             runCommands();
-        const int n = m_poller.wait(events, EventBatch, int(TickNs / 1'000'000));
+        const int waitMs = runTimers(nowNs(), nextTick);
+        const int n = m_poller.wait(events, EventBatch, waitMs);
         if (n < 0) {
             for (DataStream *s : m_streams)
                 s->fail(*this, QStringLiteral("the event poller failed"));
@@ -108,19 +124,37 @@ bool WorkerPool::start(const std::vector<DataStream *> &streams, int threads, QS
     stop();
     m_workers.clear();
     const int count = workersFor(threads, int(streams.size()));
-    for (int i = 0; i < count; ++i) {
-        auto w = std::make_unique<Worker>();
-        if (!w->m_poller.valid(error)) {
+    try {
+        for (int i = 0; i < count; ++i) {
+            auto w = std::make_unique<Worker>();
+            if (!w->m_poller.valid(error)) {
+                m_workers.clear();
+                return false;
+            }
+            m_workers.push_back(std::move(w));
+        }
+        for (std::size_t i = 0; i < streams.size(); ++i)
+            m_workers[i % m_workers.size()]->m_streams.push_back(streams[i]);
+    } catch (const std::bad_alloc &) {
+        m_workers.clear();
+        *error = QStringLiteral("out of memory for %1 data workers").arg(count);
+        return false;
+    }
+    // A thread the system refuses (task limit, memory) refuses this test, never the process.
+    m_running = true;
+    for (std::size_t i = 0; i < m_workers.size(); ++i) {
+        try {
+            m_workers[i]->m_thread = std::thread(&Worker::run, m_workers[i].get());
+        } catch (const std::system_error &e) {
+            stop();
             m_workers.clear();
+            *error = QStringLiteral("cannot start data thread %1 of %2: %3 (a task or memory limit?)")
+                         .arg(i + 1)
+                         .arg(count)
+                         .arg(QString::fromLocal8Bit(e.what()));
             return false;
         }
-        m_workers.push_back(std::move(w));
     }
-    for (std::size_t i = 0; i < streams.size(); ++i)
-        m_workers[i % m_workers.size()]->m_streams.push_back(streams[i]);
-    for (auto &w : m_workers)
-        w->m_thread = std::thread(&Worker::run, w.get());
-    m_running = true;
     return true;
 }
 

@@ -8,6 +8,10 @@
 // instead (one system call less per wake-up than a wait and then the call; measured in
 // the issue 12 note): the event loop is for sharing a thread.
 //
+// UDP streams share workers as TCP does (no thread per stream, issue 30): a paced sender
+// ahead of its schedule stops waiting for a writable socket and asks for a wake-up at its
+// next burst instead (Worker::wakeAt), so it never spins.
+//
 // Nothing on the hot path takes a lock shared between threads: a worker owns its streams'
 // state and its latency histograms; per-stream counters are atomics with one writer. The
 // control thread talks to a worker by posting a command that the worker runs between two
@@ -22,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <queue>
 #include <thread>
 #include <vector>
 
@@ -56,6 +61,9 @@ public:
             m_scratch.resize(size);
         return m_scratch.data();
     }
+    // Calls stream->onTimer at (or soon after) atNs, on this worker's thread (the wait's
+    // resolution is a millisecond). One pending wake-up per stream: the stream keeps track.
+    void wakeAt(DataStream *stream, std::int64_t atNs) { m_timers.push({atNs, stream}); }
 
 private:
     friend class WorkerPool;
@@ -63,6 +71,15 @@ private:
     void runBlocking(DataStream *stream);
     void runCommands();
     void post(std::function<void(Worker &)> command);
+    // Fires the wake-ups that are due; returns how long the next wait may last (ms).
+    int runTimers(std::int64_t now, std::int64_t nextTick);
+
+    struct Timer {
+        std::int64_t atNs;
+        DataStream *stream;
+        bool operator>(const Timer &o) const { return atNs > o.atNs; }
+    };
+    std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> m_timers;
 
     net::Poller m_poller;
     std::vector<DataStream *> m_streams;
@@ -86,7 +103,8 @@ public:
     // never more than the flows, at least one.
     static int workersFor(int threads, int flows);
     // Spreads the streams over workersFor(threads, streams.size()) workers, and starts them.
-    // The streams must outlive stop(). False with *error when a poller cannot be created.
+    // The streams must outlive stop(). False with *error when a poller or a thread cannot
+    // be created (out of descriptors, tasks or memory): nothing is left running then.
     bool start(const std::vector<DataStream *> &streams, int threads, QString *error);
     int size() const { return int(m_workers.size()); }
     bool running() const { return m_running; }

@@ -340,6 +340,11 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
             *error = QStringLiteral("a latency-under-load test opens both directions (bidirectional)");
             return false;
         }
+        // Its phases gate TCP senders only: a UDP one would run ungated (issue 30).
+        if (p.udp) {
+            *error = QStringLiteral("latency under load loads TCP streams and probes over TCP (not 'udp')");
+            return false;
+        }
     }
     *out = p;
     return true;

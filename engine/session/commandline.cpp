@@ -239,6 +239,15 @@ private:
         case param::Id::Bitrate:
             m_bitrateGiven = true;
             break;
+        case param::Id::Rr:
+        case param::Id::Crr:
+        case param::Id::LatencyUnderLoad:
+            // Each names a kind of test; the last one silently won before (issue 30).
+            if (!m_kindFlag.isEmpty() && m_kindFlag != QLatin1String(o.longFlag))
+                return fail(QStringLiteral("--%1 and --%2 are different tests: give one of them")
+                                .arg(m_kindFlag, QLatin1String(o.longFlag)));
+            m_kindFlag = QLatin1String(o.longFlag);
+            break;
         case param::Id::Json:
             m_cl.json = true;
             break;
@@ -308,6 +317,7 @@ private:
     QHash<QString, const param::Parameter *> m_byShort, m_byLong;
     CommandLine m_cl;
     bool m_timeGiven = false, m_bytesGiven = false, m_bitrateGiven = false, m_server = false, m_client = false;
+    QString m_kindFlag; // --rr, --crr or --latency-under-load, the first given
 };
 
 } // namespace

@@ -68,6 +68,9 @@ public:
     }
     // False when the connection was an info query rather than a test.
     bool run();
+    // What run() threw when the system refused a resource (memory, a thread): the client
+    // hears "test initialization failed" with the system's errno; the server goes on.
+    bool abandon(const QString &what, int sysErrno);
 
 private:
     enum class Request { Test, InfoQuery, Failed };
@@ -340,8 +343,12 @@ bool ServerRun::acceptUdpStreams()
     }
     if (ctrl.writeState(proto::CreateStreams, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
         return fail(ErrorCode::PeerClosed, err);
-    err = acceptor.acceptAll(total, idle, ctrl.socket(), srv.stop,
-                             [this](net::Socket s, const net::Address &peer) { addStream(std::move(s), peer); });
+    err = acceptor.acceptAll(total, idle, ctrl.socket(), peer, srv.stop,
+                             [this](net::Socket s, const net::Address &from) { addStream(std::move(s), from); });
+    if (acceptor.strangers() > 0)
+        srv.say(QStringLiteral("Ignored %1 UDP hello(s) from other addresses than the client's %2")
+                    .arg(acceptor.strangers())
+                    .arg(peer.host()));
     if (err.isEmpty())
         return true;
     ctrl.sendError(proto::IeStreamAccept);
@@ -394,7 +401,8 @@ bool ServerRun::runStreams()
     }
     const QString startError = session.start(cfg, ctrl.socket(), srv.options.threads);
     if (!startError.isEmpty()) {
-        ctrl.sendError(proto::IeInitStream);
+        // Threads, pollers or memory refused (a task limit): this test only (issue 30).
+        ctrl.sendError(proto::IeInitStream, EAGAIN);
         return fail(ErrorCode::Io, startError);
     }
     const double watchdog = params.isTimed() ? nowSecs() + params.omit + params.duration + 40 : 0;
@@ -500,6 +508,9 @@ bool ServerRun::finish()
     session.finish();
     if (const std::uint64_t strangers = streams.crrStrangers(); strangers > 0)
         srv.say(QStringLiteral("Dropped %1 connection(s) to the CRR port without the test's token").arg(strangers));
+    if (const std::uint64_t rejected = streams.udpRejected(); rejected > 0)
+        srv.say(
+            QStringLiteral("Dropped %1 UDP datagram(s) numbered beyond what the client can have sent").arg(rejected));
     if (optionsApplied) {
         QString ignored;
         srv.reopenListener({}, &ignored);
@@ -513,10 +524,28 @@ bool ServerRun::finish()
 
 } // namespace
 
+bool ServerRun::abandon(const QString &what, int sysErrno)
+{
+    ctrl.sendError(proto::IeInitTest, sysErrno);
+    fail(ErrorCode::Limit, QStringLiteral("refused: %1").arg(what));
+    try {
+        return finish();
+    } catch (const std::exception &) {
+        return true; // the test is gone either way; the server takes the next one
+    }
+}
+
 bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
 {
     ServerRun run(*this, std::move(ctrl), peer);
-    return run.run();
+    try {
+        return run.run();
+    } catch (const std::bad_alloc &) {
+        return run.abandon(QStringLiteral("out of memory"), ENOMEM);
+    } catch (const std::system_error &e) {
+        return run.abandon(QStringLiteral("the system refused a resource: %1").arg(QString::fromLocal8Bit(e.what())),
+                           EAGAIN);
+    }
 }
 
 } // namespace nb

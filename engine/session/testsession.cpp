@@ -196,6 +196,10 @@ void TestSession::finish()
             m_result->rr.kind = m_params.kind;
         }
         m_result->computeStreamFairness();
+        if (const std::uint64_t rejected = m_streams.udpRejected(); rejected > 0)
+            m_result->warnings.append(QStringLiteral("dropped %1 UDP datagram(s) numbered beyond what the sender can "
+                                                     "have sent: not the test's, counted in no figure")
+                                          .arg(rejected));
         // A test that ran to its end with nothing moved is an error, not a figure of 0.
         if (const QString why = implausibleResult(*m_result); !why.isEmpty()) {
             m_result->error = why;
