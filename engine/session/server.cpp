@@ -180,8 +180,8 @@ bool Server::listen(QString *error)
         if (!d->auth.load(d->options.rsaPrivateKeyPath, d->options.authorizedUsersPath, d->options.timeSkewSeconds,
                           error, &warning))
             return false;
-        if (!warning.isEmpty())
-            d->say(warning);
+        for (const QString &line : warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            d->say(line);
     }
     d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
     if (!d->listenFd.valid())
