@@ -187,6 +187,7 @@ private slots:
     void rateLimitClosesExcessConnections();
     void logStaysSmallUnderAFlood();
     void silentHolderKeepsNoOneOut();
+    void serverLogFollowsEachTest();
     void peerTextIsSanitizedInTheLog();
     void clientSanitizesServerText();
 };
@@ -576,6 +577,32 @@ void TestPolicyServer::silentHolderKeepsNoOneOut()
     // A 0.5 s test takes about 1 s; generous for a loaded machine, far below --idle-timeout.
     QVERIFY2(longest < 15000, qPrintable(QString::number(longest)));
     QVERIFY2(server.output().contains(refusing), qPrintable(server.output().right(3000)));
+}
+
+// Review minor: after one latency-under-load test the server's log printed every later test
+// in that format, and it labelled UDP_RR as TCP_RR.
+void TestPolicyServer::serverLogFollowsEachTest()
+{
+    ServerProcess server;
+    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QStringList common{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+                             QString::number(server.port())};
+    const QStringList loaded =
+        common + QStringList{QStringLiteral("--latency-under-load"), QStringLiteral("--phases"), QStringLiteral("idle"),
+                             QStringLiteral("--phase-seconds"), QStringLiteral("1")};
+    CliRun r = runCli(loaded, 60000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(loaded)));
+    const QStringList udpRr =
+        common + QStringList{QStringLiteral("-u"), QStringLiteral("--rr"), QStringLiteral("-t"), QStringLiteral("1")};
+    r = runCli(udpRr, 60000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(udpRr)));
+    const QString log = settledOutput(server);
+    const qsizetype second = log.lastIndexOf(QLatin1String("Accepted connection"));
+    QVERIFY(second > 0);
+    const QString after = log.mid(second);
+    QVERIFY2(after.contains(QLatin1String("UDP_RR: ")) && !after.contains(QLatin1String("TCP_RR")), qPrintable(after));
+    QVERIFY2(!after.contains(QLatin1String("[idle")), qPrintable(after)); // not the phase table
 }
 
 // A client's version string and test kind with terminal escapes: the log shows them made
