@@ -35,8 +35,8 @@ std::optional<ControlAcceptor::Handshake> ControlAcceptor::wait(int timeoutMs)
             acceptNew();
             continue;
         }
-        const auto it = std::find_if(m_pending.begin(), m_pending.end(),
-                                     [&](const Pending &p) { return &p == events[i].token; });
+        const auto it =
+            std::find_if(m_pending.begin(), m_pending.end(), [&](const Pending &p) { return &p == events[i].token; });
         if (it != m_pending.end() && advance(*it, &ready))
             m_pending.erase(it);
     }
@@ -54,10 +54,10 @@ std::optional<ControlAcceptor::Handshake> ControlAcceptor::wait(int timeoutMs)
                              .arg(Admission::HoldPenaltySecs)
                              .arg(Admission::HoldStrikes)
                              .arg(Admission::HoldWindowSecs));
-        m_server.logLine(QStringLiteral("Dropped the connection from %1: no %2 within %3 s")
-                             .arg(it->peer.toString(),
-                                  it->cookieDone ? QStringLiteral("test parameters") : QStringLiteral("cookie"))
-                             .arg(messageSecs()));
+        m_server.logLine(
+            QStringLiteral("Dropped the connection from %1: no %2 within %3 s")
+                .arg(it->peer.toString(), it->cookieDone ? QStringLiteral("test parameters") : QStringLiteral("cookie"))
+                .arg(messageSecs()));
         it = m_pending.erase(it); // closing takes it out of the poller
     }
     return ready;
@@ -76,14 +76,18 @@ void ControlAcceptor::acceptNew()
     if (sameClient >= MaxPendingPerClient || int(m_pending.size()) >= MaxPending) {
         const char denied = char(proto::AccessDenied);
         net::sendNow(p.socket, &denied, 1);
-        m_server.logRefusal(p.peer, sameClient >= MaxPendingPerClient
-                                        ? QStringLiteral("%1 of its connections are already waiting to start a test")
-                                              .arg(MaxPendingPerClient)
-                                        : QStringLiteral("%1 connections are already waiting to start a test")
-                                              .arg(MaxPending));
+        m_server.logRefusal(
+            p.peer,
+            sameClient >= MaxPendingPerClient
+                ? QStringLiteral("%1 of its connections are already waiting to start a test").arg(MaxPendingPerClient)
+                : QStringLiteral("%1 connections are already waiting to start a test").arg(MaxPending));
         return;
     }
     m_server.logLine(QStringLiteral("Accepted connection from %1").arg(p.peer.toString()));
+    // The control connection's settings from the start: a peer that vanishes while it
+    // waits is noticed too.
+    net::setNoDelay(p.socket);
+    net::setKeepAlive(p.socket, proto::KeepAliveIdleSecs, proto::KeepAliveIntervalSecs, proto::KeepAliveProbes);
     p.deadline = net::deadlineIn(messageSecs());
     m_pending.push_back(std::move(p));
     Pending &added = m_pending.back();

@@ -113,8 +113,6 @@ private:
 
 bool ServerRun::run()
 {
-    net::setNoDelay(ctrl.socket());
-    net::setKeepAlive(ctrl.socket(), proto::KeepAliveIdleSecs, proto::KeepAliveIntervalSecs, proto::KeepAliveProbes);
     result.cookie = QString::fromLatin1(cookie.constData());
     switch (takeParams()) {
     case Request::InfoQuery:
