@@ -9,6 +9,7 @@
 #include "compare/comparisonstatistics.h"
 #include "compare/snapshot.h"
 #include "compare/udpmetrics.h"
+#include "comparisonruns.h"
 #include "core/gzip.h"
 #include "integrationhelpers.h"
 
@@ -180,6 +181,7 @@ private slots:
     void cliUdp();
     void cliRejectsBadInput();
     void cliRefusesGzipBomb();
+    void cliReportsManySmallHistograms();
     void cliReportIsTerminalSafe();
 
 private:
@@ -743,6 +745,81 @@ void TestCompare::cliRefusesGzipBomb()
     QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 1, err.constData());
     QVERIFY2(err.contains("exceeds the 64 MiB limit") && !err.contains("bad_alloc"), err.constData());
     QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
+}
+
+// Review M4: 100,000 runs (100 configurations x 1,000 repeats), each with a one-bucket
+// latency histogram, in 52 MB of compact JSON, inside every documented limit: each
+// histogram took 35 KB whatever it held, so `report` needed 4.1 GB and aborted with
+// std::bad_alloc under `ulimit -v 3000000`. Memory follows what the file holds now.
+// NICBENCH_KEEP_SNAPSHOT=PATH keeps the file (to measure `report` by hand).
+void TestCompare::cliReportsManySmallHistograms()
+{
+    Comparison c;
+    c.title = QStringLiteral("many small histograms");
+    c.repeats = 1000;
+    for (int i = 0; i < 100; ++i)
+        c.configurations.append(nbtest::namedConfiguration(QStringLiteral("eth%1").arg(i), QString()));
+    Run one;
+    one.result.params.kind = TestKind::Rr;
+    one.result.params.duration = 1;
+    one.result.hasRr = true;
+    one.result.rr.seconds = 1;
+    one.result.rr.transactions = 1000;
+    one.result.rr.histogram.record(50'000, 1000);
+    one.result.rr.latencyUs = one.result.rr.histogram.summary();
+    c.runs.append(one);
+    QJsonObject doc = Snapshot::toJson(c);
+    doc.remove(QStringLiteral("statistics"));
+    // The run as small as the reader takes it (the review's file had about 360 bytes a run).
+    QJsonObject run = doc.value(QStringLiteral("runs")).toArray().at(0).toObject();
+    run.remove(QStringLiteral("started_at"));
+    QJsonObject result = run.value(QStringLiteral("result")).toObject();
+    result.insert(QStringLiteral("start"), QJsonObject());
+    result.insert(QStringLiteral("end"), QJsonObject{{QStringLiteral("streams"), QJsonArray()}});
+    QJsonObject nb = result.value(QStringLiteral("nicbench")).toObject();
+    for (const char *key :
+         {"cpu", "adapters", "warnings", "version", "remote_cpu_known", "peer_is_nicbench", "role", "format_version"})
+        nb.remove(QLatin1String(key));
+    nb.insert(QStringLiteral("params"),
+              QJsonObject{{QStringLiteral("kind"), QStringLiteral("rr")}, {QStringLiteral("duration"), 1}});
+    result.insert(QStringLiteral("nicbench"), nb);
+    run.insert(QStringLiteral("result"), result);
+    QJsonArray runs;
+    for (int i = 0; i < 100000; ++i) {
+        run.insert(QStringLiteral("config"), i % 100);
+        run.insert(QStringLiteral("repeat"), i / 100);
+        run.insert(QStringLiteral("order"), i);
+        runs.append(run);
+    }
+    doc.insert(QStringLiteral("runs"), runs);
+    const QByteArray json = QJsonDocument(doc).toJson(QJsonDocument::Compact);
+    const QByteArray bytes = gzipCompress(json);
+    const QString path = m_dir.filePath(QStringLiteral("many.nicbench.gz"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+    f.close();
+    qInfo("snapshot: %lld bytes of JSON, %lld gzipped", static_cast<long long>(json.size()),
+          static_cast<long long>(bytes.size()));
+    if (const QString keep = qEnvironmentVariable("NICBENCH_KEEP_SNAPSHOT"); !keep.isEmpty())
+        QFile::copy(path, keep);
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("ASan reserves terabytes of address space: an address-space limit cannot be set");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    QSKIP("ASan reserves terabytes of address space: an address-space limit cannot be set");
+#endif
+#endif
+    QElapsedTimer t;
+    t.start();
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"), QStringLiteral("ulimit -v 3000000 && exec \"$0\" report \"$1\""), nbtest::cliPath(),
+             path});
+    QVERIFY(p.waitForFinished(240000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.right(2000).constData());
+    QVERIFY(p.readAllStandardOutput().contains("eth99"));
+    qInfo("report of 100,000 runs under ulimit -v 3000000: %.1f s", double(t.elapsed()) / 1000);
 }
 
 // Issue 15: escape sequences in a snapshot's labels and title reached the terminal through

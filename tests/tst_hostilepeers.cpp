@@ -174,6 +174,7 @@ private slots:
     void serverRefusesAbsurdResults();
     void clientRefusesHugeHello();
     void clientCutsCpuIntervals();
+    void clientReadsServerErrorForResults();
     void noPathWarningAfterError();
 };
 
@@ -264,6 +265,39 @@ void TestHostilePeers::clientRefusesHugeHello()
     QVERIFY2(r.error.contains(QStringLiteral("exceeds")), qPrintable(r.error));
     QVERIFY(!r.error.contains(QLatin1Char('\n')));
     QVERIFY2(t.elapsed() < 3000, qPrintable(QString::number(t.elapsed())));
+}
+
+// Review minor: a server that refuses the client's results answers SERVER_ERROR where its
+// own results belong; the client said "JSON message of 4261412864 bytes" (the state byte
+// and the top of the error number read as a length). It says what the server reported.
+void TestHostilePeers::clientReadsServerErrorForResults()
+{
+    ScriptedServer *self = nullptr;
+    ScriptedServer fake([&self](const nb::net::Socket &ctrl) {
+        if (!greet(ctrl) || !sendAll(ctrl, QByteArray(1, char(nb::proto::CreateStreams))))
+            return;
+        const nb::net::Socket data = self->acceptData();
+        if (!data.valid() || !sendAll(ctrl, QByteArray(1, char(nb::proto::TestStart)) + char(nb::proto::TestRunning)))
+            return;
+        sendAll(data, QByteArray(1024 * 1024, 'x'));
+        if (readState(ctrl, 10) != nb::proto::TestEnd ||
+            !sendAll(ctrl, QByteArray(1, char(nb::proto::ExchangeResults))))
+            return;
+        QJsonObject theirs;
+        QString err;
+        nb::proto::readJson(ctrl, &theirs, nb::net::deadlineIn(5), &err);
+        nb::proto::ControlChannel(ctrl.duplicate()).sendError(nb::proto::IeStreamId);
+        readState(ctrl, 3);
+    });
+    self = &fake;
+    QVERIFY(fake.start());
+    QElapsedTimer t;
+    const nb::TestResult r = runClient(fake.port, 1, &t);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(QStringLiteral("reported an error instead: ")) &&
+                 !r.error.contains(QStringLiteral("4261412864")),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(nb::proto::iperfErrorText(nb::proto::IeStreamId)), qPrintable(r.error));
 }
 
 // A server whose results carry 2000 CPU intervals for a one-second test: the client keeps

@@ -47,6 +47,7 @@ private Q_SLOTS:
     void trackerSumsPerPhase();
     void serverFigures_data();
     void serverFigures();
+    void serverFiguresBeyondWhatWasSent();
     void increaseAndWorst();
     void jsonRoundTrip();
     void paramsRules_data();
@@ -205,6 +206,33 @@ void TestLoadSchedule::serverFigures()
     QCOMPARE(warning.isEmpty(), used);
     // The receiver's 1 Gbit/s when its figures are sound, else the 1.6 Gbit/s this side sent.
     QCOMPARE(r.phases[1].uploadBitsPerSecond, used ? 1e9 : 1.6e9);
+}
+
+// Review M5: an upload phase at "8 Tbit/s" when the client sent far less: the server's
+// receipts are bounded by what the client sent in the phase and the one before.
+void TestLoadSchedule::serverFiguresBeyondWhatWasSent()
+{
+    TestParams params;
+    params.kind = TestKind::LoadedLatency;
+    params.phases = QStringLiteral("idle,upload");
+    params.phaseSeconds = 1;
+    LoadPhaseTracker t(params.loadSchedule(), true);
+    LatencyHistogram h;
+    t.addInterval(interval(0, 1, 0, 0, 10, 20, &h), h);
+    t.addInterval(interval(1, 2, 200'000'000, 0, 10, 20, &h), h);
+    const auto server = [](double bytes) {
+        QJsonObject o;
+        o.insert(QStringLiteral("received_bytes"), QJsonArray{0, bytes});
+        o.insert(QStringLiteral("seconds"), QJsonArray{1.0, 1.0});
+        return o;
+    };
+    QString warning, error;
+    t.result(params, server(200'000'000), &warning, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    t.result(params, server(900'000'000'000), &warning, &error);
+    QVERIFY2(error.contains(QLatin1String("in phase 2 the server received 900000000000 bytes, the client sent "
+                                          "200000000")),
+             qPrintable(error));
 }
 
 void TestLoadSchedule::increaseAndWorst()

@@ -53,6 +53,10 @@ private slots:
     void textCapped();
     void implausible_data();
     void implausible();
+    void udpFigures_data();
+    void udpFigures();
+    void transactionsBeyondPeer_data();
+    void transactionsBeyondPeer();
 };
 
 void TestPeerResults::peerResults_data()
@@ -202,6 +206,85 @@ void TestPeerResults::textCapped()
     QCOMPARE(list.at(0).toString().size(), 256);
     QJsonObject small{{QStringLiteral("name"), QStringLiteral("eth0")}};
     QVERIFY(!nb::capJsonText(&small, 256, 3));
+}
+
+// Review M3/M5: a UDP peer's datagram figures against what this side counted (1,784
+// datagrams of 1,400 bytes sent or received on stream 1).
+void TestPeerResults::udpFigures_data()
+{
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<bool>("weSent");
+    QTest::addColumn<QString>("errorContains"); // empty: accepted
+    QTest::newRow("sound receiver") << QByteArray(
+                                           R"({"id":1,"bytes":2490000,"packets":1784,"errors":5,"jitter":0.0001})")
+                                    << true << QString();
+    QTest::newRow("1,000,000 packets, 999,000 lost for 1,784 sent")
+        << QByteArray(R"({"id":1,"bytes":1400,"packets":1000000,"errors":999000})") << true
+        << QStringLiteral("reports 1000000 datagrams received or lost; this side sent 1784");
+    QTest::newRow("1,000 lost of 10") << QByteArray(R"({"id":1,"bytes":14000,"packets":10,"errors":1000})") << true
+                                      << QStringLiteral("reports 1000 datagrams lost of 10");
+    QTest::newRow("sound sender") << QByteArray(R"({"id":1,"bytes":2497600,"packets":1784})") << false << QString();
+    QTest::newRow("a sender's million datagrams in 1,400 bytes")
+        << QByteArray(R"({"id":1,"bytes":1400,"packets":1000000})") << false
+        << QStringLiteral("reports 1000000 datagrams sent in 1400 bytes");
+}
+
+void TestPeerResults::udpFigures()
+{
+    QFETCH(QByteArray, stream);
+    QFETCH(bool, weSent);
+    QFETCH(QString, errorContains);
+    const QJsonObject o = parse(QByteArray(R"({"streams":[)") + stream + "]}");
+    QVERIFY(!o.isEmpty());
+    const QList<nb::LocalStreamView> local{{1, weSent, 1784 * 1400, true, 1784}};
+    nb::PeerFigures f;
+    QString error;
+    const bool ok = nb::checkPeerResults(o, local, 1.0, &f, &error);
+    if (errorContains.isEmpty()) {
+        QVERIFY2(ok, qPrintable(error));
+    } else {
+        QVERIFY(!ok);
+        QVERIFY2(error.contains(errorContains), qPrintable(error));
+        QVERIFY(error.startsWith(QStringLiteral("the peer's results cannot be right")));
+    }
+}
+
+// Review M5: a server that answers more than was asked inflates the client's transactions;
+// its own count (5) gives it away. Within the requests in flight, nothing is said.
+void TestPeerResults::transactionsBeyondPeer_data()
+{
+    QTest::addColumn<int>("connections");
+    QTest::addColumn<int>("inFlight");
+    QTest::addColumn<std::uint64_t>("ours");
+    QTest::addColumn<double>("theirs"); // negative: the peer gave no count
+    QTest::addColumn<bool>("refused");
+    QTest::newRow("as many") << 1 << 1 << std::uint64_t(25000) << 25000.0 << false;
+    QTest::newRow("server counted more (it stops later)") << 1 << 1 << std::uint64_t(25000) << 25001.0 << false;
+    QTest::newRow("requests in flight") << 4 << 8 << std::uint64_t(1034) << 1000.0 << false;
+    QTest::newRow("255,000 for the server's 5") << 1 << 1 << std::uint64_t(255000) << 5.0 << true;
+    QTest::newRow("one beyond the requests in flight") << 4 << 8 << std::uint64_t(1035) << 1000.0 << true;
+    QTest::newRow("no count from the peer") << 1 << 1 << std::uint64_t(255000) << -1.0 << false;
+}
+
+void TestPeerResults::transactionsBeyondPeer()
+{
+    QFETCH(int, connections);
+    QFETCH(int, inFlight);
+    QFETCH(std::uint64_t, ours);
+    QFETCH(double, theirs);
+    QFETCH(bool, refused);
+    nb::TestResult r = finished(nb::TestKind::Rr, {});
+    r.params.streams = connections;
+    r.params.inFlight = inFlight;
+    r.hasRr = true;
+    r.rr.transactions = ours;
+    QJsonObject extension;
+    if (theirs >= 0)
+        extension.insert(QStringLiteral("transactions"), theirs);
+    const QString why = nb::transactionsBeyondPeer(r, extension);
+    QCOMPARE(!why.isEmpty(), refused);
+    if (refused)
+        QVERIFY2(why.contains(QStringLiteral("completed %1 transactions").arg(ours)), qPrintable(why));
 }
 
 void TestPeerResults::implausible_data()

@@ -186,6 +186,8 @@ private slots:
     void infoCarriesNoMac();
     void rateLimitClosesExcessConnections();
     void logStaysSmallUnderAFlood();
+    void silentHolderKeepsNoOneOut();
+    void serverLogFollowsEachTest();
     void peerTextIsSanitizedInTheLog();
     void clientSanitizesServerText();
 };
@@ -497,6 +499,110 @@ void TestPolicyServer::logStaysSmallUnderAFlood()
              qPrintable(QStringLiteral("%1 bytes:\n%2").arg(grown).arg(server.output().right(2000))));
     QCOMPARE(server.output().count(QLatin1String("Refused a connection from 127.0.0.1")), 1);
     qInfo("log growth after 2,000 connections: %lld bytes", static_cast<long long>(grown));
+}
+
+// Review M1: a client that opens control connections, sends nothing and reconnects the
+// moment one is dropped (four at a time, from 127.0.0.2) must not keep a legitimate client
+// out. At the defaults (--idle-timeout 30, --rate-limit 60/60) every one of 12 short tests
+// gets through, each within a few seconds, and the holder is refused after three of its
+// connections ran out of time. Before the fix the holder had the server for 30 s per
+// connection and every test was refused as busy.
+void TestPolicyServer::silentHolderKeepsNoOneOut()
+{
+    ServerProcess server;
+    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    std::atomic<bool> stop{false};
+    std::atomic<int> holds{0};
+    std::thread attacker([&] {
+        std::vector<int> fds;
+        QElapsedTimer t;
+        t.start();
+        // Bounded: 20,000 connections or 120 s, whichever comes first.
+        while (!stop.load() && holds.load() < 20000 && t.elapsed() < 120000) {
+            while (fds.size() < 4 && holds.load() < 20000) {
+                const int fd = rawConnect(server.port(), "127.0.0.2");
+                if (fd < 0)
+                    break;
+                fds.push_back(fd);
+                holds.fetch_add(1);
+            }
+            std::vector<pollfd> p;
+            for (int fd : fds)
+                p.push_back({fd, POLLIN, 0});
+            ::poll(p.data(), nfds_t(p.size()), 50);
+            for (std::size_t i = p.size(); i-- > 0;)
+                if (p[i].revents != 0) {
+                    ::close(fds[i]); // dropped: at once again
+                    fds.erase(fds.begin() + qsizetype(i));
+                }
+            // Pacing only (at most 100 reconnects per second per place), so the loop does
+            // not take a whole core of the two the test machine has.
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        for (int fd : fds)
+            ::close(fd);
+    });
+    QTest::qWait(500); // the holder is in first
+    const QStringList args{QStringLiteral("-c"),           nbtest::kLoopback,    QStringLiteral("-p"),
+                           QString::number(server.port()), QStringLiteral("-t"), QStringLiteral("0.5")};
+    int ok = 0;
+    qint64 longest = 0, total = 0;
+    QStringList failures;
+    QElapsedTimer all;
+    all.start();
+    for (int i = 0; i < 12; ++i) {
+        QElapsedTimer t;
+        t.start();
+        const CliRun r = runCli(args, 40000);
+        const qint64 ms = t.elapsed();
+        longest = std::max(longest, ms);
+        total += ms;
+        if (r.finished && r.exitCode == 0)
+            ++ok;
+        else if (failures.size() < 2)
+            failures.append(r.describe(args).left(400));
+    }
+    // The holder's third connection runs out of time after 10 s: it is refused from then on.
+    QElapsedTimer wait;
+    wait.start();
+    const QLatin1String refusing("Refusing 127.0.0.2 for 60 s: 3 of its connections in 60 s started no test in time");
+    while (!server.output().contains(refusing) && wait.elapsed() < 30000)
+        QTest::qWait(200);
+    stop.store(true);
+    attacker.join();
+    qInfo("under a silent holder (%d connections): %d of 12 tests ran, %.1f s each on average, longest %.1f s",
+          holds.load(), ok, double(total) / 12000, double(longest) / 1000);
+    QVERIFY2(ok == 12, qPrintable(failures.join(QLatin1Char('\n'))));
+    // A 0.5 s test takes about 1 s; generous for a loaded machine, far below --idle-timeout.
+    QVERIFY2(longest < 15000, qPrintable(QString::number(longest)));
+    QVERIFY2(server.output().contains(refusing), qPrintable(server.output().right(3000)));
+}
+
+// Review minor: after one latency-under-load test the server's log printed every later test
+// in that format, and it labelled UDP_RR as TCP_RR.
+void TestPolicyServer::serverLogFollowsEachTest()
+{
+    ServerProcess server;
+    QString error = server.start(nbtest::cliPath(), {QStringLiteral("-s")});
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QStringList common{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
+                             QString::number(server.port())};
+    const QStringList loaded =
+        common + QStringList{QStringLiteral("--latency-under-load"), QStringLiteral("--phases"), QStringLiteral("idle"),
+                             QStringLiteral("--phase-seconds"), QStringLiteral("1")};
+    CliRun r = runCli(loaded, 60000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(loaded)));
+    const QStringList udpRr =
+        common + QStringList{QStringLiteral("-u"), QStringLiteral("--rr"), QStringLiteral("-t"), QStringLiteral("1")};
+    r = runCli(udpRr, 60000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(udpRr)));
+    const QString log = settledOutput(server);
+    const qsizetype second = log.lastIndexOf(QLatin1String("Accepted connection"));
+    QVERIFY(second > 0);
+    const QString after = log.mid(second);
+    QVERIFY2(after.contains(QLatin1String("UDP_RR: ")) && !after.contains(QLatin1String("TCP_RR")), qPrintable(after));
+    QVERIFY2(!after.contains(QLatin1String("[idle")), qPrintable(after)); // not the phase table
 }
 
 // A client's version string and test kind with terminal escapes: the log shows them made

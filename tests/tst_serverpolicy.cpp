@@ -51,6 +51,8 @@ private slots:
     void rateLimitSyntax();
     void rateLimit();
     void rateLimitTableStaysBounded();
+    void rateLimitKeysIpv6By64();
+    void repeatHoldersAreRefused();
     void checkParams_data();
     void checkParams();
     void requestedBitrate_data();
@@ -253,6 +255,57 @@ void TestServerPolicy::rateLimit()
     Admission unlimited(off);
     for (int i = 0; i < 1000; ++i)
         QCOMPARE(unlimited.admit(c1, 0), V::Admit);
+}
+
+// Review minor: one IPv6 /64 is one client (4,096 addresses of it reset nothing), and a
+// full table of active clients makes newcomers share one bucket instead of starting afresh.
+void TestServerPolicy::rateLimitKeysIpv6By64()
+{
+    ServerPolicy p;
+    p.rateLimit = {3, 60};
+    Admission a(p);
+    using V = Admission::Verdict;
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(a.admit(QHostAddress(QStringLiteral("2001:db8:1:2::%1").arg(i + 1, 0, 16)), 10.0), V::Admit);
+    QCOMPARE(a.admit(QHostAddress(QStringLiteral("2001:db8:1:2:ffff::9")), 10.0), V::RateLimited);
+    QCOMPARE(a.admit(QHostAddress(QStringLiteral("2001:db8:1:3::1")), 10.0), V::Admit); // another /64
+    QCOMPARE(nb::clientKey(QHostAddress(QStringLiteral("2001:db8:1:2:abcd::1"))), QStringLiteral("2001:db8:1:2::/64"));
+    QCOMPARE(nb::clientKey(QHostAddress(QStringLiteral("::ffff:192.0.2.7"))), QStringLiteral("192.0.2.7"));
+
+    // A table full of active clients: an old client keeps its spent allowance.
+    ServerPolicy one;
+    one.rateLimit = {1, 60};
+    Admission b(one);
+    QCOMPARE(b.admit(QHostAddress(QStringLiteral("192.0.2.1")), 0.0), V::Admit);
+    for (int i = 0; i < Admission::MaxTracked + 10; ++i)
+        b.admit(QHostAddress(quint32(0x0a000000 + i)), 1.0);
+    QCOMPARE(b.admit(QHostAddress(QStringLiteral("192.0.2.1")), 2.0), V::RateLimited);
+}
+
+// Review M1: three connections that held a place and started nothing within 60 s refuse
+// their client for 60 s; others are not affected; the allow-list comes first.
+void TestServerPolicy::repeatHoldersAreRefused()
+{
+    ServerPolicy unlimited;
+    unlimited.rateLimit = {0, 60};
+    Admission a(unlimited);
+    using V = Admission::Verdict;
+    const QHostAddress holder(QStringLiteral("192.0.2.9")), other(QStringLiteral("192.0.2.10"));
+    QVERIFY(!a.held(holder, 100.0));
+    QVERIFY(!a.held(holder, 110.0));
+    QCOMPARE(a.admit(holder, 111.0), V::Admit);
+    QVERIFY(a.held(holder, 120.0));
+    QCOMPARE(a.admit(holder, 121.0), V::Held);
+    QCOMPARE(a.admit(other, 121.0), V::Admit);
+    QCOMPARE(a.admit(holder, 121.0, false), V::Admit); // busy refusals check the allow-list only
+    QCOMPARE(a.admit(holder, 179.0), V::Held);
+    QCOMPARE(a.admit(holder, 181.0), V::Admit);
+    // Strikes further apart than the window never add up.
+    QVERIFY(!a.held(other, 200.0));
+    QVERIFY(!a.held(other, 270.0));
+    QVERIFY(!a.held(other, 340.0));
+    QCOMPARE(a.admit(other, 341.0), V::Admit);
+    QCOMPARE(a.heldRefused(), 2);
 }
 
 void TestServerPolicy::rateLimitTableStaysBounded()

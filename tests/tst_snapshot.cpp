@@ -183,6 +183,8 @@ private slots:
     void rejectsHugeArrays();
     void rejectsBadGzip();
     void gzipBombIsCapped();
+    void rejectsImpossibleUdpFigures_data();
+    void rejectsImpossibleUdpFigures();
     void atomicSaveKeepsOldFile();
 
 private:
@@ -928,4 +930,55 @@ void TestSnapshot::atomicSaveKeepsOldFile()
 }
 
 QTEST_GUILESS_MAIN(TestSnapshot)
+// Review minor: a snapshot showed "UDP loss 10,000,000,000,000 %" and a jitter of 1e308 as
+// "0 us". Such a file is refused with a one-line reason instead.
+void TestSnapshot::rejectsImpossibleUdpFigures_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("errorContains"); // empty: loads
+    QTest::newRow("as saved") << QString() << 0.0 << QString();
+    QTest::newRow("loss beyond what was sent")
+        << QStringLiteral("lost_packets") << 1e13 << QStringLiteral("UDP datagrams lost of 34528 sent cannot be right");
+    QTest::newRow("jitter 1e308") << QStringLiteral("jitter_ms") << 1e308
+                                  << QStringLiteral("a UDP jitter of 1e+308 ms cannot be right");
+    QTest::newRow("jitter of a minute") << QStringLiteral("jitter_ms") << 60000.0 << QString();
+}
+
+void TestSnapshot::rejectsImpossibleUdpFigures()
+{
+    QFETCH(QString, key);
+    QFETCH(double, value);
+    QFETCH(QString, errorContains);
+    QFile in(dataFile(QStringLiteral("v4-udp.nicbench")));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray runs = doc.value(QStringLiteral("runs")).toArray();
+    QJsonObject run = runs.at(0).toObject();
+    QJsonObject result = run.value(QStringLiteral("result")).toObject();
+    QJsonObject end = result.value(QStringLiteral("end")).toObject();
+    QJsonArray streams = end.value(QStringLiteral("streams")).toArray();
+    QJsonObject stream = streams.at(0).toObject();
+    QJsonObject udp = stream.value(QStringLiteral("udp")).toObject();
+    if (!key.isEmpty())
+        udp.insert(key, value);
+    stream.insert(QStringLiteral("udp"), udp);
+    streams.replace(0, stream);
+    end.insert(QStringLiteral("streams"), streams);
+    result.insert(QStringLiteral("end"), end);
+    run.insert(QStringLiteral("result"), result);
+    runs.replace(0, run);
+    doc.insert(QStringLiteral("runs"), runs);
+    Comparison c;
+    QString error;
+    const bool ok = Snapshot::decode(QJsonDocument(doc).toJson(), &c, &error);
+    if (errorContains.isEmpty()) {
+        QVERIFY2(ok, qPrintable(error));
+    } else {
+        QVERIFY(!ok);
+        QVERIFY2(error.contains(errorContains), qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+    }
+}
+
 #include "tst_snapshot.moc"

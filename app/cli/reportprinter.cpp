@@ -183,6 +183,8 @@ void ReportPrinter::testStarted(const TestResult &header)
     }
     if (m_style != Style::Text)
         return;
+    // A server prints many tests: one with latency under load must not shape the next.
+    m_schedule = LoadSchedule();
     if (header.params.isLoadedLatency()) {
         m_schedule = header.params.loadSchedule();
         if (!header.isServerSide)
@@ -327,9 +329,9 @@ void ReportPrinter::testFinished(const TestResult &result)
         printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
         printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
                                  "%7 B request, %8 B response)")
-                      .arg(r.kind == TestKind::Crr ? QStringLiteral("TCP_CRR")
-                           : r.udpLost             ? QStringLiteral("UDP_RR")
-                                                   : QStringLiteral("TCP_RR"))
+                      .arg(r.kind == TestKind::Crr          ? QStringLiteral("TCP_CRR")
+                           : r.udpLost || result.params.udp ? QStringLiteral("UDP_RR")
+                                                            : QStringLiteral("TCP_RR"))
                       .arg(r.transactions)
                       .arg(formatSignificant(r.seconds))
                       .arg(formatSignificant(r.transactionsPerSecond(), 4))

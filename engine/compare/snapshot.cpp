@@ -14,6 +14,8 @@
 #include <QSaveFile>
 #include <QTimeZone>
 
+#include <new>
+
 namespace nb {
 
 namespace {
@@ -209,6 +211,7 @@ QJsonObject Snapshot::toJson(const Comparison &c)
 
 bool Snapshot::fromJson(const QJsonValue &document, Comparison *out, QString *error, SnapshotLoadInfo *info)
 {
+    const LatencyHistogram::ReadBudget histogramBudget(kMaxHistogramBuckets);
     SnapshotLoadInfo li;
     bool ok = false;
     if (document.isArray()) {
@@ -272,8 +275,9 @@ QByteArray Snapshot::encode(const Comparison &comparison, bool gzip)
     return gzip ? gzipCompress(text) : text;
 }
 
-bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, SnapshotLoadInfo *info,
-                      qint64 maxJsonBytes)
+namespace {
+
+bool decodeBytes(const QByteArray &bytes, Comparison *out, QString *error, SnapshotLoadInfo *info, qint64 maxJsonBytes)
 {
     if (bytes.isEmpty())
         return json::fail(error, QString(), QStringLiteral("the file is empty"));
@@ -304,12 +308,26 @@ bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, 
     }
     SnapshotLoadInfo li;
     const QJsonValue root = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
-    if (!fromJson(root, out, error, &li))
+    if (!Snapshot::fromJson(root, out, error, &li))
         return false;
     li.compressed = compressed;
     if (info)
         *info = li;
     return true;
+}
+
+} // namespace
+
+bool Snapshot::decode(const QByteArray &bytes, Comparison *out, QString *error, SnapshotLoadInfo *info,
+                      qint64 maxJsonBytes)
+{
+    // A file inside every limit may still need more memory than the system gives: that is
+    // the file's error, not a crash.
+    try {
+        return decodeBytes(bytes, out, error, info, maxJsonBytes);
+    } catch (const std::bad_alloc &) {
+        return json::fail(error, QString(), QStringLiteral("not enough memory to read this snapshot"));
+    }
 }
 
 bool Snapshot::save(const Comparison &comparison, const QString &path, QString *error, SnapshotSaveOptions options)

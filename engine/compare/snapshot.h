@@ -53,6 +53,9 @@ public:
     static constexpr qint64 kMaxJsonBytes = qint64(64) * 1024 * 1024; // after gunzip
     static constexpr int kMaxConfigurations = 1024;
     static constexpr int kMaxRuns = 100000;
+    // Latency histogram buckets kept for a whole file (each histogram keeps those from its
+    // lowest to its highest used one): 64 MiB of counts at most.
+    static constexpr std::int64_t kMaxHistogramBuckets = std::int64_t(8) * 1024 * 1024;
 
     // The document (with a "statistics" object computed from the runs).
     static QJsonObject toJson(const Comparison &comparison);

@@ -40,7 +40,39 @@ bool toCount(const QJsonValue &value, std::uint64_t *out)
     return true;
 }
 
+// The buckets fromJson may still keep on this thread; negative: no budget.
+thread_local std::int64_t t_readBudget = -1;
+
 } // namespace
+
+LatencyHistogram::ReadBudget::ReadBudget(std::int64_t buckets)
+{
+    t_readBudget = std::max<std::int64_t>(0, buckets);
+}
+
+LatencyHistogram::ReadBudget::~ReadBudget()
+{
+    t_readBudget = -1;
+}
+
+void LatencyHistogram::cover(int lo, int hi)
+{
+    if (m_buckets.empty()) {
+        m_first = lo;
+        m_buckets.assign(std::size_t(hi - lo + 1), 0);
+        return;
+    }
+    const int first = m_first, last = m_first + int(m_buckets.size()) - 1;
+    if (lo >= first && hi <= last)
+        return;
+    const int slack = (std::max(hi, last) - std::min(lo, first) + 1) / 2;
+    const int newFirst = lo < first ? std::max(0, lo - slack) : first;
+    const int newLast = hi > last ? std::min(kBucketCount - 1, hi + slack) : last;
+    std::vector<std::uint64_t> grown(std::size_t(newLast - newFirst + 1), 0);
+    std::copy(m_buckets.begin(), m_buckets.end(), grown.begin() + (first - newFirst));
+    m_buckets.swap(grown);
+    m_first = newFirst;
+}
 
 int LatencyHistogram::bucketIndex(std::int64_t valueNs)
 {
@@ -81,9 +113,9 @@ void LatencyHistogram::record(std::int64_t valueNs, std::uint64_t count)
     if (count == 0)
         return;
     const std::int64_t v = std::clamp<std::int64_t>(valueNs, 0, kMaxTrackableNs);
-    if (m_buckets.empty())
-        m_buckets.assign(kBucketCount, 0);
-    m_buckets[bucketIndex(v)] += count;
+    const int index = bucketIndex(v);
+    cover(index, index);
+    m_buckets[std::size_t(index - m_first)] += count;
 
     if (m_count == 0) {
         m_min = m_max = v;
@@ -108,8 +140,9 @@ void LatencyHistogram::merge(const LatencyHistogram &other)
         *this = other;
         return;
     }
-    for (int i = 0; i < kBucketCount; ++i)
-        m_buckets[i] += other.m_buckets[i];
+    cover(other.m_first, other.m_first + int(other.m_buckets.size()) - 1);
+    for (std::size_t i = 0; i < other.m_buckets.size(); ++i)
+        m_buckets[std::size_t(other.m_first - m_first) + i] += other.m_buckets[i];
     // Chan et al.'s pairwise combination of mean and M2.
     const double na = double(m_count), nb = double(other.m_count), n = na + nb;
     const double delta = other.m_mean - m_mean;
@@ -143,10 +176,10 @@ std::int64_t LatencyHistogram::valueAtPercentile(double p) const
     auto rank = std::uint64_t(std::ceil(exactRank * (1 - 1e-12)));
     rank = std::clamp<std::uint64_t>(rank, 1, m_count);
     std::uint64_t seen = 0;
-    for (int i = 0; i < kBucketCount; ++i) {
+    for (std::size_t i = 0; i < m_buckets.size(); ++i) {
         seen += m_buckets[i];
         if (seen >= rank)
-            return bucketMidpoint(i);
+            return bucketMidpoint(m_first + int(i));
     }
     return m_max; // unreachable while the buckets add up to m_count
 }
@@ -171,9 +204,9 @@ LatencySummary LatencyHistogram::summary() const
 QJsonObject LatencyHistogram::toJson() const
 {
     QJsonArray buckets;
-    for (int i = 0; i < int(m_buckets.size()); ++i) {
+    for (std::size_t i = 0; i < m_buckets.size(); ++i) {
         if (m_buckets[i])
-            buckets.append(QJsonArray{i, double(m_buckets[i])});
+            buckets.append(QJsonArray{m_first + int(i), double(m_buckets[i])});
     }
     return QJsonObject{
         {QStringLiteral("version"), kJsonVersion},
@@ -208,22 +241,35 @@ bool LatencyHistogram::fromJson(const QJsonObject &json, LatencyHistogram *out, 
     if (!bucketsValue.isArray())
         return failWith(error, QStringLiteral("latency histogram: buckets missing"));
 
-    LatencyHistogram h;
+    // Checked whole before anything is kept: the kept span is known from the first and
+    // last entries, so a file's histograms cost what they hold.
+    const QJsonArray entries = bucketsValue.toArray();
+    std::vector<std::pair<int, std::uint64_t>> parsed;
+    parsed.reserve(std::size_t(entries.size()));
     std::uint64_t total = 0;
-    int previous = -1, first = -1;
-    for (const QJsonValue &entry : bucketsValue.toArray()) {
+    int previous = -1;
+    for (const QJsonValue &entry : entries) {
         const QJsonArray pair = entry.toArray();
         std::uint64_t index = 0, n = 0;
         if (pair.size() != 2 || !toCount(pair[0], &index) || !toCount(pair[1], &n) || n == 0 ||
             index >= std::uint64_t(kBucketCount) || int(index) <= previous)
             return failWith(error, QStringLiteral("latency histogram: malformed bucket entry"));
-        if (h.m_buckets.empty())
-            h.m_buckets.assign(kBucketCount, 0);
-        h.m_buckets[index] = n;
+        parsed.emplace_back(int(index), n);
         total += n;
-        if (first < 0)
-            first = int(index);
         previous = int(index);
+    }
+    const int first = parsed.empty() ? -1 : parsed.front().first;
+    LatencyHistogram h;
+    if (!parsed.empty()) {
+        const std::int64_t span = previous - first + 1;
+        if (t_readBudget >= 0 && span > t_readBudget)
+            return failWith(error, QStringLiteral("latency histograms: more buckets in all than a snapshot may "
+                                                  "hold (docs/snapshot-format.md, Limits)"));
+        if (t_readBudget >= 0)
+            t_readBudget -= span;
+        h.cover(first, previous);
+        for (const auto &[index, n] : parsed)
+            h.m_buckets[std::size_t(index - first)] = n;
     }
     if (total != count)
         return failWith(error, QStringLiteral("latency histogram: bucket counts do not add up"));

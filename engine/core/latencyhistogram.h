@@ -6,7 +6,9 @@
 // HdrHistogram): every power of two is split into 128 equal sub-buckets, so a bucket is
 // never wider than 1/128 of its lower bound. Reporting a bucket's midpoint therefore puts
 // any percentile within 0.4% of the true sample value, well inside the 1% the product
-// promises, at a fixed 35 KB per histogram whatever the number of samples.
+// promises. Only the buckets from the lowest to the highest one used are kept (at most
+// 35 KB; 8 bytes when all samples share one bucket), so memory follows what a histogram
+// holds, not its layout.
 // Below 256 ns every nanosecond has its own bucket (exact).
 
 #include <QJsonObject>
@@ -72,8 +74,20 @@ public:
     // the exact count/min/max/mean/m2 so a restored histogram reports identical figures.
     QJsonObject toJson() const;
     // Rejects anything inconsistent (wrong version or bucket layout, indices out of range
-    // or not increasing, counts that do not add up, min/max outside their buckets).
+    // or not increasing, counts that do not add up, min/max outside their buckets), and,
+    // while a ReadBudget is alive on this thread, histograms whose kept buckets (lowest to
+    // highest used) pass what is left of it.
     static bool fromJson(const QJsonObject &json, LatencyHistogram *out, QString *error);
+
+    // Bounds the buckets that fromJson may keep on this thread while it lives (a snapshot
+    // reader's cap on runs x buckets: docs/snapshot-format.md). Not nested.
+    class ReadBudget {
+    public:
+        explicit ReadBudget(std::int64_t buckets);
+        ~ReadBudget();
+        ReadBudget(const ReadBudget &) = delete;
+        ReadBudget &operator=(const ReadBudget &) = delete;
+    };
 
     // Bucket arithmetic, public so tests can check the error bound directly.
     static int bucketIndex(std::int64_t valueNs);
@@ -83,9 +97,14 @@ public:
 
 private:
     std::int64_t bucketMidpoint(int index) const;
+    // Makes buckets lo..hi addressable (growing with slack, so a run of new extremes costs
+    // amortized constant time).
+    void cover(int lo, int hi);
 
-    // Allocated on first record so empty per-interval histograms cost nothing.
+    // Buckets m_first .. m_first + size - 1; empty until the first record, so empty
+    // per-interval histograms cost nothing.
     std::vector<std::uint64_t> m_buckets;
+    int m_first = 0;
     std::uint64_t m_count = 0;
     std::int64_t m_min = 0;
     std::int64_t m_max = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "datapath/loadphasetracker.h"
 
+#include "model/peerresults.h"
+
 #include "core/jsonfields.h"
 
 #include <QJsonArray>
@@ -103,8 +105,33 @@ bool serverPhaseBytes(const QJsonObject &server, int phases, double maxSeconds, 
 
 } // namespace
 
-LoadedLatencyResult LoadPhaseTracker::result(const TestParams &params, const QJsonObject &server,
-                                             QString *warning) const
+// Bytes in flight at a boundary arrive in the next phase: a phase's receipts are bounded by
+// what was sent in it and the phase before.
+QString LoadPhaseTracker::beyondWhatWasSent(const std::vector<double> &upBytes,
+                                            const std::vector<double> &upSeconds) const
+{
+    for (std::size_t i = 0; i < m_sums.size() && i < upBytes.size(); ++i) {
+        const double sent = double(m_sums[i].sent) + (i > 0 ? double(m_sums[i - 1].sent) : 0);
+        const double most = sent * 1.01 + double(peer::ReceiveMargin);
+        const double phaseSeconds = m_sums[i].seconds;
+        if (upBytes[i] > most)
+            return QStringLiteral("the peer's results cannot be right: in phase %1 the server received %2 bytes, "
+                                  "the client sent %3")
+                .arg(i + 1)
+                .arg(upBytes[i], 0, 'f', 0)
+                .arg(sent, 0, 'f', 0);
+        if (upBytes[i] > double(peer::ReceiveMargin) && phaseSeconds > 1 && upSeconds[i] < phaseSeconds / 2)
+            return QStringLiteral("the peer's results cannot be right: in phase %1 the server counted its bytes over "
+                                  "%2 s of a %3 s phase")
+                .arg(i + 1)
+                .arg(upSeconds[i])
+                .arg(phaseSeconds);
+    }
+    return {};
+}
+
+LoadedLatencyResult LoadPhaseTracker::result(const TestParams &params, const QJsonObject &server, QString *warning,
+                                             QString *error) const
 {
     LoadedLatencyResult r;
     r.phaseSeconds = m_schedule.phaseSeconds();
@@ -118,6 +145,8 @@ LoadedLatencyResult LoadPhaseTracker::result(const TestParams &params, const QJs
             serverPhaseBytes(server, m_schedule.size(), m_schedule.total() + 60, &upBytes, &upSeconds, &why);
         if (!r.uploadMeasuredByReceiver && warning)
             *warning = why + QStringLiteral("; upload figures are the bytes this side sent");
+        if (r.uploadMeasuredByReceiver && error)
+            *error = beyondWhatWasSent(upBytes, upSeconds);
     }
     for (int i = 0; i < m_schedule.size(); ++i) {
         const Sums &s = m_sums[std::size_t(i)];

@@ -37,10 +37,15 @@ public:
     // The server's results extension: bytes its receivers got and its seconds, per phase.
     QJsonObject serverJson() const;
     // The client's figures after the test. `server` is the server's extension (may be empty:
-    // then upload is what the client sent); *warning says why it was not used when it was bad.
-    LoadedLatencyResult result(const TestParams &params, const QJsonObject &server, QString *warning) const;
+    // then upload is what the client sent); *warning says why it was not used when it was
+    // malformed. *error (when given) says why it cannot be right: a phase in which the server
+    // received more than the client sent in it and the phase before (1% and
+    // peer::ReceiveMargin on top), or counted bytes over less than half the phase's seconds.
+    LoadedLatencyResult result(const TestParams &params, const QJsonObject &server, QString *warning,
+                               QString *error = nullptr) const;
 
 private:
+    QString beyondWhatWasSent(const std::vector<double> &upBytes, const std::vector<double> &upSeconds) const;
     struct Sums {
         double seconds = 0;
         double firstStart = -1, lastEnd = 0;

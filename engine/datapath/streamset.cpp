@@ -234,10 +234,13 @@ bool StreamSet::applyPeerResults(const QJsonObject &json, QString *error, PeerFi
     // Only bulk data has one direction: the ends of a request/response stream both count
     // requests and responses, and the server may have answered more than we have read.
     QList<LocalStreamView> local;
-    for (const Entry &e : m_streams)
-        local.append({e.stream->id(),
-                      e.stream->role() == DataStream::Role::Sender || e.stream->role() == DataStream::Role::UdpSender,
-                      e.frozen ? e.finalBytes : e.stream->bytes()});
+    for (const Entry &e : m_streams) {
+        const DataStream::Role role = e.stream->role();
+        const bool udp = role == DataStream::Role::UdpSender || role == DataStream::Role::UdpReceiver;
+        local.append({e.stream->id(), role == DataStream::Role::Sender || role == DataStream::Role::UdpSender,
+                      e.frozen ? e.finalBytes : e.stream->bytes(), udp,
+                      udp ? (e.frozen ? e.udpFinal : udpCounts(e)).packets : 0});
+    }
     PeerFigures peer;
     if (!checkPeerResults(json, local, m_end - m_countStart, &peer, error))
         return false;

@@ -356,7 +356,8 @@ bool readEnd(const QJsonObject &end, TestResult *r, QString *error)
         StreamSummary s;
         if (!readEndStream(v, &s, error))
             return false;
-        udpresults::readEndStream(v.toObject(), &s);
+        if (const QString udp = udpresults::readEndStream(v.toObject(), &s); !udp.isEmpty())
+            return json::fail(error, key("end"), udp);
         r->streams.append(s);
     }
     const bool remoteKnown = r->cpu.remoteKnown; // from the nicbench object, not this block

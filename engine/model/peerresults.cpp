@@ -87,6 +87,26 @@ bool cpuSampleSound(const QJsonObject &o, QString *why)
     return true;
 }
 
+// A UDP stream's datagram figures against what this side counted: a receiver's loss within
+// its packets and its packets within what we sent; a sender's packets within its bytes.
+bool udpFiguresSound(const PeerStreamFigures &f, const LocalStreamView &local, QString *why)
+{
+    if (f.errors > f.packets) {
+        *why = QStringLiteral("reports %1 datagrams lost of %2").arg(f.errors).arg(f.packets);
+        return false;
+    }
+    const std::uint64_t maxPackets = local.weSent ? local.datagrams + local.datagrams / 100 + peer::DatagramSlack
+                                                  : f.bytes / peer::MinDatagramBytes + peer::DatagramSlack;
+    if (f.packets > maxPackets) {
+        *why = local.weSent ? QStringLiteral("reports %1 datagrams received or lost; this side sent %2")
+                                  .arg(f.packets)
+                                  .arg(local.datagrams)
+                            : QStringLiteral("reports %1 datagrams sent in %2 bytes").arg(f.packets).arg(f.bytes);
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 bool checkPeerResults(const QJsonObject &json, const QList<LocalStreamView> &local, double localSeconds,
@@ -163,6 +183,8 @@ bool checkPeerResults(const QJsonObject &json, const QList<LocalStreamView> &loc
             return fail(error, QStringLiteral("stream %1: %2").arg(f.id).arg(why));
         f.errors = std::uint64_t(errors);
         f.packets = std::uint64_t(packets);
+        if (it->udp && !udpFiguresSound(f, *it, &why))
+            return fail(error, QStringLiteral("stream %1 %2").arg(f.id).arg(why));
         figures.streams.append(f);
     }
     for (const LocalStreamView &l : local) {
@@ -269,6 +291,23 @@ QJsonObject capPeerExtension(const QJsonObject &extension, int maxIntervals, QSt
                               : QStringLiteral("The peer's results were larger than this test can have made: %1.")
                                     .arg(cut.join(QStringLiteral("; ")));
     return o;
+}
+
+QString transactionsBeyondPeer(const TestResult &r, const QJsonObject &peerExtension)
+{
+    const QJsonValue v = peerExtension.value(QStringLiteral("transactions"));
+    const std::optional<double> theirs = proto::toDouble(v);
+    if (!r.hasRr || !theirs || *theirs < 0)
+        return {};
+    const std::uint64_t inFlight =
+        std::uint64_t(std::max(1, r.params.connections())) * std::uint64_t(std::max(1, r.params.inFlight));
+    const double most = *theirs + double(inFlight + peer::TransactionSlack);
+    if (double(r.rr.transactions) <= most)
+        return {};
+    return QStringLiteral("the peer's results cannot be right: this side completed %1 transactions, but the server "
+                          "answered %2 (responses nobody asked for?)")
+        .arg(r.rr.transactions)
+        .arg(std::uint64_t(*theirs));
 }
 
 QString implausibleResult(const TestResult &r)

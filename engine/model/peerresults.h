@@ -20,6 +20,8 @@ struct LocalStreamView {
     int id = 0;
     bool weSent = false;          // bulk data this side sent (the peer only received)
     std::uint64_t totalBytes = 0; // everything this side moved on it, warm-up included
+    bool udp = false;             // an iperf3 UDP stream (not UDP request/response)
+    std::uint64_t datagrams = 0;  // UDP: datagrams this side sent or received, warm-up included
 };
 
 // One stream's figures as the peer reported them, once checked.
@@ -54,6 +56,15 @@ constexpr std::uint64_t MaxBytesSlack = std::uint64_t(1) << 30;
 constexpr std::uint64_t ReceiveMargin = 16 * 1024 * 1024;
 // The peer's times may run a little past ours (it stops later); not by this much.
 constexpr double SecondsSlack = 60;
+// UDP: a receiver's "packets" (iperf3: the highest sequence number it saw, so received plus
+// lost) may pass what this side counted as sent by a datagram or two sent while the count
+// froze; 1% plus this many is the margin. A sender's datagram carries at least this many
+// bytes (iperf3's header: 32-bit seconds, microseconds and sequence number).
+constexpr std::uint64_t DatagramSlack = 64;
+constexpr std::uint64_t MinDatagramBytes = 12;
+// Request/response: the transactions this side completed cannot pass the peer's own count
+// (each response answers a request it read) by more than the requests in flight.
+constexpr std::uint64_t TransactionSlack = 2;
 // Text taken from a peer (names, drivers, versions) is cut to this many characters.
 constexpr int MaxTextLength = 256;
 // Lists taken from a peer besides the CPU intervals (addresses, offloads) keep this many.
@@ -81,6 +92,12 @@ QJsonObject capPeerExtension(const QJsonObject &extension, int maxIntervals, QSt
 // Cuts every string in the object (recursively) to maxLength characters and every array to
 // maxItems; true when something was cut.
 bool capJsonText(QJsonObject *object, int maxLength, int maxItems);
+
+// A NicBench peer's count of transactions (our extension's "transactions") against the
+// result's: a client that completed more than the server answered, beyond the requests in
+// flight (connections x --in-flight, plus peer::TransactionSlack), counted responses nobody
+// sent for its requests. The reason, or empty when plausible (or the peer gave no count).
+QString transactionsBeyondPeer(const TestResult &result, const QJsonObject &peerExtension);
 
 // A test that ran to its end but shows no data moved (a throughput direction with zero
 // bytes received) or no transaction completed cannot be reported as a figure: the reason,

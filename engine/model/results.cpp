@@ -60,7 +60,8 @@ bool StreamInterval::fromJson(const QJsonObject &o, StreamInterval *out, QString
     s.rttVarUs = valueOr<std::int64_t>(o, QStringLiteral("rttvar"), -1);
     s.omitted = valueOr(o, QStringLiteral("omitted"), false);
     s.sender = valueOr(o, QStringLiteral("sender"), true);
-    udpresults::readIntervalFields(o, &s);
+    if (const QString udp = udpresults::readIntervalFields(o, &s); !udp.isEmpty())
+        return json::fail(error, w, udp);
     *out = s;
     return true;
 }

@@ -4,6 +4,7 @@
 #include "core/jsonfields.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace nb::udpresults {
 
@@ -23,6 +24,19 @@ std::uint64_t count(const QJsonObject &o, const char *k)
     return v > 0 && v < 1.8e19 ? std::uint64_t(v) : 0;
 }
 
+// A jitter beyond an hour (1e308 showed as "0 us") is no measurement.
+constexpr double MaxJitterMs = 3600.0 * 1000;
+
+QString jitterProblem(const QJsonObject &o, double *jitterMs)
+{
+    const QJsonValue v = o.value(QStringLiteral("jitter_ms"));
+    const double j = v.isDouble() ? v.toDouble() : 0;
+    if (!std::isfinite(j) || j < 0 || j > MaxJitterMs)
+        return QStringLiteral("a UDP jitter of %1 ms cannot be right").arg(j);
+    *jitterMs = j;
+    return {};
+}
+
 } // namespace
 
 void addIntervalFields(QJsonObject *o, const StreamInterval &s)
@@ -34,15 +48,15 @@ void addIntervalFields(QJsonObject *o, const StreamInterval &s)
     o->insert(QStringLiteral("out_of_order"), double(s.outOfOrder));
 }
 
-void readIntervalFields(const QJsonObject &o, StreamInterval *s)
+QString readIntervalFields(const QJsonObject &o, StreamInterval *s)
 {
     if (!o.contains(QStringLiteral("packets")))
-        return;
+        return {};
     s->udp = true;
     s->packets = count(o, "packets");
     s->lostPackets = count(o, "lost_packets");
     s->outOfOrder = count(o, "out_of_order");
-    s->jitterMs = std::max(0.0, json::valueOr(o, QStringLiteral("jitter_ms"), 0.0));
+    return jitterProblem(o, &s->jitterMs);
 }
 
 void addSumFields(QJsonObject *o, const IntervalSum &s)
@@ -108,18 +122,24 @@ QJsonObject endStreamJson(const StreamSummary &s)
     return o;
 }
 
-void readEndStream(const QJsonObject &entry, StreamSummary *s)
+QString readEndStream(const QJsonObject &entry, StreamSummary *s)
 {
     const QJsonValue v = entry.value(QStringLiteral("udp"));
     if (!v.isObject())
-        return;
+        return {};
     const QJsonObject o = v.toObject();
     s->udp = true;
     s->packetsReceived = count(o, "packets");
     s->packetsSent = o.contains(QStringLiteral("packets_sent")) ? count(o, "packets_sent") : s->packetsReceived;
     s->lostPackets = count(o, "lost_packets");
     s->outOfOrder = count(o, "out_of_order");
-    s->jitterMs = std::max(0.0, json::valueOr(o, QStringLiteral("jitter_ms"), 0.0));
+    // Lost datagrams were sent: more than were sent ("UDP loss 10,000,000,000,000 %") or
+    // more than the datagrams the loss is a share of cannot be right.
+    if (s->lostPackets > std::max(s->packetsSent, s->packetsReceived) + 64)
+        return QStringLiteral("%1 UDP datagrams lost of %2 sent cannot be right")
+            .arg(s->lostPackets)
+            .arg(s->packetsSent);
+    return jitterProblem(o, &s->jitterMs);
 }
 
 void addDirectionFields(QJsonObject *sent, QJsonObject *received, const DirectionSum &d)

@@ -13,7 +13,7 @@ namespace nb::udpresults {
 
 void addIntervalFields(QJsonObject *o, const StreamInterval &s);
 // Reads them back when present (sets s->udp); absent fields leave a TCP interval.
-void readIntervalFields(const QJsonObject &o, StreamInterval *s);
+QString readIntervalFields(const QJsonObject &o, StreamInterval *s);
 void addSumFields(QJsonObject *o, const IntervalSum &s);
 
 // Sums as iperf3 does: counts added, jitter the mean over the streams.
@@ -25,7 +25,7 @@ void finishSum(DirectionSum *sum);
 // end.streams[].udp for one stream.
 QJsonObject endStreamJson(const StreamSummary &s);
 // Reads end.streams[].udp back into the summary (sets s->udp) when the entry has one.
-void readEndStream(const QJsonObject &entry, StreamSummary *s);
+QString readEndStream(const QJsonObject &entry, StreamSummary *s);
 // The UDP fields of end.sum_sent and end.sum_received, and iperf3's end.sum (the sender's
 // bytes and time with the receiver's jitter and loss). As iperf3 3.12 writes them for UDP,
 // sum_sent says "sender": true and sum_received "sender": false whichever side prints them

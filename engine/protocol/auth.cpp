@@ -2,11 +2,14 @@
 #include "protocol/auth.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QList>
 
+#include <algorithm>
+#include <cctype>
 #include <mutex>
 
 #ifdef NICBENCH_HAVE_OPENSSL
@@ -55,8 +58,10 @@ bool equalConstantTime(const QByteArray &a, const QByteArray &b)
 
 // The hash the users file lists for user (lower case), or an empty array when the user is
 // not there. Lines: "user,sha256hex"; lines starting with '#' and blank lines are skipped.
-QByteArray hashOfUser(const QByteArray &file, const QByteArray &user)
+QByteArray hashOfUser(QByteArray file, const QByteArray &user)
 {
+    if (file.startsWith("\xEF\xBB\xBF"))
+        file.remove(0, 3); // a UTF-8 byte order mark (Windows editors): not part of the first name
     for (const QByteArray &raw : file.split('\n')) {
         const QByteArray line = raw.trimmed();
         if (line.isEmpty() || line.startsWith('#'))
@@ -68,6 +73,38 @@ QByteArray hashOfUser(const QByteArray &file, const QByteArray &user)
             return line.mid(comma + 1).trimmed().toLower();
     }
     return {};
+}
+
+// What is wrong with a users file, for the server's start-up warning: a byte order mark
+// (ignored), lines that are not "user,sha256hex" (skipped when users are looked up).
+QString usersFileProblems(const QByteArray &file)
+{
+    QStringList problems;
+    if (file.startsWith("\xEF\xBB\xBF"))
+        problems.append(QStringLiteral("it starts with a byte order mark (ignored)"));
+    QStringList bad;
+    const QList<QByteArray> lines = file.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QByteArray line = lines[i].trimmed();
+        if (i == 0 && line.startsWith("\xEF\xBB\xBF"))
+            line = line.mid(3).trimmed();
+        if (line.isEmpty() || line.startsWith('#'))
+            continue;
+        const qsizetype comma = line.indexOf(',');
+        const QByteArray hash = comma < 0 ? QByteArray() : line.mid(comma + 1).trimmed();
+        const bool hex = hash.size() == 64 && std::all_of(hash.cbegin(), hash.cend(), [](char c) {
+                             return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+                         });
+        if (comma <= 0 || !hex)
+            bad.append(QString::number(i + 1));
+    }
+    if (!bad.isEmpty())
+        problems.append(QStringLiteral("line%1 %2 %3 not USER,SHA256HEX (skipped)")
+                            .arg(bad.size() == 1 ? QString() : QStringLiteral("s"),
+                                 QStringList(bad.mid(0, 10)).join(QStringLiteral(", ")) +
+                                     (bad.size() > 10 ? QStringLiteral(", ...") : QString()),
+                                 bad.size() == 1 ? QStringLiteral("is") : QStringLiteral("are")));
+    return problems.join(QStringLiteral("; "));
 }
 
 bool checkCredentialText(const QString &user, const QString &password, QString *error)
@@ -227,6 +264,9 @@ struct Authenticator::Impl {
     Pkey key;
     QString usersPath;
     int skew = DefaultSkewSeconds;
+    // When load() ran: a token made before it was made for an earlier run of the server,
+    // whose record of tokens seen is gone (a replay after a restart).
+    std::int64_t startedSecs = 0;
     // Tokens accepted within the skew window (sha256 of the ciphertext -> their time): a
     // token seen once is refused when replayed, which iperf3 does not check.
     mutable std::mutex mutex;
@@ -274,9 +314,14 @@ bool Authenticator::load(const QString &privateKeyPath, const QString &usersPath
     if (!readSmallFile(usersPath, MaxUsersFileSize, "authorized users file", &users, error))
         return false;
     const QFile::Permissions open = QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther;
+    QStringList warnings;
     if (QFileInfo(privateKeyPath).permissions() & open)
-        *warning =
-            QStringLiteral("warning: the private key %1 can be read by other users (chmod 600 it)").arg(privateKeyPath);
+        warnings.append(QStringLiteral("warning: the private key %1 can be read by other users (chmod 600 it)")
+                            .arg(privateKeyPath));
+    if (const QString problems = usersFileProblems(users); !problems.isEmpty())
+        warnings.append(QStringLiteral("warning: the authorized users file %1: %2").arg(usersPath, problems));
+    *warning = warnings.join(QLatin1Char('\n'));
+    d->startedSecs = QDateTime::currentSecsSinceEpoch();
     d->key = std::move(key);
     d->usersPath = usersPath;
     d->skew = skewSeconds;
@@ -334,6 +379,11 @@ bool Authenticator::check(const QJsonValue &token, std::int64_t now, QString *us
         *reason = QStringLiteral("the credentials' time is %1 s from this server's clock (at most %2 s allowed)")
                       .arg(ts - now)
                       .arg(d->skew);
+        return false;
+    }
+    if (ts < d->startedSecs) {
+        *reason = QStringLiteral("the credentials were made %1 s before this server started (a replay?)")
+                      .arg(d->startedSecs - ts);
         return false;
     }
     QByteArray users;

@@ -42,6 +42,30 @@ net::IoStatus readJson(const net::Socket &s, QJsonObject *object, net::Deadline 
 {
     JsonFrameDecoder decoder(maxSize);
     char buf[65536];
+    // A peer that answers with SERVER_ERROR where a message belongs (a server refusing our
+    // results) would otherwise read as a "JSON message of 4261412864 bytes": its state byte
+    // (-2) and the top of its error number make the length.
+    char header[4];
+    const net::IoStatus headerStatus = net::readExact(s, header, sizeof header, deadline, error);
+    if (headerStatus != net::IoStatus::Ok)
+        return headerStatus;
+    if (header[0] == char(ServerError) && qFromBigEndian<quint32>(header) > maxSize) {
+        unsigned char rest[5] = {};
+        QString ignored;
+        const bool whole = net::readExact(s, rest, sizeof rest, std::min(deadline, net::deadlineIn(0.5)), &ignored) ==
+                           net::IoStatus::Ok;
+        const unsigned char code[4] = {static_cast<unsigned char>(header[1]), static_cast<unsigned char>(header[2]),
+                                       static_cast<unsigned char>(header[3]), rest[0]};
+        *error = whole ? QStringLiteral("the peer reported an error instead: %1")
+                             .arg(iperfErrorText(int(qFromBigEndian<qint32>(code))))
+                       : QStringLiteral("the peer reported an error instead");
+        return net::IoStatus::Error;
+    }
+    std::size_t used = 0;
+    if (decoder.feed(header, sizeof header, &used) == JsonFrameDecoder::Status::Error) {
+        *error = decoder.error();
+        return net::IoStatus::Error;
+    }
     for (;;) {
         const std::size_t want = std::min(decoder.bytesWanted(), sizeof buf);
         const net::IoStatus status = net::readExact(s, buf, want, deadline, error);

@@ -8,6 +8,7 @@
 #include "net/connect.h"
 #include "platform/hostenvironment.h"
 #include "protocol/protocol.h"
+#include "session/controlacceptor.h"
 #include "session/server_p.h"
 #include "session/serverinfo.h"
 #include "session/testsession.h"
@@ -73,7 +74,13 @@ bool Server::Impl::admit(net::Socket &s, const net::Address &peer, bool countRat
         break;
     }
     case Admission::Verdict::RateLimited:
-        logRefusal(peer, QStringLiteral("more than %1 (--rate-limit)").arg(rateLimitText(options.policy.rateLimit)));
+        logRefusal(peer, QStringLiteral("more than %1 (--rate-limit); a client that runs many tests back to back "
+                                        "needs a higher limit, or 0")
+                             .arg(rateLimitText(options.policy.rateLimit)));
+        break;
+    case Admission::Verdict::Held:
+        logRefusal(peer, QStringLiteral("it holds connections that start no test (refused for %1 s)")
+                             .arg(Admission::HoldPenaltySecs));
         break;
     }
     s.reset();
@@ -173,8 +180,8 @@ bool Server::listen(QString *error)
         if (!d->auth.load(d->options.rsaPrivateKeyPath, d->options.authorizedUsersPath, d->options.timeSkewSeconds,
                           error, &warning))
             return false;
-        if (!warning.isEmpty())
-            d->say(warning);
+        for (const QString &line : warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            d->say(line);
     }
     d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
     if (!d->listenFd.valid())
@@ -192,14 +199,23 @@ int Server::serve()
 {
     if (!d->listenFd.valid())
         return 1;
+    // Recreated after each test: the test may have reopened the listener.
+    auto acceptor = std::make_unique<ControlAcceptor>(*d);
     while (!d->stop.load()) {
-        net::Address peer;
-        net::Socket ctrl = net::acceptTcp(d->listenFd, 100, &peer);
+        if (QString err; !acceptor->valid(&err)) {
+            d->say(QStringLiteral("Cannot wait for clients: %1").arg(err));
+            return 2;
+        }
+        std::optional<ControlAcceptor::Handshake> next = acceptor->wait(100);
         d->flushLog();
-        if (!ctrl.valid() || !d->admit(ctrl, peer, true))
+        if (!next)
             continue;
-        if (!d->runTest(proto::ControlChannel(std::move(ctrl)), peer))
-            continue; // an info query: not a test, and it leaves the listener as it was
+        // An info query is not a test: the others go on waiting (it takes a moment).
+        const bool infoQuery = isInfoQuery(next->params);
+        if (!infoQuery)
+            acceptor->turnAwayRest();
+        if (!d->runTest(std::move(*next)) || infoQuery)
+            continue;
         m_testsServed.fetch_add(1);
         if (d->options.oneOff)
             break;
@@ -210,6 +226,7 @@ int Server::serve()
                 return 2;
             }
         }
+        acceptor = std::make_unique<ControlAcceptor>(*d);
     }
     return 0;
 }

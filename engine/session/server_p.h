@@ -15,6 +15,14 @@
 
 namespace nb {
 
+// A control connection whose cookie and test parameters are in (session/controlacceptor.h).
+struct ControlAcceptorHandshake {
+    proto::ControlChannel ctrl; // blocking
+    net::Address peer;
+    QByteArray cookie;
+    QJsonObject params;
+};
+
 // The hello every NicBench client gets (docs/protocol.md §2.2): what we can do and, since
 // the info query, the machine we run on, unless --no-info. Read fresh each time: addresses
 // change. A refusal by the server's policy is a hello with "refused" and nothing else to
@@ -50,8 +58,9 @@ struct Server::Impl {
     // Waits until the control socket is readable, turning other clients away meanwhile.
     // 1 readable, 0 timeout, -1 error or stop.
     int waitControl(const proto::ControlChannel &ctrl, int timeoutMs);
-    // One test (serverrun.cpp). False when the connection was an info query rather than a test.
-    bool runTest(proto::ControlChannel ctrl, const net::Address &peer);
+    // One test (serverrun.cpp) whose cookie and parameters ControlAcceptor read. False when
+    // the connection was an info query rather than a test.
+    bool runTest(ControlAcceptorHandshake handshake);
     void describeMachine(const proto::ControlChannel &ctrl, const net::Address &peer);
 };
 

@@ -51,6 +51,16 @@ QHostAddress unmapped(const QHostAddress &a)
 
 } // namespace
 
+QString clientKey(const QHostAddress &peer)
+{
+    const QHostAddress plain = unmapped(peer);
+    if (plain.protocol() != QAbstractSocket::IPv6Protocol)
+        return plain.toString();
+    Q_IPV6ADDR bytes = plain.toIPv6Address();
+    std::fill(std::begin(bytes.c) + 8, std::end(bytes.c), quint8(0));
+    return QHostAddress(bytes).toString() + QStringLiteral("/64");
+}
+
 std::optional<QList<Subnet>> parseAllowList(const QString &text, QString *error)
 {
     QList<Subnet> out;
@@ -256,15 +266,27 @@ Admission::Verdict Admission::admit(const QHostAddress &peer, double nowSecs, bo
         ++m_notAllowed;
         return Verdict::NotAllowed;
     }
-    const RateLimit &r = m_policy.rateLimit;
-    if (!countRate || r.count <= 0)
+    if (!countRate)
         return Verdict::Admit;
-    const QString key = unmapped(peer).toString();
+    QString key = clientKey(peer);
+    if (isHeldOut(key, nowSecs)) {
+        ++m_heldRefused;
+        return Verdict::Held;
+    }
+    const RateLimit &r = m_policy.rateLimit;
+    if (r.count <= 0)
+        return Verdict::Admit;
     auto it = m_buckets.find(key);
     if (it == m_buckets.end()) {
-        if (m_buckets.size() >= MaxTracked)
+        // One place is kept for the bucket the newcomers share when the table is still full
+        // of clients inside their period.
+        if (m_buckets.size() >= MaxTracked - 1)
             prune(nowSecs);
-        it = m_buckets.insert(key, Bucket{double(r.count), nowSecs});
+        if (m_buckets.size() >= MaxTracked - 1)
+            key = QStringLiteral("other clients");
+        it = m_buckets.find(key);
+        if (it == m_buckets.end())
+            it = m_buckets.insert(key, Bucket{double(r.count), nowSecs});
     }
     Bucket &b = *it;
     const double perSecond = r.count / r.seconds;
@@ -288,10 +310,34 @@ void Admission::prune(double nowSecs)
         else
             ++it;
     }
-    // Still full of clients inside their period (thousands of addresses at once): start
-    // afresh rather than grow. Those clients get their full allowance again.
-    if (m_buckets.size() >= MaxTracked)
-        m_buckets.clear();
+}
+
+bool Admission::held(const QHostAddress &peer, double nowSecs)
+{
+    const QString key = clientKey(peer);
+    if (!m_holders.contains(key) && m_holders.size() >= MaxTracked) {
+        for (auto it = m_holders.begin(); it != m_holders.end();)
+            it = nowSecs - it->firstStrike > HoldWindowSecs && it->refusedUntil < nowSecs ? m_holders.erase(it) : ++it;
+        if (m_holders.size() >= MaxTracked)
+            return false; // thousands of holders at once: the caps on waiting connections still hold
+    }
+    Holder &h = m_holders[key];
+    if (nowSecs - h.firstStrike > HoldWindowSecs) {
+        h.strikes = 0;
+        h.firstStrike = nowSecs;
+    }
+    if (++h.strikes < HoldStrikes)
+        return false;
+    h.refusedUntil = nowSecs + HoldPenaltySecs;
+    h.strikes = 0;
+    h.firstStrike = nowSecs;
+    return true;
+}
+
+bool Admission::isHeldOut(const QString &key, double nowSecs)
+{
+    const auto it = m_holders.constFind(key);
+    return it != m_holders.cend() && nowSecs < it->refusedUntil;
 }
 
 void LogLimiter::open(double nowSecs)

@@ -54,6 +54,11 @@ QString rateLimitText(const RateLimit &limit);
 bool isPolicyOption(param::Id id);
 bool setPolicyOption(param::Id id, const QString &value, ServerPolicy *policy, QString *error);
 
+// The key under which a client's connections are counted (rate limit, repeat holders): an
+// IPv4 address (a mapped ::ffff:a.b.c.d too) as it is, an IPv6 address by its /64, the
+// smallest network one host is usually given.
+QString clientKey(const QHostAddress &peer);
+
 // Whether the policy's allow-list takes this client. IPv4-mapped IPv6 addresses
 // (::ffff:10.1.2.3, what a dual-stack listener reports) match IPv4 networks.
 bool isAllowed(const ServerPolicy &policy, const QHostAddress &peer);
@@ -73,19 +78,31 @@ PolicyRefusal checkParams(const ServerPolicy &policy, const TestParams &params, 
 // A -n test (no -t) that is still running at the duration limit: the message it ends with.
 PolicyRefusal durationReached(const ServerPolicy &policy);
 
-// Who may open a control connection now: the allow-list, then the rate limit. Keeps one
-// token bucket per client address; at most MaxTracked of them (buckets that are full again
-// are dropped first, so the table holds only clients seen within one rate period).
+// Who may open a control connection now: the allow-list, then repeat holders, then the
+// rate limit, each client counted under clientKey(). Keeps one token bucket per client;
+// at most MaxTracked of them (buckets that are full again are dropped first; when the
+// table is still full of active clients, new ones share one bucket, so thousands of
+// source addresses cannot reset anyone's allowance).
+// A holder is a connection that took a place among the connections starting a test and
+// sent no cookie and parameters in time (docs/protocol.md §2.9): HoldStrikes of them from
+// one client within HoldWindowSecs refuse that client for HoldPenaltySecs.
 class Admission {
 public:
-    enum class Verdict { Admit, NotAllowed, RateLimited };
+    enum class Verdict { Admit, NotAllowed, RateLimited, Held };
     static constexpr int MaxTracked = 4096;
+    static constexpr int HoldStrikes = 3;
+    static constexpr double HoldWindowSecs = 60;
+    static constexpr double HoldPenaltySecs = 60;
 
     explicit Admission(ServerPolicy policy = {}) : m_policy(std::move(policy)) {}
     // countRate false: the allow-list only (a connection refused as busy costs no rate).
     Verdict admit(const QHostAddress &peer, double nowSecs, bool countRate = true);
+    // A connection from peer held a place and started nothing before its deadline. True
+    // when this strike refuses the client (at most once per client and HoldPenaltySecs).
+    bool held(const QHostAddress &peer, double nowSecs);
     int notAllowed() const { return m_notAllowed; }
     int rateLimited() const { return m_rateLimited; }
+    int heldRefused() const { return m_heldRefused; }
     int tracked() const { return int(m_buckets.size()); }
 
 private:
@@ -93,12 +110,20 @@ private:
         double tokens = 0;
         double updated = 0;
     };
+    struct Holder {
+        int strikes = 0;
+        double firstStrike = 0;
+        double refusedUntil = 0;
+    };
     void prune(double nowSecs);
+    bool isHeldOut(const QString &key, double nowSecs);
 
     ServerPolicy m_policy;
     QHash<QString, Bucket> m_buckets;
+    QHash<QString, Holder> m_holders;
     int m_notAllowed = 0;
     int m_rateLimited = 0;
+    int m_heldRefused = 0;
 };
 
 // Keeps a server's log readable under a flood of connections. Within each window the

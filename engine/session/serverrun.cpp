@@ -47,20 +47,16 @@ QJsonObject serverExtension(const TestResult &result, const StreamSet &streams, 
     return o;
 }
 
-// Milliseconds until the deadline, at least 0.
-int msUntil(net::Deadline d)
-{
-    return int(std::max<long long>(0, duration_cast<milliseconds>(d - net::Clock::now()).count()));
-}
-
 // One test on the server side, as a short script of phases like the client's ClientRun.
 class ServerRun {
 public:
-    ServerRun(Server::Impl &server, proto::ControlChannel ctrl, const net::Address &peer)
+    ServerRun(Server::Impl &server, ControlAcceptorHandshake handshake)
         : srv(server)
-        , ctrl(std::move(ctrl))
-        , peer(peer)
+        , ctrl(std::move(handshake.ctrl))
+        , peer(handshake.peer)
         , idle(server.options.idleTimeoutSecs)
+        , cookie(std::move(handshake.cookie))
+        , paramsJson(std::move(handshake.params))
     {
         result.isServerSide = true;
         result.version = QStringLiteral(NICBENCH_VERSION);
@@ -82,8 +78,7 @@ private:
         }
         return false;
     }
-    bool receiveCookie();
-    Request receiveParams();
+    Request takeParams();
     bool refuse(const PolicyRefusal &refusal);
     bool greet();
     bool applyListenOptions();
@@ -98,12 +93,13 @@ private:
     proto::ControlChannel ctrl;
     const net::Address peer;
     const double idle;
+    QByteArray cookie;
+    QJsonObject paramsJson; // as the client sent them
     TestResult result;
     TestParams params;
     ByteBudget budget; // -n for our senders (-R, --bidir); outlives the streams
     TestSession session{params, &result, srv.listener};
     StreamSet &streams = session.streams();
-    QByteArray cookie;
     QByteArray crrToken; // opens every CRR connection (docs/protocol.md §2.3)
     bool nbClient = false;
     bool optionsApplied = false;
@@ -117,12 +113,8 @@ private:
 
 bool ServerRun::run()
 {
-    srv.logLine(QStringLiteral("Accepted connection from %1").arg(peer.toString()));
-    net::setNoDelay(ctrl.socket());
-    net::setKeepAlive(ctrl.socket(), proto::KeepAliveIdleSecs, proto::KeepAliveIntervalSecs, proto::KeepAliveProbes);
-    if (!receiveCookie())
-        return finish();
-    switch (receiveParams()) {
+    result.cookie = QString::fromLatin1(cookie.constData());
+    switch (takeParams()) {
     case Request::InfoQuery:
         srv.describeMachine(ctrl, peer);
         return false;
@@ -144,37 +136,9 @@ bool ServerRun::run()
     return finish();
 }
 
-bool ServerRun::receiveCookie()
+// The cookie and parameters ControlAcceptor read (docs/protocol.md §2.9).
+ServerRun::Request ServerRun::takeParams()
 {
-    // One deadline for the whole message, however it is dripped (docs/protocol.md §3).
-    cookie = QByteArray(proto::CookieSize, '\0');
-    const net::Deadline d = net::deadlineIn(idle);
-    if (srv.waitControl(ctrl, msUntil(d)) <= 0 ||
-        ctrl.readBytes(cookie.data(), std::size_t(cookie.size()), d, &err) != net::IoStatus::Ok)
-        return fail(
-            ErrorCode::Timeout,
-            QStringLiteral("no cookie from the client: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
-    if (!proto::isValidCookie(cookie)) {
-        ctrl.sendError(proto::IeRecvCookie);
-        return fail(ErrorCode::Protocol, QStringLiteral("malformed cookie from the client"));
-    }
-    result.cookie = QString::fromLatin1(cookie.constData());
-    return true;
-}
-
-ServerRun::Request ServerRun::receiveParams()
-{
-    if (ctrl.writeState(proto::ParamExchange, net::deadlineIn(idle), &err) != net::IoStatus::Ok)
-        return fail(ErrorCode::PeerClosed, err), Request::Failed;
-    QJsonObject paramsJson;
-    const net::Deadline d = net::deadlineIn(idle);
-    if (srv.waitControl(ctrl, msUntil(d)) <= 0 ||
-        ctrl.readJson(&paramsJson, d, &err, proto::MaxParamsJsonSize) != net::IoStatus::Ok) {
-        ctrl.sendError(proto::IeRecvParams);
-        fail(ErrorCode::Protocol,
-             QStringLiteral("cannot read test parameters: %1").arg(err.isEmpty() ? QStringLiteral("timed out") : err));
-        return Request::Failed;
-    }
     // Before anything else is read from the parameters or set up: the info query too.
     if (QString user; !authorizeClient(srv.auth, paramsJson, &user, &err)) {
         ctrl.sendError(proto::IeAuthTest);
@@ -535,9 +499,9 @@ bool ServerRun::abandon(const QString &what, int sysErrno)
     }
 }
 
-bool Server::Impl::runTest(proto::ControlChannel ctrl, const net::Address &peer)
+bool Server::Impl::runTest(ControlAcceptorHandshake handshake)
 {
-    ServerRun run(*this, std::move(ctrl), peer);
+    ServerRun run(*this, std::move(handshake));
     try {
         return run.run();
     } catch (const std::bad_alloc &) {

@@ -448,6 +448,11 @@ void ClientRun::finish()
         }
         if (!result.peerExtension.isEmpty())
             applyRemoteAccounting(result.peerExtension, &result);
+        if (const QString beyond = transactionsBeyondPeer(result, result.peerExtension);
+            result.error.isEmpty() && !beyond.isEmpty()) {
+            result.error = beyond;
+            result.errorCode = ErrorCode::Protocol;
+        }
         if (const LoadPhaseTracker *phases = session.loadPhases())
             finishLoadedLatency(*phases);
         if (const auto strangers = proto::toInt64(result.peerExtension.value(QStringLiteral("crr_strangers")));
@@ -466,11 +471,15 @@ void ClientRun::finish()
 // measured nothing (as an RR test that completes none).
 void ClientRun::finishLoadedLatency(const LoadPhaseTracker &phases)
 {
-    QString warning;
-    result.loadedLatency =
-        phases.result(params, result.peerExtension.value(QStringLiteral("loaded_latency")).toObject(), &warning);
+    QString warning, impossible;
+    result.loadedLatency = phases.result(
+        params, result.peerExtension.value(QStringLiteral("loaded_latency")).toObject(), &warning, &impossible);
     if (!warning.isEmpty())
         result.warnings.append(warning);
+    if (result.error.isEmpty() && !impossible.isEmpty()) {
+        result.error = impossible;
+        result.errorCode = ErrorCode::Protocol;
+    }
     std::uint64_t transactions = 0;
     for (const LoadPhaseResult &p : result.loadedLatency->phases)
         transactions += p.transactions;

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/controlacceptor.h"
+
+#include "net/connect.h"
+#include "net/io.h"
+#include "session/testsession.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace nb {
+
+ControlAcceptor::ControlAcceptor(Server::Impl &server) : m_server(server)
+{
+    m_poller.add(m_server.listenFd, &m_listenerTag, net::Readable);
+}
+
+double ControlAcceptor::messageSecs() const
+{
+    return std::min(m_server.options.idleTimeoutSecs, HandshakeSecs);
+}
+
+std::optional<ControlAcceptor::Handshake> ControlAcceptor::wait(int timeoutMs)
+{
+    std::optional<Handshake> ready;
+    const net::Deadline now = net::Clock::now();
+    for (const Pending &p : m_pending) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(p.deadline - now).count();
+        timeoutMs = int(std::clamp<long long>(left + 1, 0, timeoutMs));
+    }
+    net::PollEvent events[32];
+    const int n = m_poller.wait(events, 32, timeoutMs);
+    for (int i = 0; i < n && !ready; ++i) {
+        if (events[i].token == &m_listenerTag) {
+            acceptNew();
+            continue;
+        }
+        const auto it =
+            std::find_if(m_pending.begin(), m_pending.end(), [&](const Pending &p) { return &p == events[i].token; });
+        if (it != m_pending.end() && advance(*it, &ready))
+            m_pending.erase(it);
+    }
+    const net::Deadline after = net::Clock::now();
+    for (auto it = m_pending.begin(); it != m_pending.end();) {
+        if (after < it->deadline) {
+            ++it;
+            continue;
+        }
+        // Not held back by the log's budget, which a flood of connections spends: at most
+        // one line per client per penalty, and few clients can wait at once (MaxPending).
+        if (m_server.admission.held(QHostAddress(it->peer.host()), nowSecs()))
+            m_server.say(QStringLiteral("Refusing %1 for %2 s: %3 of its connections in %4 s started no test in time")
+                             .arg(it->client)
+                             .arg(Admission::HoldPenaltySecs)
+                             .arg(Admission::HoldStrikes)
+                             .arg(Admission::HoldWindowSecs));
+        m_server.logLine(
+            QStringLiteral("Dropped the connection from %1: no %2 within %3 s")
+                .arg(it->peer.toString(), it->cookieDone ? QStringLiteral("test parameters") : QStringLiteral("cookie"))
+                .arg(messageSecs()));
+        it = m_pending.erase(it); // closing takes it out of the poller
+    }
+    return ready;
+}
+
+void ControlAcceptor::acceptNew()
+{
+    // One per wake-up: the listener stays reported while more connections wait.
+    Pending p;
+    p.socket = net::acceptPending(m_server.listenFd, &p.peer, true);
+    if (!p.socket.valid() || !m_server.admit(p.socket, p.peer, true))
+        return;
+    p.client = clientKey(QHostAddress(p.peer.host()));
+    const auto sameClient =
+        std::count_if(m_pending.cbegin(), m_pending.cend(), [&](const Pending &q) { return q.client == p.client; });
+    if (sameClient >= MaxPendingPerClient || int(m_pending.size()) >= MaxPending) {
+        const char denied = char(proto::AccessDenied);
+        net::sendNow(p.socket, &denied, 1);
+        m_server.logRefusal(
+            p.peer,
+            sameClient >= MaxPendingPerClient
+                ? QStringLiteral("%1 of its connections are already waiting to start a test").arg(MaxPendingPerClient)
+                : QStringLiteral("%1 connections are already waiting to start a test").arg(MaxPending));
+        return;
+    }
+    m_server.logLine(QStringLiteral("Accepted connection from %1").arg(p.peer.toString()));
+    // The control connection's settings from the start: a peer that vanishes while it
+    // waits is noticed too.
+    net::setNoDelay(p.socket);
+    net::setKeepAlive(p.socket, proto::KeepAliveIdleSecs, proto::KeepAliveIntervalSecs, proto::KeepAliveProbes);
+    p.deadline = net::deadlineIn(messageSecs());
+    m_pending.push_back(std::move(p));
+    Pending &added = m_pending.back();
+    if (!m_poller.add(added.socket, &added, net::Readable))
+        m_pending.pop_back();
+}
+
+bool ControlAcceptor::readCookie(Pending &p)
+{
+    char buffer[proto::CookieSize];
+    const net::Transfer t = net::receiveSome(p.socket, buffer, std::size_t(proto::CookieSize - p.cookie.size()));
+    if (t.status == net::IoStatus::Timeout)
+        return false;
+    if (t.status != net::IoStatus::Ok || t.bytes <= 0)
+        return drop(p, QStringLiteral("it closed before its cookie"));
+    p.cookie.append(buffer, qsizetype(t.bytes));
+    if (p.cookie.size() < proto::CookieSize)
+        return false;
+    if (!proto::isValidCookie(p.cookie)) {
+        proto::ControlChannel(std::move(p.socket)).sendError(proto::IeRecvCookie);
+        return drop(p, QStringLiteral("malformed cookie"));
+    }
+    p.cookieDone = true;
+    const char exchange = char(proto::ParamExchange);
+    net::sendNow(p.socket, &exchange, 1);
+    p.deadline = net::deadlineIn(messageSecs()); // each control message has its own deadline
+    return false;
+}
+
+bool ControlAcceptor::advance(Pending &p, std::optional<Handshake> *ready)
+{
+    if (!p.cookieDone)
+        return readCookie(p);
+    char buffer[4096];
+    const std::size_t want = std::min(p.params.bytesWanted(), sizeof buffer);
+    const net::Transfer t = net::receiveSome(p.socket, buffer, want);
+    if (t.status == net::IoStatus::Timeout)
+        return false;
+    if (t.status != net::IoStatus::Ok || t.bytes <= 0)
+        return drop(p, QStringLiteral("it closed before its test parameters"));
+    std::size_t used = 0;
+    switch (p.params.feed(buffer, std::size_t(t.bytes), &used)) {
+    case proto::JsonFrameDecoder::Status::NeedMore:
+        return false;
+    case proto::JsonFrameDecoder::Status::Error: {
+        const QString why = QStringLiteral("cannot read test parameters: %1").arg(p.params.error());
+        proto::ControlChannel(std::move(p.socket)).sendError(proto::IeRecvParams);
+        return drop(p, why);
+    }
+    case proto::JsonFrameDecoder::Status::Complete:
+        break;
+    }
+    m_poller.remove(p.socket);
+    net::setNonBlocking(p.socket, false);
+    *ready = Handshake{proto::ControlChannel(std::move(p.socket)), p.peer, p.cookie, p.params.object()};
+    return true;
+}
+
+bool ControlAcceptor::drop(Pending &p, const QString &why)
+{
+    m_server.logLine(QStringLiteral("Dropped the connection from %1: %2").arg(p.peer.toString(), why));
+    p.socket.reset();
+    return true;
+}
+
+void ControlAcceptor::turnAwayRest()
+{
+    const char denied = char(proto::AccessDenied);
+    for (Pending &p : m_pending) {
+        net::sendNow(p.socket, &denied, 1);
+        m_server.logRefusal(p.peer, QStringLiteral("a test is running"));
+    }
+    m_pending.clear();
+}
+
+} // namespace nb
