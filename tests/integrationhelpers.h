@@ -122,6 +122,14 @@ public:
         m_out += m_process->readAllStandardOutput();
         return m_out;
     }
+    // Forgets what was read, before the process is started again.
+    void resetOutput()
+    {
+        out();
+        err();
+        m_out.clear();
+        m_err.clear();
+    }
     QByteArray err()
     {
         m_err += m_process->readAllStandardError();
@@ -216,7 +224,25 @@ private:
 class ServerProcess {
 public:
     // Empty on success, else why it could not start.
+    // The free port can be taken by another test between freePort() and the server's bind
+    // (ctest -j2): a server that exits saying so is started again on another port, 3 tries.
     QString start(const QString &program, const QStringList &args)
+    {
+        QString why;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            why = startOnce(program, args);
+            if (why.isEmpty() || m_child.running() || !why.contains(QStringLiteral("in use")))
+                return why;
+            m_child.resetOutput();
+        }
+        return why;
+    }
+    quint16 port() const { return m_port; }
+    // Everything it printed so far, stdout and stderr.
+    QString output() { return QString::fromUtf8(m_child.out()); }
+
+private:
+    QString startOnce(const QString &program, const QStringList &args)
     {
         m_port = freePort();
         if (m_port == 0)
@@ -225,15 +251,13 @@ public:
         m_child.start(program, QStringList(args) << QStringLiteral("-p") << QString::number(m_port));
         if (!m_child.waitStarted(5000))
             return QStringLiteral("%1 did not start: %2").arg(program, m_child.process()->errorString());
-        if (!m_child.waitForOutput("Server listening", 5000))
+        if (!m_child.waitForOutput("Server listening", 5000)) {
+            m_child.waitFinished(1000); // a server that failed to bind is exiting
             return QStringLiteral("%1 is not listening: %2").arg(program, output());
+        }
         return {};
     }
-    quint16 port() const { return m_port; }
-    // Everything it printed so far, stdout and stderr.
-    QString output() { return QString::fromUtf8(m_child.out()); }
 
-private:
     Child m_child;
     quint16 m_port = 0;
 };
