@@ -237,8 +237,6 @@ struct TestResult {
     std::uint64_t localBytesReceived() const;
     // Work done: bytes delivered to receivers (both directions in bidir tests).
     std::uint64_t bytesDelivered() const;
-    // The nicbench.cpu object: CPU figures and derived costs (docs/cpu-cost.md).
-    QJsonObject cpuCostJson() const;
 
     bool ok() const { return error.isEmpty(); }
     // Totals over streams in one direction: forward == the client sent.
