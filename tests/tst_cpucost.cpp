@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CPU accounting: service-demand arithmetic, /proc parsing from recorded fixtures, and a
 // live check that CpuMonitor sees a busy loop.
+#include "model/cpucost.h"
+#include "model/results.h"
 #include "model/servicedemand.h"
 #include "platform/cpumonitor.h"
 #ifdef Q_OS_LINUX
@@ -65,6 +67,8 @@ private slots:
     void cpuPerGbps();
     void cyclesPerByte_data();
     void cyclesPerByte();
+    void resultCosts_data();
+    void resultCosts();
 #ifdef Q_OS_LINUX
     void parseProcStat_data();
     void parseProcStat();
@@ -170,6 +174,102 @@ void TestCpuCost::cyclesPerByte()
     QFETCH(double, bytes);
     QFETCH(double, expected);
     compareOptional(nb::cyclesPerByte(cpuSeconds, hz, bytes), expected);
+}
+
+// A result's costs are measured once with the clock of the machine that did the work (the
+// local clock for this side, the server's own report for the remote side) and survive a
+// trip through the -J document: writing or reading it on a machine with another clock (a
+// snapshot opened elsewhere, this test machine) changes nothing.
+void TestCpuCost::resultCosts_data()
+{
+    QTest::addColumn<bool>("rr");
+    QTest::addColumn<double>("localHz");  // the client's clock at measurement time
+    QTest::addColumn<double>("remoteHz"); // the server's, from its hello; -1: no hello
+    QTest::addColumn<double>("localUsPerUnit");
+    QTest::addColumn<double>("localCycles");
+    QTest::addColumn<double>("remoteUsPerUnit");
+    QTest::addColumn<double>("remoteCycles");
+    // 1 GiB delivered in 10 s; the client 25% of 4 CPUs (10 CPU-s), the server 50% of 2 (10 CPU-s).
+    const double gib = 1073741824.0;
+    QTest::newRow("stream, both clocks") << false << 3e9 << 1.5e9 << 1e7 / 1048576 << 10 * 3e9 / gib << 1e7 / 1048576
+                                         << 10 * 1.5e9 / gib;
+    QTest::newRow("stream, odd clocks") << false << 1.234e9 << 4.321e9 << 1e7 / 1048576 << 10 * 1.234e9 / gib
+                                        << 1e7 / 1048576 << 10 * 4.321e9 / gib;
+    QTest::newRow("stream, local clock unknown")
+        << false << 0.0 << 2e9 << 1e7 / 1048576 << kNone << 1e7 / 1048576 << 10 * 2e9 / gib;
+    QTest::newRow("stream, server sent no hello")
+        << false << 2e9 << -1.0 << 1e7 / 1048576 << 10 * 2e9 / gib << 1e7 / 1048576 << kNone;
+    // 100 000 transactions: 10 CPU-s / 1e5 = 100 us each side; no cycles per byte for RR.
+    QTest::newRow("rr") << true << 3e9 << 1.5e9 << 100.0 << kNone << 100.0 << kNone;
+}
+
+void TestCpuCost::resultCosts()
+{
+    QFETCH(bool, rr);
+    QFETCH(double, localHz);
+    QFETCH(double, remoteHz);
+    QFETCH(double, localUsPerUnit);
+    QFETCH(double, localCycles);
+    QFETCH(double, remoteUsPerUnit);
+    QFETCH(double, remoteCycles);
+
+    TestResult r;
+    r.params.host = QStringLiteral("198.18.0.2");
+    r.peerIsNicbench = true;
+    StreamSummary s;
+    s.seconds = 10;
+    s.bytesSent = s.bytesReceived = 1073741824;
+    r.streams.append(s);
+    if (rr) {
+        r.params.kind = TestKind::Rr;
+        r.hasRr = true;
+        r.rr.seconds = 10;
+        r.rr.transactions = 100000;
+    }
+    const auto sample = [](double busyPct, int cpus) {
+        CpuSample c;
+        c.end = 10;
+        c.cpuCount = cpus;
+        c.systemValid = true;
+        c.systemBusyPct = busyPct;
+        return c;
+    };
+    r.localCpuKnown = r.remoteCpuKnown = true;
+    r.localCpu = sample(25, 4);
+    r.remoteCpu = sample(50, 2);
+    if (remoteHz >= 0) {
+        HostEnvironment host;
+        host.known = true;
+        host.cpuCount = 2;
+        host.cpuClockHz = remoteHz;
+        r.remoteHost = host;
+    }
+    measureCpuCosts(&r, localHz);
+
+    // Once measured, again after the document was written and read back here, where the
+    // clock is this machine's (platform::cpuClockHz(), whatever it is).
+    TestResult back;
+    QString error;
+    QVERIFY2(TestResult::fromJson(r.toJson(), &back, &error), qPrintable(error));
+    TestResult again;
+    QVERIFY2(TestResult::fromJson(back.toJson(), &again, &error), qPrintable(error));
+    for (const TestResult *t : {&r, &back, &again}) {
+        QVERIFY(t->costs.local && t->costs.remote);
+        const CpuCost &local = *t->costs.local;
+        const CpuCost &remote = *t->costs.remote;
+        compareOptional(rr ? local.usPerTransaction : local.usPerKB, localUsPerUnit);
+        compareOptional(rr ? remote.usPerTransaction : remote.usPerKB, remoteUsPerUnit);
+        compareOptional(local.cyclesPerByte, localCycles);
+        compareOptional(remote.cyclesPerByte, remoteCycles);
+        QCOMPARE(t->costs, r.costs);
+    }
+    // The document carries the figures, not a clock to apply later.
+    const QJsonObject cpu =
+        again.toJson().value(QStringLiteral("nicbench")).toObject().value(QStringLiteral("cpu")).toObject();
+    if (!rr && localCycles != kNone)
+        QCOMPARE(cpu.value(QStringLiteral("local_cycles_per_byte")).toDouble(), *r.costs.local->cyclesPerByte);
+    if (!rr && remoteCycles != kNone)
+        QCOMPARE(cpu.value(QStringLiteral("remote_cycles_per_byte")).toDouble(), *r.costs.remote->cyclesPerByte);
 }
 
 #ifdef Q_OS_LINUX

@@ -4,6 +4,7 @@
 #include "interrupts.h"
 
 #include "compare/comparisonanswer.h"
+#include "compare/comparisonoptions.h"
 #include "compare/comparisonrunner.h"
 #include "compare/comparisonspec.h"
 #include "compare/comparisontable.h"
@@ -32,17 +33,15 @@ void print(const QString &text, FILE *to = stdout)
     std::fflush(to);
 }
 
-const char kCompareUsage[] =
+// The comparison options' lines come from their table (compare/comparisonoptions.h).
+const char kCompareUsageHead[] =
     "Usage: nicbench-cli compare [SPEC.json] [options] -o FILE.nicbench[.gz]\n"
     "\n"
     "Runs every configuration --repeats times, interleaved (A B C A B C ...), writes a\n"
     "snapshot and prints the comparison table. Options override the spec file.\n"
-    "  --config \"LABEL=ARGS\"   a configuration: a label and test flags (\"P4=-c HOST -P 4 -t 5\")\n"
-    "  --repeats N             runs per configuration (default 3)\n"
-    "  --order interleaved|shuffled   (default interleaved)\n"
-    "  --seed N                seed for --order shuffled\n"
+    "  --config \"LABEL=ARGS\"   a configuration: a label and test flags (\"P4=-c HOST -P 4 -t 5\")\n";
+const char kCompareUsage[] =
     "  --baseline LABEL|INDEX  configuration the others are compared with (default the first)\n"
-    "  --pause SECONDS         idle time between runs (default 1)\n"
     "  --title TEXT\n"
     "  -o, --output FILE       snapshot to write (gzip when it ends in .gz)\n"
     "      --gzip              compress whatever the name\n"
@@ -53,6 +52,15 @@ const char kCompareUsage[] =
 
 const char kReportUsage[] = "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown]\n"
                             "Prints the comparison table of a snapshot (csv: the table only, raw numbers).\n";
+
+// The row of a comparison option given on the command line ("--repeats"), else nullptr.
+const compareopt::Option *comparisonOption(const QString &arg)
+{
+    for (const compareopt::Option &o : compareopt::options())
+        if (arg == QStringLiteral("--") + QLatin1String(o.flag))
+            return &o;
+    return nullptr;
+}
 
 enum class TableFormat { Text, Csv, Markdown };
 
@@ -223,30 +231,36 @@ int compareCommand(const QStringList &args)
         };
         QString v;
         if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
-            print(QString::fromLatin1(kCompareUsage));
+            print(QString::fromLatin1(kCompareUsageHead) + compareopt::usageLines() +
+                  QString::fromLatin1(kCompareUsage));
             return 0;
         } else if (a == QLatin1String("--config")) {
             if (!value(&v))
                 return fail(error);
             configFlags << v;
-        } else if (a == QLatin1String("--repeats")) {
-            bool ok = false;
-            if (!value(&v) || (repeats = v.toInt(&ok), !ok) || *repeats < 1 || *repeats > 1000)
-                return fail(error.isEmpty() ? QStringLiteral("--repeats needs a number from 1 to 1000") : error);
-        } else if (a == QLatin1String("--order")) {
-            OrderPolicy p;
-            if (!value(&v) || !orderPolicyFromName(v, &p))
-                return fail(error.isEmpty() ? QStringLiteral("--order is interleaved or shuffled") : error);
-            order = p;
-        } else if (a == QLatin1String("--seed")) {
-            bool ok = false;
-            if (!value(&v) || (seed = v.toULongLong(&ok), !ok))
-                return fail(error.isEmpty() ? QStringLiteral("--seed needs a non-negative integer") : error);
-        } else if (a == QLatin1String("--pause")) {
-            const auto s = value(&v) ? parseSeconds(v, &error) : std::nullopt;
-            if (!s || *s > 3600)
-                return fail(error.isEmpty() ? QStringLiteral("--pause needs 0..3600 seconds") : error);
-            pause = *s;
+        } else if (const compareopt::Option *opt = comparisonOption(a)) {
+            const QString bad = compareopt::badValueMessage(*opt);
+            bool ok = value(&v);
+            switch (opt->id) {
+            case compareopt::Id::Repeats:
+                ok = ok && (repeats = v.toInt(&ok), ok) && compareopt::inRange(*opt, *repeats);
+                break;
+            case compareopt::Id::Order: {
+                OrderPolicy p;
+                ok = ok && orderPolicyFromName(v, &p);
+                order = p;
+                break;
+            }
+            case compareopt::Id::Seed:
+                ok = ok && (seed = v.toULongLong(&ok), ok);
+                break;
+            case compareopt::Id::Pause:
+                pause = ok ? parseSeconds(v, &error) : std::nullopt;
+                ok = pause && compareopt::inRange(*opt, *pause);
+                break;
+            }
+            if (!ok)
+                return fail(error.isEmpty() ? bad : error);
         } else if (a == QLatin1String("--baseline")) {
             if (!value(&baselineText))
                 return fail(error);

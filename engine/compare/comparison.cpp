@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparison.h"
 
+#include "compare/comparisonoptions.h"
 #include "core/jsonfields.h"
 
 #include <QSet>
@@ -236,8 +237,12 @@ QString Comparison::validate() const
 {
     if (configurations.isEmpty())
         return QStringLiteral("a comparison needs at least one configuration");
-    if (repeats < 1 || repeats > 1000)
-        return QStringLiteral("repeats must be between 1 and 1000, not %1").arg(repeats);
+    const compareopt::Option &repeatsRow = compareopt::option(compareopt::Id::Repeats);
+    if (!compareopt::inRange(repeatsRow, repeats))
+        return QStringLiteral("repeats must be between %1 and %2, not %3")
+            .arg(repeatsRow.min)
+            .arg(repeatsRow.max)
+            .arg(repeats);
     if (baselineIndex < 0 || baselineIndex >= configurations.size())
         return QStringLiteral("baseline %1 is not a configuration (0..%2)")
             .arg(baselineIndex)
@@ -246,8 +251,9 @@ QString Comparison::validate() const
         return QStringLiteral("baselineOf has %1 entries for %2 configurations")
             .arg(baselineOf.size())
             .arg(configurations.size());
-    if (!(pauseSeconds >= 0 && pauseSeconds <= 3600))
-        return QStringLiteral("pause between runs must be 0..3600 s");
+    if (const compareopt::Option &pause = compareopt::option(compareopt::Id::Pause);
+        !compareopt::inRange(pause, pauseSeconds))
+        return QStringLiteral("pause between runs must be %1..%2 s").arg(pause.min).arg(pause.max);
     QSet<quint64> seen;
     for (qsizetype i = 0; i < runs.size(); ++i) {
         const Run &r = runs[i];

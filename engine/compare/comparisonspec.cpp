@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/comparisonspec.h"
 
+#include "compare/comparisonoptions.h"
 #include "core/jsonfields.h"
 #include "session/commandline.h"
 
@@ -88,15 +89,21 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
     QJsonArray configs;
     QString orderName = QStringLiteral("interleaved");
     double seed = 0;
+    // Keys and ranges of the comparison options: their table (compare/comparisonoptions.h).
+    const auto key = [](compareopt::Id id) { return QLatin1String(compareopt::option(id).specKey); };
+    const compareopt::Option &repeats = compareopt::option(compareopt::Id::Repeats);
+    const compareopt::Option &seedRow = compareopt::option(compareopt::Id::Seed);
+    const compareopt::Option &pause = compareopt::option(compareopt::Id::Pause);
     if (!readString(o, QStringLiteral("title"), &c.title, QString(), error) ||
-        !readInt(o, QStringLiteral("repeats"), &c.repeats, QString(), error, Need::Optional, 1, 1000) ||
-        !readString(o, QStringLiteral("order"), &orderName, QString(), error) ||
-        !readDouble(o, QStringLiteral("seed"), &seed, QString(), error, Need::Optional, 0, 9007199254740991.0) ||
-        !readDouble(o, QStringLiteral("pause"), &c.pauseSeconds, QString(), error, Need::Optional, 0, 3600) ||
+        !readInt(o, key(repeats.id), &c.repeats, QString(), error, Need::Optional, int(repeats.min),
+                 int(repeats.max)) ||
+        !readString(o, key(compareopt::Id::Order), &orderName, QString(), error) ||
+        !readDouble(o, key(seedRow.id), &seed, QString(), error, Need::Optional, seedRow.min, seedRow.max) ||
+        !readDouble(o, key(pause.id), &c.pauseSeconds, QString(), error, Need::Optional, pause.min, pause.max) ||
         !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required, 1024))
         return false;
     if (!orderPolicyFromName(orderName, &c.order))
-        return json::fail(error, QStringLiteral("order"), QStringLiteral("is interleaved or shuffled"));
+        return json::fail(error, key(compareopt::Id::Order), QStringLiteral("is interleaved or shuffled"));
     c.seed = quint64(seed);
     for (qsizetype i = 0; i < configs.size(); ++i) {
         const QString where = QStringLiteral("configurations[%1]").arg(i);

@@ -5,9 +5,8 @@
 #include "model/parameters.h"
 
 #include "core/jsonfields.h"
+#include "model/cpucost.h"
 #include "model/results.h"
-#include "model/servicedemand.h"
-#include "platform/platform.h"
 #include "protocol/protocol.h"
 
 #include <QDateTime>
@@ -210,6 +209,8 @@ void readNicbenchCpuAndAdapters(const QJsonObject &nb, TestResult *r)
     const QJsonObject remoteCpu = valueOr(cpu, key("remote"), QJsonObject());
     if (!valueOr(remoteCpu, key("process_only"), false) && !remoteCpu.isEmpty())
         r->remoteCpuKnown = CpuSample::fromJson(remoteCpu, &r->remoteCpu, &ignored);
+    r->costs.local = CpuCost::fromJson(cpu, key("local"));
+    r->costs.remote = CpuCost::fromJson(cpu, key("remote"));
     for (const QJsonValue &v : valueOr(nb, key("remote_cpu_intervals"), QJsonArray())) {
         CpuSample c;
         if (CpuSample::fromJson(v.toObject(), &c, &ignored))
@@ -368,27 +369,6 @@ bool readEnd(const QJsonObject &end, TestResult *r, QString *error)
     return true;
 }
 
-// One side's service demand from its whole-machine CPU figures; without `clockHz` the
-// cycles per byte are left out (null when the clock is there but unknown, 0).
-void insertCosts(const TestResult &r, const CpuSample &c, const QString &side, std::optional<double> clockHz,
-                 QJsonObject *o)
-{
-    const auto put = [&](const char *name, std::optional<double> v) {
-        o->insert(side + QLatin1Char('_') + key(name), v ? QJsonValue(*v) : QJsonValue());
-    };
-    const double seconds = c.seconds();
-    if (r.hasRr) {
-        put("us_per_transaction",
-            serviceDemandUsPerTransaction(c.systemBusyPct, c.cpuCount, seconds, double(r.rr.transactions)));
-        return;
-    }
-    const double bytes = double(r.bytesDelivered());
-    put("us_per_kb", serviceDemandUsPerKB(c.systemBusyPct, c.cpuCount, seconds, bytes));
-    put("cpu_pct_per_gbps", cpuPctPerGbps(c.systemBusyPct, seconds > 0 ? bytes * 8 / seconds : 0));
-    if (clockHz)
-        put("cycles_per_byte", cyclesPerByte(c.systemBusyCpuSeconds(), *clockHz, bytes));
-}
-
 } // namespace
 
 QJsonObject sumJson(double start, double end, std::uint64_t bytes, std::int64_t retransmits, bool sender, bool omitted,
@@ -460,11 +440,12 @@ QJsonObject cpuCostJson(const TestResult &r)
                                             {key("process_user_pct"), r.cpu.remoteUser},
                                             {key("process_system_pct"), r.cpu.remoteSystem}});
     }
-    // Cycles per byte needs the clock of the machine that did the work: only ours is known.
-    if (r.localCpuKnown && r.localCpu.systemValid)
-        insertCosts(r, r.localCpu, QStringLiteral("local"), platform::cpuClockHz(), &o);
-    if (r.remoteCpuKnown && r.remoteCpu.systemValid)
-        insertCosts(r, r.remoteCpu, QStringLiteral("remote"), std::nullopt, &o);
+    // The figures as measured (measureCpuCosts), with the clock of the machine that did the
+    // work: writing the document elsewhere (a snapshot saved again) asks no clock.
+    if (r.costs.local)
+        r.costs.local->insertInto(&o, QStringLiteral("local"));
+    if (r.costs.remote)
+        r.costs.remote->insertInto(&o, QStringLiteral("remote"));
     o.insert(key("units"), QStringLiteral("*_pct: percent of all cores (system) or of one core (process); us_per_kb: "
                                           "CPU microseconds per 1024 bytes; see docs/cpu-cost.md"));
     return o;

@@ -342,11 +342,6 @@ bool TestResult::fromJson(const QJsonObject &json, TestResult *out, QString *err
     return iperf3json::fromJson(json, out, error);
 }
 
-QJsonObject TestResult::cpuCostJson() const
-{
-    return iperf3json::cpuCostJson(*this);
-}
-
 std::uint64_t TestResult::localBytesSent() const
 {
     std::uint64_t b = 0;

@@ -6,6 +6,7 @@
 #include "core/errorcode.h"
 #include "core/flowspread.h"
 #include "core/latencyhistogram.h"
+#include "model/cpucost.h"
 #include "model/loadedlatency.h"
 #include "model/testparams.h"
 #include "platform/adapterinfo.h"
@@ -222,6 +223,9 @@ struct TestResult {
     bool remoteCpuKnown = false;
     CpuSample remoteCpu;
     QList<CpuSample> remoteCpuIntervals;
+    // CPU cost per unit of work, measured once when the test ended (measureCpuCosts) with
+    // the clock of the machine that did the work; JSON nicbench.cpu.*_us_per_kb etc.
+    CpuCosts costs;
     // Adapters that carried the test.
     std::optional<AdapterInfo> localAdapter;
     std::optional<AdapterInfo> remoteAdapter;
@@ -233,8 +237,6 @@ struct TestResult {
     std::uint64_t localBytesReceived() const;
     // Work done: bytes delivered to receivers (both directions in bidir tests).
     std::uint64_t bytesDelivered() const;
-    // The nicbench.cpu object: CPU figures and derived costs (docs/cpu-cost.md).
-    QJsonObject cpuCostJson() const;
 
     bool ok() const { return error.isEmpty(); }
     // Totals over streams in one direction: forward == the client sent.

@@ -2,7 +2,7 @@
 // net/connect.h on Linux.
 #include "net/connect.h"
 #include "net/io.h"
-#include "net/resolve_linux.h"
+#include "net/resolve_p.h"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -220,38 +220,6 @@ Socket acceptPending(const Socket &listener, Address *peer, bool nonBlocking)
     if (peer)
         *peer = a;
     return s;
-}
-
-Socket acceptTcp(const Socket &listener, int timeoutMs, Address *peer)
-{
-    if (waitReadable(listener, timeoutMs) <= 0)
-        return {};
-    return acceptPending(listener, peer);
-}
-
-static Address nameOf(const Socket &s, bool peer)
-{
-    Address a;
-    socklen_t len = Address::Capacity;
-    auto *p = static_cast<sockaddr *>(a.raw());
-    if ((peer ? ::getpeername(s.handle(), p, &len) : ::getsockname(s.handle(), p, &len)) == 0)
-        a.setLength(unsigned(len));
-    return a;
-}
-
-Address localAddress(const Socket &s)
-{
-    return nameOf(s, false);
-}
-
-Address peerAddress(const Socket &s)
-{
-    return nameOf(s, true);
-}
-
-quint16 localPort(const Socket &s)
-{
-    return localAddress(s).port();
 }
 
 } // namespace nb::net

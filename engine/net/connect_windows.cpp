@@ -260,36 +260,4 @@ Socket acceptPending(const Socket &listener, Address *peer, bool nonBlocking)
     return s;
 }
 
-Socket acceptTcp(const Socket &listener, int timeoutMs, Address *peer)
-{
-    if (waitReadable(listener, timeoutMs) <= 0)
-        return {};
-    return acceptPending(listener, peer);
-}
-
-static Address nameOf(const Socket &s, bool peer)
-{
-    Address a;
-    int len = int(Address::Capacity);
-    auto *p = static_cast<sockaddr *>(a.raw());
-    if ((peer ? ::getpeername(s.handle(), p, &len) : ::getsockname(s.handle(), p, &len)) == 0)
-        a.setLength(unsigned(len));
-    return a;
-}
-
-Address localAddress(const Socket &s)
-{
-    return nameOf(s, false);
-}
-
-Address peerAddress(const Socket &s)
-{
-    return nameOf(s, true);
-}
-
-quint16 localPort(const Socket &s)
-{
-    return localAddress(s).port();
-}
-
 } // namespace nb::net

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// net/io.h on Windows (Winsock 2).
+// net/io.h on Windows (Winsock 2): the single calls; the loops over them are io.cpp's.
 //
 // - Winsock has no MSG_TRUNC: a discarding receive copies into the caller's buffer.
 // - A send or receive that ran into its SO_SNDTIMEO / SO_RCVTIMEO fails with WSAETIMEDOUT,
@@ -10,6 +10,7 @@
 // - The zero-copy source is a temporary file that deletes itself (FILE_FLAG_DELETE_ON_CLOSE)
 //   sent with TransmitFile.
 #include "net/io.h"
+#include "net/io_p.h"
 #include "net/winsock_windows.h"
 
 // winsock2.h first, in a block of its own: the other Windows headers need its types.
@@ -24,12 +25,6 @@
 namespace nb::net {
 
 namespace {
-
-int msLeft(Deadline d)
-{
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(d - Clock::now()).count();
-    return left <= 0 ? 0 : int(std::min<long long>(left, 1 << 30));
-}
 
 int chunk(std::size_t size)
 {
@@ -71,74 +66,6 @@ int waitEither(const Socket &first, const Socket &second, int timeoutMs)
     return mask;
 }
 
-IoStatus readExact(const Socket &s, void *buffer, std::size_t size, Deadline deadline, QString *error,
-                   const std::atomic<bool> *cancel)
-{
-    auto *p = static_cast<char *>(buffer);
-    std::size_t got = 0;
-    while (got < size) {
-        if (cancel && cancel->load())
-            return IoStatus::Cancelled;
-        const int left = msLeft(deadline);
-        if (left == 0) {
-            *error = QStringLiteral("timed out waiting for the peer");
-            return IoStatus::Timeout;
-        }
-        const int w = waitReadable(s, cancel ? std::min(left, 100) : left);
-        if (w < 0) {
-            *error = systemErrorText(WSAGetLastError());
-            return IoStatus::Error;
-        }
-        if (w == 0)
-            continue;
-        const int n = ::recv(s.handle(), p + got, chunk(size - got), 0);
-        if (n == 0) {
-            *error = QStringLiteral("the peer closed the connection");
-            return IoStatus::Closed;
-        }
-        if (n < 0) {
-            const int e = WSAGetLastError();
-            if (notNow(e))
-                continue;
-            const bool reset = e == WSAECONNRESET || e == WSAECONNABORTED;
-            *error = reset ? QStringLiteral("the peer reset the connection") : systemErrorText(e);
-            return reset ? IoStatus::Closed : IoStatus::Error;
-        }
-        got += std::size_t(n);
-    }
-    return IoStatus::Ok;
-}
-
-IoStatus writeAll(const Socket &s, const void *data, std::size_t size, Deadline deadline, QString *error)
-{
-    auto *p = static_cast<const char *>(data);
-    std::size_t sent = 0;
-    while (sent < size) {
-        const int left = msLeft(deadline);
-        if (left == 0) {
-            *error = QStringLiteral("timed out writing to the peer");
-            return IoStatus::Timeout;
-        }
-        WSAPOLLFD pf{s.handle(), POLLWRNORM, 0};
-        const int pr = WSAPoll(&pf, 1, left);
-        if (pr <= 0)
-            continue;
-        // No MSG_NOSIGNAL needed (Windows has no SIGPIPE) and no MSG_DONTWAIT: control
-        // messages are small, and the poll said there is room.
-        const int n = ::send(s.handle(), p + sent, chunk(size - sent), 0);
-        if (n < 0) {
-            const int e = WSAGetLastError();
-            if (notNow(e))
-                continue;
-            const bool closed = e == WSAECONNRESET || e == WSAECONNABORTED || e == WSAESHUTDOWN;
-            *error = closed ? QStringLiteral("the peer closed the connection") : systemErrorText(e);
-            return closed ? IoStatus::Closed : IoStatus::Error;
-        }
-        sent += std::size_t(n);
-    }
-    return IoStatus::Ok;
-}
-
 void sendNow(const Socket &s, const void *data, std::size_t size)
 {
     ::send(s.handle(), static_cast<const char *>(data), chunk(size), 0);
@@ -168,47 +95,33 @@ Transfer receiveSome(const Socket &s, void *buffer, std::size_t size, bool)
     return failed(WSAGetLastError());
 }
 
-// The one loop behind receiveAll and sendAll: a timed-out call retries until stop.
-template <typename Call>
-static IoStatus transferExact(std::size_t size, const std::atomic<bool> &stop, QString *error, Deadline deadline,
-                              Call call)
+namespace detail {
+
+int lastSocketError()
 {
-    std::size_t done = 0;
-    while (done < size) {
-        const Transfer t = call(done);
-        if (t.status == IoStatus::Ok) {
-            done += std::size_t(t.bytes);
-            continue;
-        }
-        if (t.status == IoStatus::Timeout) {
-            if (stop.load(std::memory_order_relaxed))
-                return IoStatus::Cancelled;
-            if (Clock::now() >= deadline)
-                return IoStatus::Timeout;
-            continue;
-        }
-        if (t.status == IoStatus::Error)
-            *error = systemErrorText(t.systemError);
-        return t.status;
-    }
-    return IoStatus::Ok;
+    return WSAGetLastError();
 }
 
-IoStatus receiveAll(const Socket &s, void *buffer, std::size_t size, const std::atomic<bool> &stop, QString *error,
-                    Deadline deadline)
+int waitWritable(const Socket &s, int timeoutMs)
 {
-    auto *p = static_cast<char *>(buffer);
-    return transferExact(size, stop, error, deadline,
-                         [&](std::size_t done) { return receiveSome(s, p + done, size - done); });
+    WSAPOLLFD pf{s.handle(), POLLWRNORM, 0};
+    return WSAPoll(&pf, 1, timeoutMs);
 }
 
-IoStatus sendAll(const Socket &s, const void *data, std::size_t size, const std::atomic<bool> &stop, QString *error,
-                 Deadline deadline)
+// No MSG_NOSIGNAL needed (Windows has no SIGPIPE) and no MSG_DONTWAIT: control messages
+// are small, and the caller's poll said there is room.
+Transfer sendWithoutWaiting(const Socket &s, const void *data, std::size_t size)
 {
-    auto *p = static_cast<const char *>(data);
-    return transferExact(size, stop, error, deadline,
-                         [&](std::size_t done) { return sendSome(s, p + done, size - done); });
+    const int n = ::send(s.handle(), static_cast<const char *>(data), chunk(size), 0);
+    return n >= 0 ? Transfer{n, IoStatus::Ok, 0} : failed(WSAGetLastError());
 }
+
+bool peerWentAway(int systemError, bool sending)
+{
+    return systemError == WSAECONNRESET || systemError == WSAECONNABORTED || (sending && systemError == WSAESHUTDOWN);
+}
+
+} // namespace detail
 
 ZeroCopySource::ZeroCopySource(const void *payload, std::size_t size)
 {

@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// net/udp.h on Windows (Winsock 2). Differences from Linux the callers must not see:
+// net/udp.h on Windows (Winsock 2): the calls that differ (the rest is udp.cpp). Differences
+// from Linux the callers must not see:
 // - an ICMP port unreachable shows up as WSAECONNRESET on the next receive (not
 //   ECONNREFUSED); SIO_UDP_CONNRESET turns that report off;
 // - IPV6_V6ONLY is on by default: the dual-stack stream sockets clear it.
+#include "net/io_p.h"
 #include "net/udp.h"
 #include "net/winsock_windows.h"
 
-#include <mstcpip.h>
+// winsock2.h first; mingw-w64 defines SIO_UDP_CONNRESET in mswsock.h (it came in through
+// io_windows.cpp while both sat in one unity unit).
 #include <winsock2.h>
+
+#include <mstcpip.h>
+#include <mswsock.h>
 #include <ws2tcpip.h>
 
 namespace nb::net {
 
-namespace {
+namespace detail {
 
 NativeSocket newUdpSocket(int family)
 {
@@ -29,83 +35,7 @@ NativeSocket newUdpSocket(int family)
     return s;
 }
 
-bool setWindow(SOCKET fd, std::uint32_t window, QString *error)
-{
-    if (window == 0)
-        return true;
-    const int w = int(window);
-    if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, reinterpret_cast<const char *>(&w), sizeof w) != 0 ||
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, reinterpret_cast<const char *>(&w), sizeof w) != 0) {
-        *error = QStringLiteral("cannot set socket buffer size: %1").arg(systemErrorText(WSAGetLastError()));
-        return false;
-    }
-    return true;
-}
-
-} // namespace
-
-Socket connectUdp(const QString &host, quint16 port, AddressFamily family, const QString &bindAddress,
-                  std::uint32_t window, QString *error)
-{
-    addrinfo *res = nullptr;
-    if (!resolve(host, port, familyHint(family), false, &res, error))
-        return {};
-    Socket s;
-    int err = 0;
-    for (addrinfo *ai = res; ai && !s.valid(); ai = ai->ai_next) {
-        Socket c(newUdpSocket(ai->ai_family));
-        if (!c.valid()) {
-            err = WSAGetLastError();
-            continue;
-        }
-        if (!bindAddress.isEmpty()) {
-            const Address local =
-                localAddressFor(bindAddress, ai->ai_family == AF_INET6 ? AddressFamily::IPv6 : AddressFamily::IPv4);
-            if (!local.valid() ||
-                bind(c.handle(), static_cast<const sockaddr *>(local.raw()), int(local.length())) != 0) {
-                *error = QStringLiteral("cannot bind to %1").arg(bindAddress);
-                freeaddrinfo(res);
-                return {};
-            }
-        }
-        if (!setWindow(c.handle(), window, error)) {
-            freeaddrinfo(res);
-            return {};
-        }
-        if (connect(c.handle(), ai->ai_addr, int(ai->ai_addrlen)) == 0)
-            s = std::move(c);
-        else
-            err = WSAGetLastError();
-    }
-    freeaddrinfo(res);
-    if (!s.valid())
-        *error =
-            QStringLiteral("cannot open a UDP socket to %1 port %2: %3").arg(host).arg(port).arg(systemErrorText(err));
-    return s;
-}
-
-Socket bindUdp(const Address &local, std::uint32_t window, QString *error)
-{
-    const int family = static_cast<const sockaddr *>(local.raw())->sa_family;
-    Socket s(newUdpSocket(family));
-    if (!s.valid()) {
-        *error = QStringLiteral("cannot open a UDP socket: %1").arg(systemErrorText(WSAGetLastError()));
-        return {};
-    }
-    const BOOL on = TRUE;
-    const DWORD v6only = 0;
-    setsockopt(s.handle(), SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char *>(&on), sizeof on);
-    if (family == AF_INET6)
-        setsockopt(s.handle(), IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char *>(&v6only), sizeof v6only);
-    if (!setWindow(s.handle(), window, error))
-        return {};
-    if (bind(s.handle(), static_cast<const sockaddr *>(local.raw()), int(local.length())) != 0) {
-        *error = QStringLiteral("cannot bind a UDP socket to %1: %2")
-                     .arg(local.toString(), systemErrorText(WSAGetLastError()));
-        return {};
-    }
-    return s;
-}
+} // namespace detail
 
 Transfer receiveFrom(const Socket &s, void *buffer, std::size_t size, Address *from)
 {

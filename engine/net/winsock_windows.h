@@ -3,10 +3,8 @@
 // Shared by the Windows files of engine/net only (not a public header). No OS header here:
 // the declarations use plain types, and each *_windows.cpp includes winsock2.h itself.
 
-#include "net/address.h"
+#include "net/resolve_p.h"
 #include "net/socket.h"
-
-struct addrinfo;
 
 namespace nb::net {
 
@@ -20,8 +18,5 @@ NativeSocket newTcpSocket(int family);
 void forgetPolled(NativeSocket s);
 // The pending error of a socket (SO_ERROR), 0 when none.
 int pendingError(NativeSocket s);
-
-int familyHint(AddressFamily f); // AF_INET / AF_INET6 / AF_UNSPEC
-bool resolve(const QString &host, quint16 port, int family, bool passive, addrinfo **out, QString *error);
 
 } // namespace nb::net

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// platform/terminal.h on Linux: the terminal's echo (the line reading is terminal.cpp's).
 #include "platform/terminal.h"
+#include "platform/terminal_p.h"
 
 #include <termios.h>
 #include <unistd.h>
-
-#include <cstdio>
-#include <string>
 
 namespace nb::platform {
 
@@ -14,44 +13,16 @@ bool stdinIsTerminal()
     return isatty(STDIN_FILENO) == 1;
 }
 
-bool readSecretLine(const QString &prompt, int maxBytes, QString *out, QString *error)
+std::function<void()> detail::hideInputEcho()
 {
-    std::fputs(prompt.toLocal8Bit().constData(), stderr);
-    std::fflush(stderr);
     termios saved{};
-    const bool tty = tcgetattr(STDIN_FILENO, &saved) == 0;
-    if (tty) {
-        termios quiet = saved;
-        quiet.c_lflag &= ~tcflag_t(ECHO);
-        quiet.c_lflag |= ECHONL;
-        tcsetattr(STDIN_FILENO, TCSANOW, &quiet); // NOW, not FLUSH: keep what was typed ahead
-    }
-    std::string line;
-    bool ended = false, tooLong = false;
-    for (;;) {
-        const int c = std::fgetc(stdin);
-        if (c == EOF) {
-            ended = line.empty();
-            break;
-        }
-        if (c == '\n')
-            break;
-        if (int(line.size()) >= maxBytes)
-            tooLong = true; // keep reading to the end of the line, keep nothing more
-        else
-            line.push_back(char(c));
-    }
-    if (tty)
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-    if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-    if (ended || tooLong) {
-        *error = ended ? QStringLiteral("no password given")
-                       : QStringLiteral("the password is longer than %1 bytes").arg(maxBytes);
-        return false;
-    }
-    *out = QString::fromLocal8Bit(line.data(), qsizetype(line.size()));
-    return true;
+    if (tcgetattr(STDIN_FILENO, &saved) != 0)
+        return {};
+    termios quiet = saved;
+    quiet.c_lflag &= ~tcflag_t(ECHO);
+    quiet.c_lflag |= ECHONL;
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet); // NOW, not FLUSH: keep what was typed ahead
+    return [saved] { tcsetattr(STDIN_FILENO, TCSANOW, &saved); };
 }
 
 } // namespace nb::platform

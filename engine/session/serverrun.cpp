@@ -9,6 +9,7 @@
 #include "datapath/streamacceptor.h"
 #include "datapath/udpstream.h"
 #include "net/connect.h"
+#include "platform/platform.h"
 #include "protocol/protocol.h"
 #include "session/authoptions.h"
 #include "session/serverinfo.h"
@@ -470,6 +471,7 @@ bool ServerRun::exchangeResults()
 bool ServerRun::finish()
 {
     session.finish();
+    measureCpuCosts(&result, platform::cpuClockHz()); // this machine did the work
     if (const std::uint64_t strangers = streams.crrStrangers(); strangers > 0)
         srv.say(QStringLiteral("Dropped %1 connection(s) to the CRR port without the test's token").arg(strangers));
     if (const std::uint64_t rejected = streams.udpRejected(); rejected > 0)

@@ -9,6 +9,7 @@
 #include "model/peerresults.h"
 #include "net/connect.h"
 #include "net/udp.h"
+#include "platform/platform.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
 #include "session/authoptions.h"
@@ -576,6 +577,8 @@ TestResult ThroughputClient::run()
 {
     ClientRun run(m_params, m_listener, &m_stop);
     TestResult r = run.run();
+    // The costs with this machine's clock, once, here where the work was done.
+    measureCpuCosts(&r, platform::cpuClockHz());
     // A stock iperf3 server: the load phases still run, one by one, without the probe.
     if (m_params.isLoadedLatency() && r.errorCode == ErrorCode::Unsupported && !r.peerIsNicbench)
         r = runLoadPhasesWithoutProbe(m_params.normalized(), r.error, m_listener, &m_stop);

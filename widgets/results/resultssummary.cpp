@@ -401,20 +401,20 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 }
             }
 
-            const QJsonObject cost = result.cpuCostJson();
-            const QString key = rrTest ? QStringLiteral("us_per_transaction") : QStringLiteral("us_per_kb");
+            // The costs as measured where the test ran (nb::CpuCosts), not re-read from JSON.
+            const auto perUnit = [rrTest](const std::optional<nb::CpuCost> &c) {
+                return !c ? std::nullopt : rrTest ? c->usPerTransaction : c->usPerKB;
+            };
             const QString unit = rrTest ? tr("transaction") : QStringLiteral("KB");
             QStringList demand;
-            const QJsonValue local = cost.value(QStringLiteral("local_") + key);
-            const QJsonValue remote = cost.value(QStringLiteral("remote_") + key);
-            if (local.isDouble())
-                demand.append(tr("%1 here").arg(formatServiceDemand(local.toDouble(), unit)));
-            if (remote.isDouble())
-                demand.append(tr("%1 on the server").arg(formatServiceDemand(remote.toDouble(), unit)));
+            if (const auto local = perUnit(result.costs.local))
+                demand.append(tr("%1 here").arg(formatServiceDemand(*local, unit)));
+            if (const auto remote = perUnit(result.costs.remote))
+                demand.append(tr("%1 on the server").arg(formatServiceDemand(*remote, unit)));
             // NTttcp's figure, where this machine's clock is known (review M3).
-            const QJsonValue cycles = cost.value(QStringLiteral("local_cycles_per_byte"));
-            if (!rrTest && cycles.isDouble() && cycles.toDouble() > 0)
-                demand.append(tr("%1 cycles/byte here").arg(nb::formatSignificant(cycles.toDouble(), 3)));
+            const auto cycles = result.costs.local ? result.costs.local->cyclesPerByte : std::nullopt;
+            if (!rrTest && cycles && *cycles > 0)
+                demand.append(tr("%1 cycles/byte here").arg(nb::formatSignificant(*cycles, 3)));
             if (!demand.isEmpty())
                 demandLines.append(prefix + demand.join(QStringLiteral(", ")));
         }
