@@ -231,8 +231,7 @@ int compareCommand(const QStringList &args)
         };
         QString v;
         if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
-            print(QString::fromLatin1(kCompareUsageHead) + compareopt::usageLines() +
-                  QString::fromLatin1(kCompareUsage));
+            print(compareUsage());
             return 0;
         } else if (a == QLatin1String("--config")) {
             if (!value(&v))
@@ -389,7 +388,8 @@ int runComparisonSubcommand(const QStringList &args)
 
 QString compareUsage()
 {
-    return QString::fromLatin1(kCompareUsage);
+    // --help and the man page print the same text: the head, the options' table, the rest.
+    return QString::fromLatin1(kCompareUsageHead) + compareopt::usageLines() + QString::fromLatin1(kCompareUsage);
 }
 
 QString reportUsage()
