@@ -165,7 +165,7 @@ BothEndsRun runBothEnds(const QStringList &clientArgs)
     server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
                                      QStringLiteral("-p"), QString::number(port)});
     if (!server.waitStarted() || !nbtest::waitListening(port)) {
-        run.failure = server.describe();
+        run.failure = QStringLiteral("the server is not listening: ") + server.describe();
         return run;
     }
     run.args =
@@ -175,8 +175,10 @@ BothEndsRun runBothEnds(const QStringList &clientArgs)
         run.failure = run.client.describe(run.args);
         return run;
     }
-    if (!server.waitFinished(5000) || server.exitCode() != 0) {
-        run.failure = server.describe();
+    // 15 s: the server writes its -J document after the test; under ASan beside another test
+    // (ctest -j2) 5 s was once not enough after a -R run.
+    if (!server.waitFinished(15000) || server.exitCode() != 0) {
+        run.failure = QStringLiteral("the server did not end with 0: ") + server.describe();
         return run;
     }
     run.serverOut = server.out();
