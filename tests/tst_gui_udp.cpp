@@ -6,6 +6,7 @@
 // lost requests; real short runs against the built-in server fill chart and summary, and
 // nothing overlaps at 1280x720.
 
+#include "core/format.h"
 #include "guihelpers.h"
 
 #include <common/udpformat.h>
@@ -324,25 +325,6 @@ private Q_SLOTS:
         chart.startTest(5);
         QCOMPARE(chart.graph(true, Figure::Received)->dataCount(), 0);
         QCOMPARE(chart.graph(true, Figure::Received)->name(), QStringLiteral("Upload received"));
-    }
-
-    void formats_data()
-    {
-        QTest::addColumn<double>("value");
-        QTest::addColumn<QString>("loss");
-        QTest::addColumn<QString>("jitter");
-        QTest::newRow("zero") << 0.0 << QStringLiteral("0%") << QStringLiteral("0.000 ms");
-        QTest::newRow("small") << 0.0134 << QStringLiteral("0.0134%") << QStringLiteral("0.013 ms");
-        QTest::newRow("some") << 1.8 << QStringLiteral("1.8%") << QStringLiteral("1.80 ms");
-        QTest::newRow("big") << 42.24 << QStringLiteral("42.2%") << QStringLiteral("42.2 ms");
-    }
-    void formats()
-    {
-        QFETCH(double, value);
-        QFETCH(QString, loss);
-        QFETCH(QString, jitter);
-        QCOMPARE(nb::ui::formatLossPercent(value), loss);
-        QCOMPARE(nb::ui::formatJitterMs(value), jitter);
     }
 
     void summaryOfUdpRr()

@@ -9,6 +9,7 @@
 #include "compare/comparisonspec.h"
 #include "compare/comparisontable.h"
 #include "compare/snapshot.h"
+#include "core/format.h"
 #include "core/units.h"
 
 #include <atomic>

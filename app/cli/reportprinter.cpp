@@ -2,9 +2,7 @@
 #include "reportprinter.h"
 #include "core/sanitize.h"
 
-#include "core/units.h"
-
-#include <cmath>
+#include "core/format.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,12 +22,12 @@ QString fairnessLine(const std::optional<FlowSpread> &f, const QString &prefix, 
         .arg(prefix)
         .arg(f->count)
         .arg(unit, format(f->min), format(f->median), format(f->max))
-        .arg(f->jain, 0, 'f', 3);
+        .arg(formatFixed(f->jain, 3));
 }
 
 QString countText(double n)
 {
-    return QString::number(n, 'f', 0);
+    return formatFixed(n, 0);
 }
 
 QString bytesText(double n)
@@ -37,27 +35,28 @@ QString bytesText(double n)
     return formatBytes(n);
 }
 
-// "21.3 us", "1.14 ms", "-0.26 us": ASCII units, as the other latency lines of the CLI.
+// "21.3 us", "1.14 ms": ASCII units, as the other latency lines of the CLI.
 QString latencyText(double us)
 {
-    return std::abs(us) < 1000 ? QStringLiteral("%1 us").arg(formatSignificant(us))
-                               : QStringLiteral("%1 ms").arg(formatSignificant(us / 1000));
+    return formatMicroseconds(us, UnitSpelling::Ascii);
 }
 
+// "+1.14 ms", "-0.260 us"; "-" when there is no baseline to compare with.
 QString increaseText(const std::optional<double> &us)
 {
-    return us ? (*us >= 0 ? QStringLiteral("+") : QString()) + latencyText(*us) : QStringLiteral("-");
+    return us ? formatLatencyChange(*us, UnitSpelling::Ascii) : unknownText();
 }
 
-// iperf3's UDP columns: "0.033 ms  2/77 (2.6%)"; a sender's interval shows its datagrams.
+// iperf3's UDP columns: "0.033 ms  2/77 (2.6%)" (jitter with 3 decimals, loss with 2
+// significant digits as iperf3 prints them); a sender's interval shows its datagrams.
 QString udpLossText(double jitterMs, std::uint64_t lost, std::uint64_t total)
 {
     const double pct = total > 0 ? 100.0 * double(lost) / double(total) : 0.0;
-    return QStringLiteral("%1 ms  %2/%3 (%4%)")
-        .arg(jitterMs, 0, 'f', 3)
+    return QStringLiteral("%1 ms  %2/%3 (%4)")
+        .arg(formatFixed(jitterMs, 3))
         .arg(lost)
         .arg(total)
-        .arg(QString::number(pct, 'g', 2));
+        .arg(formatLossPercent(pct, 2));
 }
 
 QString joined(const QString &a, const QString &b)
@@ -93,8 +92,8 @@ void ReportPrinter::printLoadedLatencyInterval(const IntervalReport &r)
     const QString name = m_schedule.size() > 0 ? loadPhaseName(m_schedule.phases()[phase]) : QString();
     QString line = QStringLiteral("[%1] %2-%3 sec  %4  %5")
                        .arg(name, -8)
-                       .arg(start, 6, 'f', 2)
-                       .arg(end, -6, 'f', 2)
+                       .arg(formatFixed(start, 2), 6)
+                       .arg(formatFixed(end, 2), -6)
                        .arg(formatBitrate(r.hasDirection(true) ? r.sum(true).bitsPerSecond() : 0), 14)
                        .arg(formatBitrate(r.hasDirection(false) ? r.sum(false).bitsPerSecond() : 0), 14);
     if (r.hasRr)
@@ -116,8 +115,8 @@ void ReportPrinter::printLoadedLatencyResult(const TestResult &result)
         const LoadPhaseResult &p = l.phases[i];
         QString line = QStringLiteral("%1  %2-%3  %4  %5")
                            .arg(p.name(), -8)
-                           .arg(p.start, 5, 'f', 2)
-                           .arg(p.end, -6, 'f', 2)
+                           .arg(formatFixed(p.start, 2), 5)
+                           .arg(formatFixed(p.end, 2), -6)
                            .arg(formatBitrate(p.uploadBitsPerSecond), 14)
                            .arg(formatBitrate(p.downloadBitsPerSecond), 14);
         if (p.hasProbe)
@@ -228,8 +227,8 @@ void ReportPrinter::printStreamLine(const QString &id, double start, double end,
     const double secs = end - start;
     QString line = QStringLiteral("[%1] %2-%3 sec  %4  %5")
                        .arg(id, 3)
-                       .arg(start, 6, 'f', 2)
-                       .arg(end, -6, 'f', 2)
+                       .arg(formatFixed(start, 2), 6)
+                       .arg(formatFixed(end, 2), -6)
                        .arg(formatBytes(bytes), 12)
                        .arg(formatBitrate(secs > 0 ? bytes * 8 / secs : 0), 14);
     if (retr >= 0)
@@ -259,8 +258,8 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     if (report.hasRr) {
         const RrInterval &r = report.rr;
         printLine(QStringLiteral("[ RR] %1-%2 sec  %3 trans/s  latency us: p50 %4  p90 %5  p99 %6  max %7%8")
-                      .arg(r.start, 6, 'f', 2)
-                      .arg(r.end, -6, 'f', 2)
+                      .arg(formatFixed(r.start, 2), 6)
+                      .arg(formatFixed(r.end, 2), -6)
                       .arg(formatSignificant(r.transactionsPerSecond(), 4), 9)
                       .arg(formatSignificant(r.latencyUs.p50))
                       .arg(formatSignificant(r.latencyUs.p90))

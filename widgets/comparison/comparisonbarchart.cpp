@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/comparisonbarchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -401,7 +402,7 @@ QString ComparisonBarChart::tooltipAt(const QPoint &pos) const
             const int base = m_stats.configurations.value(b.config).baselineConfig;
             QString verdict = stats::verdictText(b.vsBaseline.verdict, metricBetter(m_metric));
             if (b.vsBaseline.welch.valid && b.vsBaseline.verdict != stats::Verdict::NotEnoughRuns)
-                verdict += QStringLiteral(" (p=%1)").arg(formatSignificantDigits(b.vsBaseline.welch.pValue, 2));
+                verdict += QStringLiteral(" (p=%1)").arg(nb::formatSignificant(b.vsBaseline.welch.pValue, 2));
             lines.append(tr("vs %1: %2, %3")
                              .arg(m_overlay.merged.configurations.value(base).label,
                                   b.delta.isEmpty() ? QStringLiteral("-") : b.delta, verdict));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/comparisontablemodel.h"
+#include "core/format.h"
 
 #include "common/ratescale.h"
 #include "comparison/comparisonanswerpanel.h"
@@ -209,8 +210,8 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         if (column == VerdictColumn && row.stats->hasBaseline && b.welch.valid &&
             b.verdict != stats::Verdict::NotEnoughRuns) {
             const QString test = tr("Welch's t = %1, df = %2, p = %3")
-                                     .arg(formatSignificantDigits(b.welch.t, 3), formatSignificantDigits(b.welch.df, 3),
-                                          formatSignificantDigits(b.welch.pValue, 2));
+                                     .arg(nb::formatSignificant(b.welch.t, 3), nb::formatSignificant(b.welch.df, 3),
+                                          nb::formatSignificant(b.welch.pValue, 2));
             const QString against =
                 row.comparedWith.isEmpty() ? test : tr("Compared with %1; %2").arg(row.comparedWith, test);
             return b.verdict == stats::Verdict::NoSignificantDifference

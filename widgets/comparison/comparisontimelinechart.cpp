@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/comparisontimelinechart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -85,7 +86,7 @@ ComparisonTimelineChart::ComparisonTimelineChart(QWidget *parent)
     xAxis->setLabel(tr("Seconds since run start"));
     yAxis2->setVisible(false);
     actions()->setValueFormatter([this](const QCPGraph *, double value) {
-        return m_shown == Kind::Transactions ? formatTransactionsPerSecond(value) : formatRate(value);
+        return m_shown == Kind::Transactions ? nb::formatTransactionsPerSecond(value) : nb::formatBitrate(value);
     });
     actions()->setMenuExtender([this](QMenu *menu) {
         if (!(m_hasRate && m_hasTps))

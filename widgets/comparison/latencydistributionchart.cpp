@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/latencydistributionchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -43,9 +44,9 @@ LatencyDistributionChart::LatencyDistributionChart(QWidget *parent)
     : ComparisonChart(QStringLiteral("latencyDistribution"), QStringLiteral("latency-distribution"), parent)
 {
     actions()->setValueFormatter([](const QCPGraph *, double value) {
-        return tr("%1% of transactions").arg(formatSignificantDigits(value * 100, 3));
+        return tr("%1% of transactions").arg(nb::formatSignificant(value * 100, 3));
     });
-    actions()->setKeyFormatter([](double key) { return tr("at most %1").arg(formatLatencyUs(key)); });
+    actions()->setKeyFormatter([](double key) { return tr("at most %1").arg(nb::formatMicroseconds(key)); });
     actions()->setMenuExtender([this](QMenu *menu) {
         auto *group = new QActionGroup(menu);
         QAction *box = menu->addAction(tr("Box plot (p1, p25, p50, p75, p99)"));
@@ -272,7 +273,7 @@ QString LatencyDistributionChart::tooltipAt(const QPoint &pos) const
     for (const Series &s : m_data) {
         if (std::abs(xAxis->coordToPixel(s.key) - pos.x()) > halfWidth)
             continue;
-        const auto at = [&](double p) { return formatLatencyUs(s.histogram.valueAtPercentile(p) / 1000.0); };
+        const auto at = [&](double p) { return nb::formatMicroseconds(s.histogram.valueAtPercentile(p) / 1000.0); };
         return tr("%1\n%2 transactions in %n run(s)\np99 %3\np75 %4\np50 %5\np25 %6\np1 %7", nullptr, s.runs)
             .arg(m_overlay.merged.configurations.value(s.config).label)
             .arg(s.histogram.count())

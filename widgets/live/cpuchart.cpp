@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/cpuchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -76,9 +77,9 @@ CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
 
     auto *actions = new ChartActions(m_plot, QStringLiteral("cpu"));
     actions->setValueFormatter([this](const QCPGraph *graph, double value) {
-        QString text = QStringLiteral("%1%").arg(formatSignificantDigits(value, 3));
+        QString text = QStringLiteral("%1%").arg(nb::formatSignificant(value, 3));
         if (graph == m_process.graph && m_cpuCount > 1)
-            text += tr(" (%1% of one core)").arg(formatSignificantDigits(value * m_cpuCount, 3));
+            text += tr(" (%1% of one core)").arg(nb::formatSignificant(value * m_cpuCount, 3));
         return text;
     });
     applyPalette();

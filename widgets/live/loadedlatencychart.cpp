@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/loadedlatencychart.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/latencyaxis.h"
@@ -100,7 +101,7 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
     setup.placeholderAt = QPointF(0.5, 0.6);
     setup.exportName = QStringLiteral("latency-under-load");
     setup.formatValue = [this](const QCPGraph *g, double value) {
-        return g == m_upload.graph || g == m_download.graph ? formatRate(value) : formatLatencyUs(value);
+        return g == m_upload.graph || g == m_download.graph ? nb::formatBitrate(value) : nb::formatMicroseconds(value);
     };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
     m_placeholder = parts.placeholder;
@@ -257,7 +258,7 @@ QString LoadedLatencyChart::textAt(double seconds) const
         return {};
     const int phase = m_schedule.phaseAt(seconds);
     QStringList lines{
-        tr("%1 s, %2").arg(QString::number(seconds, 'f', 1), loadPhaseTitle(m_schedule.phases().at(phase)).toLower())};
+        tr("%1 s, %2").arg(nb::formatFixed(seconds, 1), loadPhaseTitle(m_schedule.phases().at(phase)).toLower())};
     const std::pair<const BoundedGraph *, QString> rows[] = {
         {&m_upload, tr("Upload")}, {&m_download, tr("Download")}, {&m_p50, tr("Probe p50")}, {&m_p99, tr("Probe p99")}};
     for (const auto &[g, name] : rows) {
@@ -265,7 +266,7 @@ QString LoadedLatencyChart::textAt(double seconds) const
         if (!v)
             continue;
         const bool rate = g == &m_upload || g == &m_download;
-        lines.append(QStringLiteral("%1: %2").arg(name, rate ? formatRate(*v) : formatLatencyUs(*v)));
+        lines.append(QStringLiteral("%1: %2").arg(name, rate ? nb::formatBitrate(*v) : nb::formatMicroseconds(*v)));
     }
     return lines.size() > 1 ? lines.join(QLatin1Char('\n')) : QString();
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/rrchart.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/latencyaxis.h"
@@ -28,7 +29,7 @@ protected:
     {
         if (tick >= 1e6)
             return QStringLiteral("%1 M").arg(QString::number(tick / 1e6, 'g', 3));
-        return formatGroupedSignificant(tick, 3);
+        return nb::formatGrouped(tick, 3);
     }
 };
 
@@ -93,7 +94,7 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     setup.placeholderRect = m_rateRect;
     setup.exportName = QStringLiteral("request-response");
     setup.formatValue = [this](const QCPGraph *g, double value) {
-        return g == m_rate.graph ? formatTransactionsPerSecond(value) : formatLatencyUs(value);
+        return g == m_rate.graph ? nb::formatTransactionsPerSecond(value) : nb::formatMicroseconds(value);
     };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
     m_placeholder = parts.placeholder;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/udpchart.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/ratescale.h"
@@ -111,11 +112,11 @@ QString UdpChart::formatValue(const QCPGraph *g, double value) const
 {
     for (const Direction *d : {&m_upload, &m_download}) {
         if (g == d->loss.graph)
-            return QStringLiteral("%1%").arg(QString::number(value, 'g', 3));
+            return nb::formatLossPercent(value);
         if (g == d->jitter.graph)
-            return tr("%1 ms").arg(QString::number(value, 'g', 3));
+            return tr("%1 ms").arg(nb::formatCompact(value));
     }
-    return formatRate(value);
+    return nb::formatBitrate(value);
 }
 
 void UdpChart::startTest(double plannedSeconds)

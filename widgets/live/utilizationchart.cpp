@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/utilizationchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -92,7 +93,8 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     auto *actions = new ChartActions(m_plot, QStringLiteral("utilization"), [this] { return toCsv(); });
     actions->setValueFormatter([this](const QCPGraph *, double value) {
         const double pct = utilizationPercent(value, m_link);
-        return pct < 0 ? formatRate(value) : QStringLiteral("%1 (%2)").arg(formatRate(value), formatPercent(pct));
+        return pct < 0 ? nb::formatBitrate(value)
+                       : QStringLiteral("%1 (%2)").arg(nb::formatBitrate(value), nb::formatPercent(pct));
     });
     actions->setKeyFormatter([](double key) {
         const int ago = int(std::lround(-key));
@@ -208,13 +210,13 @@ void UtilizationChart::updateAxes(double peak, double current)
         m_linkLine->point1->setCoords(-1e9, m_link);
         m_linkLine->point2->setCoords(1e9, m_link);
         m_linkLabel->position->setCoords(0.99, m_link);
-        m_linkLabel->setText(tr("link speed %1 = 100%").arg(formatRate(m_link)));
+        m_linkLabel->setText(tr("link speed %1 = 100%").arg(nb::formatBitrate(m_link)));
     }
     QString note;
     if (m_link > 0 && current > m_link)
         note = aboveLinkText(current, m_link);
     else if (m_link > 0 && peak > m_link)
-        note = tr("was above link speed: peak %1").arg(formatPercent(utilizationPercent(peak, m_link)));
+        note = tr("was above link speed: peak %1").arg(nb::formatPercent(utilizationPercent(peak, m_link)));
     else if (m_link <= 0) // why there is no % of link; the "Max" label says the scale
         note = m_scale == UtilizationScale::LinkSpeed ? tr("link speed unknown: scaled to the peak")
                                                       : tr("link speed unknown");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/resultssummary.h"
+#include "core/format.h"
 
 #include "adapters/adaptertile.h"
 #include "common/loadedlatencyformat.h"
@@ -35,12 +36,12 @@ QLabel *makeValueLabel(QWidget *parent, bool wrap = true)
 // 8 -> "8", 2.5 -> "2.5": durations as a person writes them.
 QString secondsText(double seconds)
 {
-    return QString::number(seconds, 'g', 4);
+    return nb::formatSeconds(seconds);
 }
 
 QString pct(double value)
 {
-    return QStringLiteral("%1%").arg(formatSignificantDigits(value, 2));
+    return QStringLiteral("%1%").arg(nb::formatSignificant(value, 2));
 }
 
 QString adapterWords(const nb::AdapterInfo &a)
@@ -69,12 +70,12 @@ QString fairnessWords(const std::optional<nb::FlowSpread> &f, const QString &wha
         .arg(what, amount(f->min), amount(f->median), amount(f->max))
         .arg(f->count)
         .arg(flows)
-        .arg(f->jain, 0, 'f', 3);
+        .arg(nb::formatFixed(f->jain, 3));
 }
 
 QString countWords(double n)
 {
-    return QString::number(n, 'f', 0);
+    return nb::formatFixed(n, 0);
 }
 
 QString bytesWords(double n)
@@ -241,9 +242,9 @@ void ResultsSummary::showLive(double sendBitsPerSecond, double receiveBitsPerSec
 {
     QStringList parts;
     if (sendBitsPerSecond > 0)
-        parts.append(tr("Sending %1").arg(formatRate(sendBitsPerSecond)));
+        parts.append(tr("Sending %1").arg(nb::formatBitrate(sendBitsPerSecond)));
     if (receiveBitsPerSecond > 0)
-        parts.append(tr("Receiving %1").arg(formatRate(receiveBitsPerSecond)));
+        parts.append(tr("Receiving %1").arg(nb::formatBitrate(receiveBitsPerSecond)));
     m_headlineLabel->setText(parts.isEmpty() ? tr("Starting...") : parts.join(QStringLiteral("   ")));
 }
 
@@ -254,8 +255,8 @@ void ResultsSummary::showLiveText(const QString &text)
 
 void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
 {
-    row.cells[1]->setText(formatRate(sum.receivedBitsPerSecond()));
-    row.cells[2]->setText(formatRate(sum.sentBitsPerSecond()));
+    row.cells[1]->setText(nb::formatBitrate(sum.receivedBitsPerSecond()));
+    row.cells[2]->setText(nb::formatBitrate(sum.sentBitsPerSecond()));
     row.cells[3]->setText(nb::formatBytes(double(sum.bytesReceived)));
     row.cells[4]->setText(sum.retransmits < 0 ? tr("n/a") : QString::number(sum.retransmits));
     row.setVisible(true);
@@ -318,22 +319,24 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
             const QString connections =
                 rr.connections == 1 ? tr("1 connection") : tr("%1 connections").arg(rr.connections);
             m_rrLabel->setText(tr("%1 (%2, %3 request, %4 response, %5, %6 in flight)")
-                                   .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), kindWords(result),
+                                   .arg(nb::formatTransactionsPerSecond(rr.transactionsPerSecond()), kindWords(result),
                                         sizeWords(rr.requestSize), sizeWords(rr.responseSize), connections)
                                    .arg(rr.inFlight));
             m_form->setRowVisible(m_rrLabel, true);
             const nb::LatencySummary &l = rr.latencyUs;
             m_latencyLabel->setText(
                 tr("p50 %1 \u00b7 p90 %2 \u00b7 p99 %3 \u00b7 p99.9 %4 \u00b7 max %5 \u00b7 mean %6")
-                    .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
-                         formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
+                    .arg(nb::formatMicroseconds(l.p50), nb::formatMicroseconds(l.p90), nb::formatMicroseconds(l.p99),
+                         nb::formatMicroseconds(l.p999), nb::formatMicroseconds(l.max),
+                         nb::formatMicroseconds(l.mean)));
             m_form->setRowVisible(m_latencyLabel, l.count > 0);
             if (rr.udpLost) {
                 m_udpLostLabel->setText(nb::ui::udpLostRequestsText(rr, result.params.udpRrTimeoutMs));
                 m_form->setRowVisible(m_udpLostLabel, true);
             }
-            headline.append(tr("Transactions %1, p99 %2")
-                                .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
+            headline.append(
+                tr("Transactions %1, p99 %2")
+                    .arg(nb::formatTransactionsPerSecond(rr.transactionsPerSecond()), nb::formatMicroseconds(l.p99)));
             const QString fair =
                 fairnessWords(rr.fairness, tr("transactions per connection"), tr("connections"), countWords);
             if (!fair.isEmpty())
@@ -353,12 +356,12 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
                 // Latency under load: the phases carry the throughput that matters.
                 if (sum.udp && sum.packetsReceived > 0) {
                     udpHeadline = true;
-                    headline.append(
-                        tr("%1 %2, %3 lost")
-                            .arg(way, formatRate(sum.receivedBitsPerSecond()), formatLossPercent(sum.lostPercent())));
+                    headline.append(tr("%1 %2, %3 lost")
+                                        .arg(way, nb::formatBitrate(sum.receivedBitsPerSecond()),
+                                             nb::formatLossPercent(sum.lostPercent())));
                     udpLines.append(QStringLiteral("%1: %2").arg(way, udpDirectionText(sum)));
                 } else if (!result.loadedLatency) {
-                    headline.append(QStringLiteral("%1 %2").arg(way, formatRate(sum.receivedBitsPerSecond())));
+                    headline.append(QStringLiteral("%1 %2").arg(way, nb::formatBitrate(sum.receivedBitsPerSecond())));
                 }
                 const QString fair = fairnessWords(result.fairnessOf(clientSent),
                                                    clientSent ? tr("Upload per stream") : tr("Download per stream"),
@@ -408,9 +411,9 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
             const QString unit = rrTest ? tr("transaction") : QStringLiteral("KB");
             QStringList demand;
             if (const auto local = perUnit(result.costs.local))
-                demand.append(tr("%1 here").arg(formatServiceDemand(*local, unit)));
+                demand.append(tr("%1 here").arg(nb::formatServiceDemand(*local, unit)));
             if (const auto remote = perUnit(result.costs.remote))
-                demand.append(tr("%1 on the server").arg(formatServiceDemand(*remote, unit)));
+                demand.append(tr("%1 on the server").arg(nb::formatServiceDemand(*remote, unit)));
             // NTttcp's figure, where this machine's clock is known (review M3).
             const auto cycles = result.costs.local ? result.costs.local->cyclesPerByte : std::nullopt;
             if (!rrTest && cycles && *cycles > 0)
@@ -450,7 +453,7 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
         } else {
             const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
             if (p.udp) {
-                const QString rate = p.bandwidth > 0 ? formatRate(double(p.bandwidth)) : tr("unlimited");
+                const QString rate = p.bandwidth > 0 ? nb::formatBitrate(double(p.bandwidth)) : tr("unlimited");
                 const QString datagram =
                     p.udpDatagramSizeUnset() ? tr("path-MSS") : QStringLiteral("%1 B").arg(p.blockSize);
                 testLines.append(tr("UDP %1, %2, %3, %4 datagrams at %5 per stream, to %6:%7")

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareview/comparisonreport.h"
+#include "core/format.h"
 
 #include <common/chartstyle.h>
 #include <compare/comparisonanswer.h>
 #include <compare/comparisontable.h>
 #include <comparison/comparisoncharts.h>
-#include <core/units.h>
 
 #include <QApplication>
 #include <QDateTime>
@@ -172,7 +172,7 @@ QStringList environmentLines(const nb::HostEnvironment &h)
     if (h.cpuCount > 0)
         cpu << QObject::tr("%n CPU(s)", nullptr, h.cpuCount);
     if (h.cpuClockHz > 0)
-        cpu << QObject::tr("%1 GHz").arg(h.cpuClockHz / 1e9, 0, 'f', 2);
+        cpu << nb::formatClock(h.cpuClockHz);
     if (!cpu.isEmpty())
         lines << cpu.join(QStringLiteral(", "));
     if (!h.nicbenchVersion.isEmpty())

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testview/testview.h"
+#include "core/format.h"
 
 #include "testview/testpanel.h"
 #include "testview/testrunner.h"
@@ -333,7 +334,7 @@ QString TestView::runningDescription() const
     const QString target = m_panel->isLoopbackSelected() ? tr("this computer") : m_current.host;
     if (m_current.udp && !m_current.isRequestResponse()) {
         const QString rate =
-            m_current.bandwidth > 0 ? nb::ui::formatRate(double(m_current.bandwidth)) : tr("unlimited rate");
+            m_current.bandwidth > 0 ? nb::formatBitrate(double(m_current.bandwidth)) : tr("unlimited rate");
         return m_current.streams == 1 ? tr("UDP at %1 to %2").arg(rate, target)
                                       : tr("UDP at %1, %2 streams to %3").arg(rate).arg(m_current.streams).arg(target);
     }
