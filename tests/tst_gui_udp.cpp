@@ -13,6 +13,7 @@
 #include <live/rrchart.h>
 #include <live/udpchart.h>
 #include <results/resultssummary.h>
+#include <results/summarycontent.h>
 #include <testview/testflags.h>
 #include <testview/testpanel.h>
 #include <testview/testview.h>
@@ -346,6 +347,37 @@ private Q_SLOTS:
                  QStringLiteral("3 of 91,011 requests (0.0033%) had no response within 1000 ms"));
         QVERIFY2(summary.toText().contains(QStringLiteral("UDP_RR")), qPrintable(summary.toText()));
         QVERIFY(summary.udpText().isEmpty());
+    }
+
+    // What the summary shows is worked out without a widget (summaryContent) and put on the
+    // labels as is: the same lines, a row only for what the result has.
+    void summaryContentWithoutWidgets()
+    {
+        nb::TestResult r;
+        r.params.udp = true;
+        r.params.kind = nb::TestKind::Rr;
+        r.params.udpRrTimeoutMs = 1000;
+        r.hasRr = true;
+        r.rr.seconds = 2;
+        r.rr.transactions = 91008;
+        r.rr.udpLost = 3;
+        r.rr.latencyUs.count = 91008;
+        r.rr.latencyUs.p50 = 14.3;
+        r.rr.latencyUs.p99 = 35.2;
+        const nb::ui::SummaryContent c = nb::ui::summaryContent({r});
+        QCOMPARE(c.headline, QStringList{QStringLiteral("Transactions 45,500/s, p99 35.2 \u00b5s")});
+        QCOMPARE(c.transactionsPerSecond, 45504.0);
+        QVERIFY(c.latencyShown);
+        QCOMPARE(c.udpLostRequests.value_or(QString()),
+                 QStringLiteral("3 of 91,011 requests (0.0033%) had no response within 1000 ms"));
+        QVERIFY(!c.directionsSet && !c.anyStream && !c.loadedLatency);
+        QCOMPARE(c.test.size(), 1);
+
+        nb::ui::ResultsSummary summary;
+        summary.showResults({r});
+        QCOMPARE(summary.udpLostRequestsText(), *c.udpLostRequests);
+        QCOMPARE(summary.latencyText(), c.latency.value_or(QString()));
+        QCOMPARE(summary.testText(), c.test.join(QLatin1Char('\n')));
     }
 
     // Real short runs against the built-in server: a UDP --bidir run at 50 Mbit/s fills the

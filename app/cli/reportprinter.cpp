@@ -144,13 +144,9 @@ void ReportPrinter::printLoadedLatencyResult(const TestResult &result)
     if (!l.uploadMeasuredByReceiver)
         printLine(QStringLiteral("(upload figures: bytes this side sent; the server did not report what it received)"));
     if (result.localCpuKnown || result.cpu.hostTotal > 0)
-        printLine(QStringLiteral("CPU utilization: local %1%%2")
-                      .arg(formatSignificant(result.cpu.hostTotal))
-                      .arg(result.cpu.remoteKnown
-                               ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
-                               : QString()));
-    for (const QString &w : result.warnings)
-        printLine(QStringLiteral("warning: %1").arg(w));
+        printCpuAndWarnings(result);
+    else
+        printWarnings(result);
 }
 
 void ReportPrinter::printLine(const QString &line, FILE *to)
@@ -301,71 +297,87 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     }
 }
 
-void ReportPrinter::testFinished(const TestResult &result)
+void ReportPrinter::printJsonEnd(const TestResult &result)
 {
-    if (m_style == Style::Json) {
-        printLine(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented)));
+    QJsonObject o;
+    o.insert(QStringLiteral("event"), QStringLiteral("end"));
+    QJsonObject all = result.toJson();
+    QJsonObject data = all.value(QStringLiteral("end")).toObject();
+    data.insert(QStringLiteral("nicbench"), all.value(QStringLiteral("nicbench")));
+    if (!result.error.isEmpty())
+        data.insert(QStringLiteral("error"), result.error);
+    o.insert(QStringLiteral("data"), data);
+    printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+}
+
+void ReportPrinter::printRrResult(const TestResult &result)
+{
+    const RrSummary &r = result.rr;
+    printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
+    printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
+                             "%7 B request, %8 B response)")
+                  .arg(r.kind == TestKind::Crr          ? QStringLiteral("TCP_CRR")
+                       : r.udpLost || result.params.udp ? QStringLiteral("UDP_RR")
+                                                        : QStringLiteral("TCP_RR"))
+                  .arg(r.transactions)
+                  .arg(formatSignificant(r.seconds))
+                  .arg(formatSignificant(r.transactionsPerSecond(), 4))
+                  .arg(r.connections)
+                  .arg(r.inFlight)
+                  .arg(r.requestSize)
+                  .arg(r.responseSize));
+    if (r.udpLost)
+        printLine(QStringLiteral("Lost: %1 request(s) with no response within %2 ms (%3% of those sent)")
+                      .arg(*r.udpLost)
+                      .arg(result.params.udpRrTimeoutMs)
+                      .arg(formatSignificant(r.transactions + *r.udpLost > 0
+                                                 ? 100.0 * double(*r.udpLost) / double(r.transactions + *r.udpLost)
+                                                 : 0.0)));
+    if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText); !f.isEmpty())
+        printLine(f);
+    const LatencySummary &l = r.latencyUs;
+    if (l.count > 0)
+        printLine(QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
+                      .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
+                           formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
+                           formatSignificant(l.p999), formatSignificant(l.max)));
+    printCpuAndWarnings(result);
+}
+
+// "CPU utilization: local 12.3%, remote 8.10%", then the warnings.
+void ReportPrinter::printCpuAndWarnings(const TestResult &result)
+{
+    printLine(QStringLiteral("CPU utilization: local %1%%2")
+                  .arg(formatSignificant(result.cpu.hostTotal))
+                  .arg(result.cpu.remoteKnown
+                           ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
+                           : QString()));
+    printWarnings(result);
+}
+
+void ReportPrinter::printWarnings(const TestResult &result)
+{
+    for (const QString &w : result.warnings)
+        printLine(QStringLiteral("warning: %1").arg(w));
+}
+
+// The sender's and the receiver's line of one stream or one direction's sum; as iperf3, a
+// UDP sender's line has no jitter or loss of its own.
+template <typename Totals> void ReportPrinter::printEndLines(const QString &id, const Totals &t, double receiverSeconds)
+{
+    if (t.udp) {
+        printStreamLine(id, 0, t.seconds, double(t.bytesSent), -1, -1,
+                        udpLossText(0, 0, t.packetsSent) + QStringLiteral("  sender"));
+        printStreamLine(id, 0, receiverSeconds, double(t.bytesReceived), -1, -1,
+                        udpLossText(t.jitterMs, t.lostPackets, t.packetsReceived) + QStringLiteral("  receiver"));
         return;
     }
-    if (m_style == Style::JsonStream) {
-        QJsonObject o;
-        o.insert(QStringLiteral("event"), QStringLiteral("end"));
-        QJsonObject all = result.toJson();
-        QJsonObject data = all.value(QStringLiteral("end")).toObject();
-        data.insert(QStringLiteral("nicbench"), all.value(QStringLiteral("nicbench")));
-        if (!result.error.isEmpty())
-            data.insert(QStringLiteral("error"), result.error);
-        o.insert(QStringLiteral("data"), data);
-        printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
-        return;
-    }
-    if (result.loadedLatency && !result.isServerSide) {
-        printLoadedLatencyResult(result);
-        return;
-    }
-    if (result.hasRr) {
-        const RrSummary &r = result.rr;
-        printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
-        printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
-                                 "%7 B request, %8 B response)")
-                      .arg(r.kind == TestKind::Crr          ? QStringLiteral("TCP_CRR")
-                           : r.udpLost || result.params.udp ? QStringLiteral("UDP_RR")
-                                                            : QStringLiteral("TCP_RR"))
-                      .arg(r.transactions)
-                      .arg(formatSignificant(r.seconds))
-                      .arg(formatSignificant(r.transactionsPerSecond(), 4))
-                      .arg(r.connections)
-                      .arg(r.inFlight)
-                      .arg(r.requestSize)
-                      .arg(r.responseSize));
-        if (r.udpLost)
-            printLine(QStringLiteral("Lost: %1 request(s) with no response within %2 ms (%3% of those sent)")
-                          .arg(*r.udpLost)
-                          .arg(result.params.udpRrTimeoutMs)
-                          .arg(formatSignificant(r.transactions + *r.udpLost > 0
-                                                     ? 100.0 * double(*r.udpLost) / double(r.transactions + *r.udpLost)
-                                                     : 0.0)));
-        if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText);
-            !f.isEmpty())
-            printLine(f);
-        const LatencySummary &l = r.latencyUs;
-        if (l.count > 0)
-            printLine(
-                QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
-                    .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
-                         formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
-                         formatSignificant(l.p999), formatSignificant(l.max)));
-        printLine(QStringLiteral("CPU utilization: local %1%%2")
-                      .arg(formatSignificant(result.cpu.hostTotal))
-                      .arg(result.cpu.remoteKnown
-                               ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
-                               : QString()));
-        for (const QString &w : result.warnings)
-            printLine(QStringLiteral("warning: %1").arg(w));
-        return;
-    }
-    if (result.streams.isEmpty())
-        return;
+    printStreamLine(id, 0, t.seconds, double(t.bytesSent), t.retransmits, -1, QStringLiteral("sender"));
+    printStreamLine(id, 0, receiverSeconds, double(t.bytesReceived), -1, -1, QStringLiteral("receiver"));
+}
+
+void ReportPrinter::printStreamResult(const TestResult &result)
+{
     printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
     printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          %2")
                   .arg(m_bidir ? QStringLiteral("[Role]") : QString(),
@@ -374,18 +386,7 @@ void ReportPrinter::testFinished(const TestResult &result)
         const QString id =
             m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
                     : QStringLiteral("%1").arg(s.id, 3);
-        if (s.udp) {
-            // As iperf3: the sender's line has no jitter or loss of its own.
-            printStreamLine(id, 0, s.seconds, double(s.bytesSent), -1, -1,
-                            udpLossText(0, 0, s.packetsSent) + QStringLiteral("  sender"));
-            printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1,
-                            -1,
-                            udpLossText(s.jitterMs, s.lostPackets, s.packetsReceived) + QStringLiteral("  receiver"));
-            continue;
-        }
-        printStreamLine(id, 0, s.seconds, double(s.bytesSent), s.retransmits, -1, QStringLiteral("sender"));
-        printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1, -1,
-                        QStringLiteral("receiver"));
+        printEndLines(id, s, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds);
     }
     if (result.streams.size() > 1) {
         for (bool clientSent : {true, false}) {
@@ -396,16 +397,7 @@ void ReportPrinter::testFinished(const TestResult &result)
             const QString id =
                 m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
                         : QStringLiteral("SUM");
-            if (d.udp) {
-                printStreamLine(id, 0, d.seconds, double(d.bytesSent), -1, -1,
-                                udpLossText(0, 0, d.packetsSent) + QStringLiteral("  sender"));
-                printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1,
-                                udpLossText(d.jitterMs, d.lostPackets, d.packetsReceived) +
-                                    QStringLiteral("  receiver"));
-                continue;
-            }
-            printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
-            printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
+            printEndLines(id, d, d.seconds);
         }
     }
     for (bool clientSent : {true, false}) {
@@ -424,10 +416,23 @@ void ReportPrinter::testFinished(const TestResult &result)
                                                     .arg(formatSignificant(result.cpu.remoteUser))
                                                     .arg(formatSignificant(result.cpu.remoteSystem))
                                               : QString()));
-    for (const QString &w : result.warnings)
-        printLine(QStringLiteral("warning: %1").arg(w));
+    printWarnings(result);
     if (m_server)
         printLine(QString());
+}
+
+void ReportPrinter::testFinished(const TestResult &result)
+{
+    if (m_style == Style::Json)
+        printLine(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented)));
+    else if (m_style == Style::JsonStream)
+        printJsonEnd(result);
+    else if (result.loadedLatency && !result.isServerSide)
+        printLoadedLatencyResult(result);
+    else if (result.hasRr)
+        printRrResult(result);
+    else if (!result.streams.isEmpty())
+        printStreamResult(result);
 }
 
 } // namespace nb

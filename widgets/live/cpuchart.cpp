@@ -41,7 +41,7 @@ QString cpuPlaceholderLines(const QString &text, const QFontMetrics &fm, int wid
 
 } // namespace
 
-CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+CpuChart::CpuChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -180,13 +180,6 @@ void CpuChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_plot->xAxis->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void CpuChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void CpuChart::applyPalette()

@@ -29,7 +29,7 @@ QString seriesName(bool sender, int streamId)
 
 } // namespace
 
-LiveTestChart::LiveTestChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+LiveTestChart::LiveTestChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->addLayer(QStringLiteral("streams"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limAbove);
@@ -269,13 +269,6 @@ void LiveTestChart::replotNow()
     }
     m_dirty = false;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void LiveTestChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void LiveTestChart::applyPalette()

@@ -52,7 +52,7 @@ std::optional<double> valueAt(const QCPGraph *graph, double t)
 
 } // namespace
 
-LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_rateRect = m_plot->axisRect();
     m_latencyRect = new QCPAxisRect(m_plot);
@@ -64,9 +64,11 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
         for (QCPAxis *a : r->axes())
             a->setLayer(QStringLiteral("axes"));
     }
+    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     // The bands lie under the grid and the curves.
     m_plot->addLayer(QStringLiteral("bands"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limBelow);
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyAxisTicker));
@@ -76,8 +78,6 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
     m_rateRect->setMinimumSize(0, 60);
     m_latencyRect->setMinimumSize(0, 70);
     m_latencyRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
-    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     QCPAxis *rx = m_rateRect->axis(QCPAxis::atBottom);
     QCPAxis *ry = m_rateRect->axis(QCPAxis::atLeft);
@@ -312,13 +312,6 @@ void LoadedLatencyChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, right);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void LoadedLatencyChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void LoadedLatencyChart::applyPalette()

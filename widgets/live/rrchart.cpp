@@ -48,7 +48,7 @@ const char *scaleName(RrChart::LatencyScale scale)
 
 } // namespace
 
-RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+RrChart::RrChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     // Top: the default axis rect (transactions/s); bottom: a second rect (latency).
     m_rateRect = m_plot->axisRect();
@@ -62,6 +62,8 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
             a->setLayer(QStringLiteral("axes"));
     }
     m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     m_rateRect->axis(QCPAxis::atLeft)->setLabel(tr("Trans./s"));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
@@ -74,8 +76,6 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     m_rateRect->setMinimumSize(0, 45);
     m_latencyRect->setMinimumSize(0, 70);
     m_latencyRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
-    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     m_rate.graph = m_plot->addGraph(m_rateRect->axis(QCPAxis::atBottom), m_rateRect->axis(QCPAxis::atLeft));
     m_rate.graph->setName(tr("Transactions/s"));
@@ -203,13 +203,6 @@ void RrChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void RrChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void RrChart::applyPalette()

@@ -28,7 +28,7 @@ double figureAxisMax(double peak, double floor)
 
 } // namespace
 
-UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+UdpChart::UdpChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_rateRect = m_plot->axisRect();
     m_lossRect = new QCPAxisRect(m_plot);
@@ -41,6 +41,8 @@ UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
             a->setLayer(QStringLiteral("axes"));
     }
     m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    connect(m_lossRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
+            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     QCPAxis *lossAxis = m_lossRect->axis(QCPAxis::atLeft);
@@ -61,8 +63,6 @@ UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     m_rateRect->setMinimumSize(0, 60);
     m_lossRect->setMinimumSize(0, 60);
     m_lossRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
-    connect(m_lossRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     QCPAxis *rx = m_rateRect->axis(QCPAxis::atBottom);
     QCPAxis *ry = m_rateRect->axis(QCPAxis::atLeft);
@@ -248,13 +248,6 @@ void UdpChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_lossRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void UdpChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void UdpChart::applyPalette()

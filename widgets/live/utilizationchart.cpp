@@ -38,7 +38,7 @@ protected:
 
 } // namespace
 
-UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+UtilizationChart::UtilizationChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -63,6 +63,16 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     m_plot->yAxis->ticker()->setTickCount(4);
     m_plot->yAxis2->ticker()->setTickCount(4);
 
+    addOverlays();
+    addChartActions();
+
+    applyPalette();
+    setLinkSpeed(-1);
+}
+
+// The link-speed line and its label, the "above link speed" note and the scale label.
+void UtilizationChart::addOverlays()
+{
     m_linkLine = new QCPItemStraightLine(m_plot);
     m_linkLine->setClipToAxisRect(true);
     m_linkLabel = new QCPItemText(m_plot);
@@ -89,7 +99,11 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->plotLayout()->setRowSpacing(0);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *) { Q_EMIT expandRequested(); });
+}
 
+// The right-click menu: copy, export, and the scale (recent peak or link speed).
+void UtilizationChart::addChartActions()
+{
     auto *actions = new ChartActions(m_plot, QStringLiteral("utilization"), [this] { return toCsv(); });
     actions->setValueFormatter([this](const QCPGraph *, double value) {
         const double pct = utilizationPercent(value, m_link);
@@ -119,9 +133,6 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
         menu->addSeparator();
         menu->addAction(tr("Larger Graph / Back (double-click)"), this, &UtilizationChart::expandRequested);
     });
-
-    applyPalette();
-    setLinkSpeed(-1);
 }
 
 void UtilizationChart::setLinkSpeed(double linkBitsPerSecond)
@@ -251,13 +262,6 @@ QString UtilizationChart::toCsv() const
                         QString::number(receive->at(i)->value, 'f', 0));
     }
     return csv;
-}
-
-void UtilizationChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void UtilizationChart::applyPalette()
