@@ -178,14 +178,7 @@ double ComparisonBarChart::collectBars()
     // One slot width for all groups (bars as wide everywhere), groups with fewer bars
     // centred on their tick.
     m_slot = kGroupWidth / widest;
-    for (int i = 0; i < m_bars.size();) {
-        int n = 0;
-        while (i + n < m_bars.size() && m_bars[i + n].group == m_bars[i].group)
-            ++n;
-        for (int k = 0; k < n; ++k)
-            m_bars[i + k].key = m_bars[i].group + 1 + (k - (n - 1) / 2.0) * m_slot;
-        i += n;
-    }
+    placeInGroups(m_bars, m_slot);
     // Series by series, as the QCPBars hold them.
     std::stable_sort(m_bars.begin(), m_bars.end(), [](const Bar &a, const Bar &b) { return a.series < b.series; });
     return maxValue;

@@ -141,14 +141,7 @@ double LatencyDistributionChart::collectSeries()
     }
     const double slot = kGroupWidth / widest;
     m_boxWidth = slot * 0.7;
-    for (int i = 0; i < m_data.size();) {
-        int n = 0;
-        while (i + n < m_data.size() && m_data[i + n].group == m_data[i].group)
-            ++n;
-        for (int k = 0; k < n; ++k)
-            m_data[i + k].key = m_data[i].group + 1 + (k - (n - 1) / 2.0) * slot;
-        i += n;
-    }
+    placeInGroups(m_data, slot);
     return maxP99;
 }
 

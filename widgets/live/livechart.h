@@ -7,6 +7,9 @@
 
 #include <QWidget>
 
+class QCustomPlot;
+class QCPAxisRect;
+
 namespace nb::ui {
 
 class LiveChart : public QWidget {
@@ -18,6 +21,10 @@ protected:
     void changeEvent(QEvent *event) override;
     // Colours, pens and axes from palette(); called on every palette or style change.
     virtual void applyPalette() = 0;
+    // A second axis rect under the plot's own, as the request/response, latency-under-load
+    // and UDP charts have: the same left and right margins, axes on the "axes" layer, one
+    // time axis (the lower one's; the upper one follows it without tick labels).
+    static QCPAxisRect *addLowerAxisRect(QCustomPlot *plot);
 };
 
 } // namespace nb::ui

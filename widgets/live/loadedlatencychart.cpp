@@ -55,18 +55,7 @@ std::optional<double> valueAt(const QCPGraph *graph, double t)
 LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_rateRect = m_plot->axisRect();
-    m_latencyRect = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_latencyRect);
-    auto *margins = new QCPMarginGroup(m_plot);
-    m_rateRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    m_latencyRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    for (QCPAxisRect *r : {m_rateRect, m_latencyRect}) {
-        for (QCPAxis *a : r->axes())
-            a->setLayer(QStringLiteral("axes"));
-    }
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
-    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    m_latencyRect = addLowerAxisRect(m_plot);
     // The bands lie under the grid and the curves.
     m_plot->addLayer(QStringLiteral("bands"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limBelow);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));

@@ -52,18 +52,7 @@ RrChart::RrChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(th
 {
     // Top: the default axis rect (transactions/s); bottom: a second rect (latency).
     m_rateRect = m_plot->axisRect();
-    m_latencyRect = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_latencyRect);
-    auto *margins = new QCPMarginGroup(m_plot);
-    m_rateRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    m_latencyRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    for (QCPAxisRect *r : {m_rateRect, m_latencyRect}) {
-        for (QCPAxis *a : r->axes())
-            a->setLayer(QStringLiteral("axes"));
-    }
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
-    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    m_latencyRect = addLowerAxisRect(m_plot);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     m_rateRect->axis(QCPAxis::atLeft)->setLabel(tr("Trans./s"));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);

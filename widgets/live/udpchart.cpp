@@ -31,18 +31,7 @@ double figureAxisMax(double peak, double floor)
 UdpChart::UdpChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_rateRect = m_plot->axisRect();
-    m_lossRect = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_lossRect);
-    auto *margins = new QCPMarginGroup(m_plot);
-    m_rateRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    m_lossRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    for (QCPAxisRect *r : {m_rateRect, m_lossRect}) {
-        for (QCPAxis *a : r->axes())
-            a->setLayer(QStringLiteral("axes"));
-    }
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
-    connect(m_lossRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
+    m_lossRect = addLowerAxisRect(m_plot);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     QCPAxis *lossAxis = m_lossRect->axis(QCPAxis::atLeft);
