@@ -98,6 +98,27 @@ QString firstOverlap(QWidget *root)
 
 } // namespace
 
+namespace {
+
+// A UDP request/response result: 91,008 transactions in 2 s, 3 requests lost.
+nb::TestResult udpRrResult()
+{
+    nb::TestResult r;
+    r.params.udp = true;
+    r.params.kind = nb::TestKind::Rr;
+    r.params.udpRrTimeoutMs = 1000;
+    r.hasRr = true;
+    r.rr.seconds = 2;
+    r.rr.transactions = 91008;
+    r.rr.udpLost = 3;
+    r.rr.latencyUs.count = 91008;
+    r.rr.latencyUs.p50 = 14.3;
+    r.rr.latencyUs.p99 = 35.2;
+    return r;
+}
+
+} // namespace
+
 class TestGuiUdp : public QObject {
     Q_OBJECT
 
@@ -330,17 +351,7 @@ private Q_SLOTS:
 
     void summaryOfUdpRr()
     {
-        nb::TestResult r;
-        r.params.udp = true;
-        r.params.kind = nb::TestKind::Rr;
-        r.params.udpRrTimeoutMs = 1000;
-        r.hasRr = true;
-        r.rr.seconds = 2;
-        r.rr.transactions = 91008;
-        r.rr.udpLost = 3;
-        r.rr.latencyUs.count = 91008;
-        r.rr.latencyUs.p50 = 14.3;
-        r.rr.latencyUs.p99 = 35.2;
+        const nb::TestResult r = udpRrResult();
         nb::ui::ResultsSummary summary;
         summary.showResults({r});
         QCOMPARE(summary.udpLostRequestsText(),
@@ -353,17 +364,7 @@ private Q_SLOTS:
     // labels as is: the same lines, a row only for what the result has.
     void summaryContentWithoutWidgets()
     {
-        nb::TestResult r;
-        r.params.udp = true;
-        r.params.kind = nb::TestKind::Rr;
-        r.params.udpRrTimeoutMs = 1000;
-        r.hasRr = true;
-        r.rr.seconds = 2;
-        r.rr.transactions = 91008;
-        r.rr.udpLost = 3;
-        r.rr.latencyUs.count = 91008;
-        r.rr.latencyUs.p50 = 14.3;
-        r.rr.latencyUs.p99 = 35.2;
+        const nb::TestResult r = udpRrResult();
         const nb::ui::SummaryContent c = nb::ui::summaryContent({r});
         QCOMPARE(c.headline, QStringList{QStringLiteral("Transactions 45,500/s, p99 35.2 \u00b5s")});
         QCOMPARE(c.transactionsPerSecond, 45504.0);
