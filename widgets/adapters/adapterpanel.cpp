@@ -244,7 +244,9 @@ void AdapterPanel::refreshRates()
     m_send->setText(nb::formatBitrate(avg.sendBps));
     m_receive->setText(nb::formatBitrate(avg.receiveBps));
     const double pct = utilizationPercent(busierDirection(avg.sendBps, avg.receiveBps), double(m_info.linkSpeedBps));
-    m_utilization->setText(nb::formatPercent(pct));
+    // No link speed (loopback, some virtual adapters): utilization does not apply, which is
+    // not the same as a figure we failed to measure ("-").
+    m_utilization->setText(m_info.linkSpeedBps > 0 ? nb::formatPercent(pct) : tr("n/a"));
     // The graph redraws at 5 Hz (the figures and tiles at 10 Hz): a 60-second graph does
     // not look different, and the GUI stays cheap next to a running test.
     if (++m_refreshes % 2 == 0)
