@@ -2,6 +2,7 @@
 // Chart math (units, rounding, axis ends), the bounded series, the live chart's memory
 // bound and replot path, and the per-stream results model.
 
+#include "core/format.h"
 #include <adapters/adaptermonitor.h>
 #include <common/boundedseries.h>
 #include <common/chartactions.h>
@@ -100,14 +101,14 @@ private Q_SLOTS:
         QTest::newRow("9.5") << 0.95e9 << 10e9 << QStringLiteral("9.5%") << QString();
         QTest::newRow("100") << 1e9 << 1e9 << QStringLiteral("100%") << QString();
         QTest::newRow("265") << 2.65e9 << 1e9 << QStringLiteral("265%") << QStringLiteral("above link speed: 265%");
-        QTest::newRow("unknown") << 2.65e9 << -1.0 << QStringLiteral("n/a") << QString();
+        QTest::newRow("unknown") << 2.65e9 << -1.0 << QStringLiteral("-") << QString();
     }
 
     void utilizationTexts()
     {
         QFETCH(double, bps);
         QFETCH(double, link);
-        QTEST(nb::ui::formatPercent(nb::ui::utilizationPercent(bps, link)), "percent");
+        QTEST(nb::formatPercent(nb::ui::utilizationPercent(bps, link)), "percent");
         QTEST(nb::ui::aboveLinkText(bps, link), "above");
     }
 
@@ -133,27 +134,6 @@ private Q_SLOTS:
         QCOMPARE(nb::ui::busierDirection(4.4e9, 0.1e9), 4.4e9);
         QCOMPARE(nb::ui::busierDirection(0.1e9, 2e9), 2e9);
         QCOMPARE(nb::ui::busierDirection(-1, -2), 0.0);
-    }
-
-    void rrFormat_data()
-    {
-        QTest::addColumn<double>("value");
-        QTest::addColumn<QString>("rate");
-        QTest::addColumn<QString>("latency");
-        QTest::newRow("zero") << 0.0 << QStringLiteral("0/s") << QStringLiteral("0 \u00b5s");
-        QTest::newRow("small") << 31.24 << QStringLiteral("31.2/s") << QStringLiteral("31.2 \u00b5s");
-        QTest::newRow("hundreds") << 950.0 << QStringLiteral("950/s") << QStringLiteral("950 \u00b5s");
-        QTest::newRow("thousands") << 28134.0 << QStringLiteral("28,100/s") << QStringLiteral("28.1 ms");
-        QTest::newRow("rounds up") << 999960.0 << QStringLiteral("1.00 M/s") << QStringLiteral("1.00 s");
-        QTest::newRow("1250") << 1250.0 << QStringLiteral("1,250/s") << QStringLiteral("1.25 ms");
-        QTest::newRow("999.6 rounds into thousands") << 999.6 << QStringLiteral("1,000/s") << QStringLiteral("1.00 ms");
-    }
-
-    void rrFormat()
-    {
-        QFETCH(double, value);
-        QTEST(nb::ui::formatTransactionsPerSecond(value), "rate");
-        QTEST(nb::ui::formatLatencyUs(value), "latency");
     }
 
     void utilizationChartAboveLinkSpeed()
@@ -198,28 +178,6 @@ private Q_SLOTS:
         QCOMPARE(int(h.size()), 2);
         QCOMPARE(h.back().receiveBps, 1e9); // 12.5 MB in 100 ms
         QCOMPARE(h.back().sendBps, 2e9);
-    }
-
-    void formatRate_data()
-    {
-        QTest::addColumn<double>("bps");
-        QTest::addColumn<QString>("text");
-        QTest::newRow("zero") << 0.0 << QStringLiteral("0 bit/s");
-        QTest::newRow("negative") << -5.0 << QStringLiteral("0 bit/s");
-        QTest::newRow("bits") << 512.0 << QStringLiteral("512 bit/s");
-        QTest::newRow("kilo") << 1234.0 << QStringLiteral("1.23 Kbit/s");
-        QTest::newRow("mega") << 941e6 << QStringLiteral("941 Mbit/s");
-        QTest::newRow("mega 3 digits") << 95.64e6 << QStringLiteral("95.6 Mbit/s");
-        QTest::newRow("giga") << 12.34e9 << QStringLiteral("12.3 Gbit/s");
-        QTest::newRow("rounds into next unit") << 999.7e6 << QStringLiteral("1.00 Gbit/s");
-        QTest::newRow("exact giga") << 1e9 << QStringLiteral("1.00 Gbit/s");
-        QTest::newRow("tera") << 1.5e12 << QStringLiteral("1.50 Tbit/s");
-    }
-
-    void formatRate()
-    {
-        QFETCH(double, bps);
-        QTEST(nb::ui::formatRate(bps), "text");
     }
 
     void niceCeiling_data()

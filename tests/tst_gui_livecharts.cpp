@@ -3,6 +3,7 @@
 // 7, 8, 17, 20): the utilization graph's scale, the request/response latency axis, the CPU
 // chart's one scale, stream numbering and table width, wheel and keyboard on charts.
 
+#include "core/format.h"
 #include <adapters/adaptermonitor.h>
 #include <adapters/adapterpanel.h>
 #include <adapters/adaptertile.h>
@@ -102,27 +103,6 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName(QStringLiteral("NicBenchTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_gui_livecharts"));
         QSettings().clear();
-    }
-
-    void formatGrouped_data()
-    {
-        QTest::addColumn<double>("value");
-        QTest::addColumn<QString>("text");
-        QTest::newRow("zero") << 0.0 << QStringLiteral("0");
-        QTest::newRow("fraction") << 0.5123 << QStringLiteral("0.512");
-        QTest::newRow("tens") << 31.24 << QStringLiteral("31.2");
-        QTest::newRow("hundreds") << 950.0 << QStringLiteral("950");
-        QTest::newRow("rounds into thousands") << 999.7 << QStringLiteral("1,000");
-        QTest::newRow("thousands") << 24134.0 << QStringLiteral("24,100");
-        QTest::newRow("table figure") << 78776.0 << QStringLiteral("78,800");
-        QTest::newRow("millions") << 1234567.0 << QStringLiteral("1,230,000");
-        QTest::newRow("not a number") << std::nan("") << QStringLiteral("-");
-    }
-
-    void formatGrouped()
-    {
-        QFETCH(double, value);
-        QTEST(formatGroupedSignificant(value), "text");
     }
 
     void latencyUnits_data()
@@ -245,8 +225,8 @@ private Q_SLOTS:
         tile.updateRates(monitor);
         // (The monitor averages over its own clock, so the figures are near, not exactly, these.)
         const RatePoint avg = monitor.recentAverage(QStringLiteral("lo"));
-        QCOMPARE(tile.sendText(), QStringLiteral("Send %1").arg(formatRate(avg.sendBps)));
-        QCOMPARE(tile.receiveText(), QStringLiteral("Receive %1").arg(formatRate(avg.receiveBps)));
+        QCOMPARE(tile.sendText(), QStringLiteral("Send %1").arg(nb::formatBitrate(avg.sendBps)));
+        QCOMPARE(tile.receiveText(), QStringLiteral("Receive %1").arg(nb::formatBitrate(avg.receiveBps)));
         QVERIFY2(tile.sendText().endsWith(QStringLiteral(" Gbit/s")), qPrintable(tile.sendText()));
         QVERIFY2(tile.receiveText().endsWith(QStringLiteral(" Mbit/s")), qPrintable(tile.receiveText()));
         // Too narrow: elided, with the whole figure in the tooltip.

@@ -2,6 +2,7 @@
 // The real window on the offscreen platform: a loopback test against the built-in
 // server, Esc stopping a test, and an unreachable target reported in the window.
 
+#include "core/format.h"
 #include <adapters/adapterlist.h>
 #include <adapters/adaptermonitor.h>
 #include <adapters/adapterpanel.h>

@@ -5,6 +5,7 @@
 // survive a restart, and CPU per Gbit/s in the summary. Real widgets on the offscreen
 // platform, real tests against the built-in server on loopback.
 
+#include "core/format.h"
 #include "guihelpers.h"
 
 #include <adapters/adapterlist.h>

@@ -6,12 +6,14 @@
 // lost requests; real short runs against the built-in server fill chart and summary, and
 // nothing overlaps at 1280x720.
 
+#include "core/format.h"
 #include "guihelpers.h"
 
 #include <common/udpformat.h>
 #include <live/rrchart.h>
 #include <live/udpchart.h>
 #include <results/resultssummary.h>
+#include <results/summarycontent.h>
 #include <testview/testflags.h>
 #include <testview/testpanel.h>
 #include <testview/testview.h>
@@ -92,6 +94,27 @@ QString firstOverlap(QWidget *root)
         }
     }
     return {};
+}
+
+} // namespace
+
+namespace {
+
+// A UDP request/response result: 91,008 transactions in 2 s, 3 requests lost.
+nb::TestResult udpRrResult()
+{
+    nb::TestResult r;
+    r.params.udp = true;
+    r.params.kind = nb::TestKind::Rr;
+    r.params.udpRrTimeoutMs = 1000;
+    r.hasRr = true;
+    r.rr.seconds = 2;
+    r.rr.transactions = 91008;
+    r.rr.udpLost = 3;
+    r.rr.latencyUs.count = 91008;
+    r.rr.latencyUs.p50 = 14.3;
+    r.rr.latencyUs.p99 = 35.2;
+    return r;
 }
 
 } // namespace
@@ -326,44 +349,36 @@ private Q_SLOTS:
         QCOMPARE(chart.graph(true, Figure::Received)->name(), QStringLiteral("Upload received"));
     }
 
-    void formats_data()
-    {
-        QTest::addColumn<double>("value");
-        QTest::addColumn<QString>("loss");
-        QTest::addColumn<QString>("jitter");
-        QTest::newRow("zero") << 0.0 << QStringLiteral("0%") << QStringLiteral("0.000 ms");
-        QTest::newRow("small") << 0.0134 << QStringLiteral("0.0134%") << QStringLiteral("0.013 ms");
-        QTest::newRow("some") << 1.8 << QStringLiteral("1.8%") << QStringLiteral("1.80 ms");
-        QTest::newRow("big") << 42.24 << QStringLiteral("42.2%") << QStringLiteral("42.2 ms");
-    }
-    void formats()
-    {
-        QFETCH(double, value);
-        QFETCH(QString, loss);
-        QFETCH(QString, jitter);
-        QCOMPARE(nb::ui::formatLossPercent(value), loss);
-        QCOMPARE(nb::ui::formatJitterMs(value), jitter);
-    }
-
     void summaryOfUdpRr()
     {
-        nb::TestResult r;
-        r.params.udp = true;
-        r.params.kind = nb::TestKind::Rr;
-        r.params.udpRrTimeoutMs = 1000;
-        r.hasRr = true;
-        r.rr.seconds = 2;
-        r.rr.transactions = 91008;
-        r.rr.udpLost = 3;
-        r.rr.latencyUs.count = 91008;
-        r.rr.latencyUs.p50 = 14.3;
-        r.rr.latencyUs.p99 = 35.2;
+        const nb::TestResult r = udpRrResult();
         nb::ui::ResultsSummary summary;
         summary.showResults({r});
         QCOMPARE(summary.udpLostRequestsText(),
                  QStringLiteral("3 of 91,011 requests (0.0033%) had no response within 1000 ms"));
         QVERIFY2(summary.toText().contains(QStringLiteral("UDP_RR")), qPrintable(summary.toText()));
         QVERIFY(summary.udpText().isEmpty());
+    }
+
+    // What the summary shows is worked out without a widget (summaryContent) and put on the
+    // labels as is: the same lines, a row only for what the result has.
+    void summaryContentWithoutWidgets()
+    {
+        const nb::TestResult r = udpRrResult();
+        const nb::ui::SummaryContent c = nb::ui::summaryContent({r});
+        QCOMPARE(c.headline, QStringList{QStringLiteral("Transactions 45,500/s, p99 35.2 \u00b5s")});
+        QCOMPARE(c.transactionsPerSecond, 45504.0);
+        QVERIFY(c.latencyShown);
+        QCOMPARE(c.udpLostRequests.value_or(QString()),
+                 QStringLiteral("3 of 91,011 requests (0.0033%) had no response within 1000 ms"));
+        QVERIFY(!c.directionsSet && !c.anyStream && !c.loadedLatency);
+        QCOMPARE(c.test.size(), 1);
+
+        nb::ui::ResultsSummary summary;
+        summary.showResults({r});
+        QCOMPARE(summary.udpLostRequestsText(), *c.udpLostRequests);
+        QCOMPARE(summary.latencyText(), c.latency.value_or(QString()));
+        QCOMPARE(summary.testText(), c.test.join(QLatin1Char('\n')));
     }
 
     // Real short runs against the built-in server: a UDP --bidir run at 50 Mbit/s fills the

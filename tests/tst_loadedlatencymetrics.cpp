@@ -10,6 +10,7 @@
 #include "compare/comparisonstatistics.h"
 #include "compare/comparisontable.h"
 #include "compare/loadedlatencymetrics.h"
+#include "core/format.h"
 #include "core/units.h"
 
 #include <QJsonArray>

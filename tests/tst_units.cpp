@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Size, rate and duration parsing and the number formatting used in every report.
+// Size, rate and duration parsing (the formatting is tests/tst_format.cpp).
 #include "core/units.h"
 
 #include <QTest>
@@ -16,16 +16,6 @@ private slots:
     void parseRate();
     void parseSeconds_data();
     void parseSeconds();
-    void formatSignificant_data();
-    void formatSignificant();
-    void formatGrouped_data();
-    void formatGrouped();
-    void formatMicroseconds_data();
-    void formatMicroseconds();
-    void formatBitrate_data();
-    void formatBitrate();
-    void formatBytes_data();
-    void formatBytes();
 };
 
 void TestUnits::parseSize_data()
@@ -148,121 +138,6 @@ void TestUnits::parseSeconds()
         QCOMPARE(*v, expected);
     else
         QVERIFY(!error.isEmpty() && !error.contains(QLatin1Char('\n')));
-}
-
-void TestUnits::formatSignificant_data()
-{
-    QTest::addColumn<double>("value");
-    QTest::addColumn<QString>("expected");
-
-    QTest::newRow("941") << 941.0 << QStringLiteral("941");
-    QTest::newRow("12.34") << 12.34 << QStringLiteral("12.3");
-    QTest::newRow("1.25") << 1.25 << QStringLiteral("1.25");
-    QTest::newRow("0.512") << 0.512 << QStringLiteral("0.512");
-    QTest::newRow("0.0123") << 0.0123 << QStringLiteral("0.0123");
-    QTest::newRow("1") << 1.0 << QStringLiteral("1.00");
-    QTest::newRow("zero") << 0.0 << QStringLiteral("0");
-    QTest::newRow("0.9999 rounds to 1.00") << 0.9999 << QStringLiteral("1.00");
-    QTest::newRow("9.996 rounds to 10.0") << 9.996 << QStringLiteral("10.0");
-    QTest::newRow("negative") << -12.34 << QStringLiteral("-12.3");
-    QTest::newRow("above 3 digits keeps integer") << 12345.0 << QStringLiteral("12345");
-}
-
-void TestUnits::formatSignificant()
-{
-    QFETCH(double, value);
-    QFETCH(QString, expected);
-    QCOMPARE(nb::formatSignificant(value), expected);
-}
-
-void TestUnits::formatGrouped_data()
-{
-    QTest::addColumn<double>("value");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("transactions") << 78776.0 << QStringLiteral("78,800");
-    QTest::newRow("24.1k") << 24123.0 << QStringLiteral("24,100");
-    QTest::newRow("millions") << 1234567.0 << QStringLiteral("1,230,000");
-    QTest::newRow("rounds up to 1000") << 999.7 << QStringLiteral("1,000");
-    QTest::newRow("below 1000") << 941.2 << QStringLiteral("941");
-    QTest::newRow("fraction") << 0.5123 << QStringLiteral("0.512");
-    QTest::newRow("negative") << -45678.0 << QStringLiteral("-45,700");
-    QTest::newRow("1234 -> 1,230") << 1234.0 << QStringLiteral("1,230");
-    QTest::newRow("12.34") << 12.34 << QStringLiteral("12.3");
-    QTest::newRow("1 keeps 3 digits") << 1.0 << QStringLiteral("1.00");
-    QTest::newRow("1.5 million") << 1.5e6 << QStringLiteral("1,500,000");
-    QTest::newRow("zero") << 0.0 << QStringLiteral("0");
-}
-
-void TestUnits::formatGrouped()
-{
-    QFETCH(double, value);
-    QFETCH(QString, expected);
-    QCOMPARE(nb::formatGrouped(value), expected);
-}
-
-void TestUnits::formatMicroseconds_data()
-{
-    QTest::addColumn<double>("us");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("us") << 41.53 << QStringLiteral("41.5 \u00b5s");
-    QTest::newRow("just below ms") << 999.4 << QStringLiteral("999 \u00b5s");
-    QTest::newRow("rounds to ms") << 999.7 << QStringLiteral("1.00 ms");
-    QTest::newRow("ms") << 1234.0 << QStringLiteral("1.23 ms");
-    QTest::newRow("s") << 2500000.0 << QStringLiteral("2.50 s");
-    QTest::newRow("sub-us") << 0.25 << QStringLiteral("0.250 \u00b5s");
-}
-
-void TestUnits::formatMicroseconds()
-{
-    QFETCH(double, us);
-    QFETCH(QString, expected);
-    QCOMPARE(nb::formatMicroseconds(us), expected);
-}
-
-void TestUnits::formatBitrate_data()
-{
-    QTest::addColumn<double>("bps");
-    QTest::addColumn<QString>("expected");
-
-    QTest::newRow("941 Mbit/s") << 941e6 << QStringLiteral("941 Mbit/s");
-    QTest::newRow("12.3 Gbit/s") << 12.3e9 << QStringLiteral("12.3 Gbit/s");
-    QTest::newRow("zero") << 0.0 << QStringLiteral("0 bit/s");
-    QTest::newRow("999 bit/s") << 999.0 << QStringLiteral("999 bit/s");
-    QTest::newRow("1 Kbit/s") << 1000.0 << QStringLiteral("1.00 Kbit/s");
-    QTest::newRow("1.5 Tbit/s") << 1.5e12 << QStringLiteral("1.50 Tbit/s");
-    // Rounding to 3 digits must not produce "1000 Mbit/s": that is 1.00 Gbit/s.
-    QTest::newRow("rounds up to next unit") << 999.9e6 << QStringLiteral("1.00 Gbit/s");
-    QTest::newRow("just below rounding") << 999.4e6 << QStringLiteral("999 Mbit/s");
-}
-
-void TestUnits::formatBitrate()
-{
-    QFETCH(double, bps);
-    QFETCH(QString, expected);
-    QCOMPARE(nb::formatBitrate(bps), expected);
-}
-
-void TestUnits::formatBytes_data()
-{
-    QTest::addColumn<double>("bytes");
-    QTest::addColumn<QString>("expected");
-
-    QTest::newRow("1.25 GBytes") << 1.25 * 1024 * 1024 * 1024 << QStringLiteral("1.25 GBytes");
-    QTest::newRow("512 KBytes") << 512.0 * 1024 << QStringLiteral("512 KBytes");
-    QTest::newRow("100 Bytes") << 100.0 << QStringLiteral("100 Bytes");
-    QTest::newRow("zero") << 0.0 << QStringLiteral("0 Bytes");
-    QTest::newRow("1023 Bytes stays") << 1023.0 << QStringLiteral("1023 Bytes");
-    QTest::newRow("1 KBytes") << 1024.0 << QStringLiteral("1.00 KBytes");
-    QTest::newRow("128K block") << 131072.0 << QStringLiteral("128 KBytes");
-    // 1023.9 KiB rounds to 1024 with 3 significant digits: print the next unit instead.
-    QTest::newRow("rounds up to next unit") << 1023.9 * 1024 << QStringLiteral("1.00 MBytes");
-}
-
-void TestUnits::formatBytes()
-{
-    QFETCH(double, bytes);
-    QFETCH(QString, expected);
-    QCOMPARE(nb::formatBytes(bytes), expected);
 }
 
 QTEST_GUILESS_MAIN(TestUnits)

@@ -9,6 +9,7 @@
 #include "compare/comparisonspec.h"
 #include "compare/comparisontable.h"
 #include "compare/snapshot.h"
+#include "core/format.h"
 #include "core/units.h"
 
 #include <atomic>
@@ -207,10 +208,9 @@ private:
     bool m_quiet;
 };
 
-int compareCommand(const QStringList &args)
-{
-    Comparison c;
-    QString specPath, output, baselineText, error;
+// What `compare` was asked for on its command line.
+struct CompareOptions {
+    QString specPath, output, baselineText;
     QStringList configFlags;
     bool gzip = false, quiet = false;
     TableFormat format = TableFormat::Text;
@@ -219,117 +219,143 @@ int compareCommand(const QStringList &args)
     std::optional<quint64> seed;
     std::optional<double> pause;
     std::optional<QString> title;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        const auto value = [&](QString *out) {
-            if (i + 1 >= args.size()) {
-                error = QStringLiteral("%1 needs a value").arg(a);
-                return false;
-            }
-            *out = args[++i];
-            return true;
-        };
-        QString v;
-        if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
-            print(compareUsage());
-            return 0;
-        } else if (a == QLatin1String("--config")) {
-            if (!value(&v))
-                return fail(error);
-            configFlags << v;
-        } else if (const compareopt::Option *opt = comparisonOption(a)) {
-            const QString bad = compareopt::badValueMessage(*opt);
-            bool ok = value(&v);
-            switch (opt->id) {
-            case compareopt::Id::Repeats:
-                ok = ok && (repeats = v.toInt(&ok), ok) && compareopt::inRange(*opt, *repeats);
-                break;
-            case compareopt::Id::Order: {
-                OrderPolicy p;
-                ok = ok && orderPolicyFromName(v, &p);
-                order = p;
-                break;
-            }
-            case compareopt::Id::Seed:
-                ok = ok && (seed = v.toULongLong(&ok), ok);
-                break;
-            case compareopt::Id::Pause:
-                pause = ok ? parseSeconds(v, &error) : std::nullopt;
-                ok = pause && compareopt::inRange(*opt, *pause);
-                break;
-            }
-            if (!ok)
-                return fail(error.isEmpty() ? bad : error);
-        } else if (a == QLatin1String("--baseline")) {
-            if (!value(&baselineText))
-                return fail(error);
-        } else if (a == QLatin1String("--title")) {
-            if (!value(&v))
-                return fail(error);
-            title = v;
-        } else if (a == QLatin1String("-o") || a == QLatin1String("--output")) {
-            if (!value(&output))
-                return fail(error);
-        } else if (a == QLatin1String("--gzip")) {
-            gzip = true;
-        } else if (a == QLatin1String("-q") || a == QLatin1String("--quiet")) {
-            quiet = true;
-        } else if (a == QLatin1String("--format")) {
-            if (!value(&v) || !parseFormat(v, &format))
-                return fail(error.isEmpty() ? QStringLiteral("--format is text, csv or markdown") : error);
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            return fail(QStringLiteral("compare: unknown option %1 (see compare --help)").arg(a));
-        } else if (specPath.isEmpty()) {
-            specPath = a;
-        } else {
-            return fail(QStringLiteral("compare: only one spec file, got %1 and %2").arg(specPath, a));
+};
+
+// Reads one option (and its value) at args[i], moving i past it. Returns an exit code when
+// the command ends here (--help, a bad option), nullopt to go on.
+std::optional<int> parseCompareOption(const QStringList &args, int &i, CompareOptions &o)
+{
+    const QString &a = args[i];
+    QString error;
+    const auto value = [&](QString *out) {
+        if (i + 1 >= args.size()) {
+            error = QStringLiteral("%1 needs a value").arg(a);
+            return false;
         }
-    }
-    if (!specPath.isEmpty()) {
-        if (!comparisonFromSpecFile(specPath, &c, &error))
+        *out = args[++i];
+        return true;
+    };
+    QString v;
+    if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
+        print(compareUsage());
+        return 0;
+    } else if (a == QLatin1String("--config")) {
+        if (!value(&v))
             return fail(error);
+        o.configFlags << v;
+    } else if (const compareopt::Option *opt = comparisonOption(a)) {
+        const QString bad = compareopt::badValueMessage(*opt);
+        bool ok = value(&v);
+        switch (opt->id) {
+        case compareopt::Id::Repeats:
+            ok = ok && (o.repeats = v.toInt(&ok), ok) && compareopt::inRange(*opt, *o.repeats);
+            break;
+        case compareopt::Id::Order: {
+            OrderPolicy p;
+            ok = ok && orderPolicyFromName(v, &p);
+            o.order = p;
+            break;
+        }
+        case compareopt::Id::Seed:
+            ok = ok && (o.seed = v.toULongLong(&ok), ok);
+            break;
+        case compareopt::Id::Pause:
+            o.pause = ok ? parseSeconds(v, &error) : std::nullopt;
+            ok = o.pause && compareopt::inRange(*opt, *o.pause);
+            break;
+        }
+        if (!ok)
+            return fail(error.isEmpty() ? bad : error);
+    } else if (a == QLatin1String("--baseline")) {
+        if (!value(&o.baselineText))
+            return fail(error);
+    } else if (a == QLatin1String("--title")) {
+        if (!value(&v))
+            return fail(error);
+        o.title = v;
+    } else if (a == QLatin1String("-o") || a == QLatin1String("--output")) {
+        if (!value(&o.output))
+            return fail(error);
+    } else if (a == QLatin1String("--gzip")) {
+        o.gzip = true;
+    } else if (a == QLatin1String("-q") || a == QLatin1String("--quiet")) {
+        o.quiet = true;
+    } else if (a == QLatin1String("--format")) {
+        if (!value(&v) || !parseFormat(v, &o.format))
+            return fail(error.isEmpty() ? QStringLiteral("--format is text, csv or markdown") : error);
+    } else if (a.startsWith(QLatin1Char('-'))) {
+        return fail(QStringLiteral("compare: unknown option %1 (see compare --help)").arg(a));
+    } else if (o.specPath.isEmpty()) {
+        o.specPath = a;
+    } else {
+        return fail(QStringLiteral("compare: only one spec file, got %1 and %2").arg(o.specPath, a));
     }
-    for (const QString &flag : configFlags) {
+    return std::nullopt;
+}
+
+// The comparison the options describe: the spec file's, the --config variants, then the
+// options that override the spec. Returns false with *error set when it cannot run.
+bool comparisonFromOptions(const CompareOptions &o, Comparison *c, QString *error)
+{
+    if (!o.specPath.isEmpty() && !comparisonFromSpecFile(o.specPath, c, error))
+        return false;
+    for (const QString &flag : o.configFlags) {
         Configuration conf;
-        if (!configurationFromFlag(flag, &conf, &error))
-            return fail(error);
-        c.configurations.append(conf);
+        if (!configurationFromFlag(flag, &conf, error))
+            return false;
+        c->configurations.append(conf);
     }
-    if (c.configurations.isEmpty())
-        return fail(QStringLiteral("compare: give a spec file or --config \"LABEL=ARGS\" (see compare --help)"));
-    if (output.isEmpty())
-        return fail(QStringLiteral("compare: give -o FILE.nicbench for the snapshot"));
-    if (repeats)
-        c.repeats = *repeats;
-    if (order)
-        c.order = *order;
-    if (seed)
-        c.seed = *seed;
-    if (pause)
-        c.pauseSeconds = *pause;
-    if (title)
-        c.title = *title;
-    if (!baselineText.isEmpty() && !resolveBaseline(baselineText, c, &c.baselineIndex, &error))
+    if (c->configurations.isEmpty()) {
+        *error = QStringLiteral("compare: give a spec file or --config \"LABEL=ARGS\" (see compare --help)");
+        return false;
+    }
+    if (o.output.isEmpty()) {
+        *error = QStringLiteral("compare: give -o FILE.nicbench for the snapshot");
+        return false;
+    }
+    if (o.repeats)
+        c->repeats = *o.repeats;
+    if (o.order)
+        c->order = *o.order;
+    if (o.seed)
+        c->seed = *o.seed;
+    if (o.pause)
+        c->pauseSeconds = *o.pause;
+    if (o.title)
+        c->title = *o.title;
+    if (!o.baselineText.isEmpty() && !resolveBaseline(o.baselineText, *c, &c->baselineIndex, error))
+        return false;
+    *error = c->validate();
+    return error->isEmpty();
+}
+
+int compareCommand(const QStringList &args)
+{
+    CompareOptions o;
+    for (int i = 0; i < args.size(); ++i) {
+        if (const auto exitCode = parseCompareOption(args, i, o))
+            return *exitCode;
+    }
+    Comparison c;
+    QString error;
+    if (!comparisonFromOptions(o, &c, &error))
         return fail(error);
-    const QString problem = c.validate();
-    if (!problem.isEmpty())
-        return fail(problem);
 
     installInterruptHandler(&stopRunner);
-    ProgressPrinter progress(quiet);
+    ProgressPrinter progress(o.quiet);
     ComparisonRunner runner(c, &progress);
     g_runner.store(&runner);
     const Comparison done = runner.run();
     g_runner.store(nullptr);
 
     SnapshotSaveOptions options;
-    if (gzip)
+    if (o.gzip)
         options.compression = SnapshotCompression::Gzip;
-    if (!Snapshot::save(done, output, &error, options))
+    if (!Snapshot::save(done, o.output, &error, options))
         return fail(error);
-    if (!quiet)
-        print(QStringLiteral("\nSnapshot written to %1\n\n").arg(output));
-    print(renderReport(done, format));
+    if (!o.quiet)
+        print(QStringLiteral("\nSnapshot written to %1\n\n").arg(o.output));
+    print(renderReport(done, o.format));
     bool allOk = done.runs.size() == done.schedule().size();
     for (const Run &r : done.runs)
         allOk = allOk && r.ok();

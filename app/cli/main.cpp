@@ -3,8 +3,8 @@
 #include "climanpage.h"
 #include "compare/adapterpairs.h"
 #include "comparecommand.h"
+#include "core/format.h"
 #include "core/sanitize.h"
-#include "core/units.h"
 #include "interrupts.h"
 #include "labcommand.h"
 #include "platform/adapterinfo.h"
@@ -144,7 +144,7 @@ int describeServer(const nb::CommandLine &cl)
     if (server.cpuCount > 0)
         cpu += QStringLiteral(", %1 cores").arg(server.cpuCount);
     if (server.cpuClockHz > 0)
-        cpu += QStringLiteral(", %1 GHz").arg(server.cpuClockHz / 1e9, 0, 'f', 2);
+        cpu += QStringLiteral(", %1").arg(nb::formatClock(server.cpuClockHz));
     std::printf("  CPU:    %s\n\nServer adapters:\n", local8(cpu).constData());
     printAdapterTable(server.adapters);
     if (pairs.isEmpty()) {

@@ -2,9 +2,7 @@
 #include "reportprinter.h"
 #include "core/sanitize.h"
 
-#include "core/units.h"
-
-#include <cmath>
+#include "core/format.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,12 +22,12 @@ QString fairnessLine(const std::optional<FlowSpread> &f, const QString &prefix, 
         .arg(prefix)
         .arg(f->count)
         .arg(unit, format(f->min), format(f->median), format(f->max))
-        .arg(f->jain, 0, 'f', 3);
+        .arg(formatFixed(f->jain, 3));
 }
 
 QString countText(double n)
 {
-    return QString::number(n, 'f', 0);
+    return formatFixed(n, 0);
 }
 
 QString bytesText(double n)
@@ -37,27 +35,28 @@ QString bytesText(double n)
     return formatBytes(n);
 }
 
-// "21.3 us", "1.14 ms", "-0.26 us": ASCII units, as the other latency lines of the CLI.
+// "21.3 us", "1.14 ms": ASCII units, as the other latency lines of the CLI.
 QString latencyText(double us)
 {
-    return std::abs(us) < 1000 ? QStringLiteral("%1 us").arg(formatSignificant(us))
-                               : QStringLiteral("%1 ms").arg(formatSignificant(us / 1000));
+    return formatMicroseconds(us, UnitSpelling::Ascii);
 }
 
+// "+1.14 ms", "-0.260 us"; "-" when there is no baseline to compare with.
 QString increaseText(const std::optional<double> &us)
 {
-    return us ? (*us >= 0 ? QStringLiteral("+") : QString()) + latencyText(*us) : QStringLiteral("-");
+    return us ? formatLatencyChange(*us, UnitSpelling::Ascii) : unknownText();
 }
 
-// iperf3's UDP columns: "0.033 ms  2/77 (2.6%)"; a sender's interval shows its datagrams.
+// iperf3's UDP columns: "0.033 ms  2/77 (2.6%)" (jitter with 3 decimals, loss with 2
+// significant digits as iperf3 prints them); a sender's interval shows its datagrams.
 QString udpLossText(double jitterMs, std::uint64_t lost, std::uint64_t total)
 {
     const double pct = total > 0 ? 100.0 * double(lost) / double(total) : 0.0;
-    return QStringLiteral("%1 ms  %2/%3 (%4%)")
-        .arg(jitterMs, 0, 'f', 3)
+    return QStringLiteral("%1 ms  %2/%3 (%4)")
+        .arg(formatFixed(jitterMs, 3))
         .arg(lost)
         .arg(total)
-        .arg(QString::number(pct, 'g', 2));
+        .arg(formatLossPercent(pct, 2));
 }
 
 QString joined(const QString &a, const QString &b)
@@ -93,8 +92,8 @@ void ReportPrinter::printLoadedLatencyInterval(const IntervalReport &r)
     const QString name = m_schedule.size() > 0 ? loadPhaseName(m_schedule.phases()[phase]) : QString();
     QString line = QStringLiteral("[%1] %2-%3 sec  %4  %5")
                        .arg(name, -8)
-                       .arg(start, 6, 'f', 2)
-                       .arg(end, -6, 'f', 2)
+                       .arg(formatFixed(start, 2), 6)
+                       .arg(formatFixed(end, 2), -6)
                        .arg(formatBitrate(r.hasDirection(true) ? r.sum(true).bitsPerSecond() : 0), 14)
                        .arg(formatBitrate(r.hasDirection(false) ? r.sum(false).bitsPerSecond() : 0), 14);
     if (r.hasRr)
@@ -116,8 +115,8 @@ void ReportPrinter::printLoadedLatencyResult(const TestResult &result)
         const LoadPhaseResult &p = l.phases[i];
         QString line = QStringLiteral("%1  %2-%3  %4  %5")
                            .arg(p.name(), -8)
-                           .arg(p.start, 5, 'f', 2)
-                           .arg(p.end, -6, 'f', 2)
+                           .arg(formatFixed(p.start, 2), 5)
+                           .arg(formatFixed(p.end, 2), -6)
                            .arg(formatBitrate(p.uploadBitsPerSecond), 14)
                            .arg(formatBitrate(p.downloadBitsPerSecond), 14);
         if (p.hasProbe)
@@ -145,13 +144,9 @@ void ReportPrinter::printLoadedLatencyResult(const TestResult &result)
     if (!l.uploadMeasuredByReceiver)
         printLine(QStringLiteral("(upload figures: bytes this side sent; the server did not report what it received)"));
     if (result.localCpuKnown || result.cpu.hostTotal > 0)
-        printLine(QStringLiteral("CPU utilization: local %1%%2")
-                      .arg(formatSignificant(result.cpu.hostTotal))
-                      .arg(result.cpu.remoteKnown
-                               ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
-                               : QString()));
-    for (const QString &w : result.warnings)
-        printLine(QStringLiteral("warning: %1").arg(w));
+        printCpuAndWarnings(result);
+    else
+        printWarnings(result);
 }
 
 void ReportPrinter::printLine(const QString &line, FILE *to)
@@ -228,8 +223,8 @@ void ReportPrinter::printStreamLine(const QString &id, double start, double end,
     const double secs = end - start;
     QString line = QStringLiteral("[%1] %2-%3 sec  %4  %5")
                        .arg(id, 3)
-                       .arg(start, 6, 'f', 2)
-                       .arg(end, -6, 'f', 2)
+                       .arg(formatFixed(start, 2), 6)
+                       .arg(formatFixed(end, 2), -6)
                        .arg(formatBytes(bytes), 12)
                        .arg(formatBitrate(secs > 0 ? bytes * 8 / secs : 0), 14);
     if (retr >= 0)
@@ -259,8 +254,8 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     if (report.hasRr) {
         const RrInterval &r = report.rr;
         printLine(QStringLiteral("[ RR] %1-%2 sec  %3 trans/s  latency us: p50 %4  p90 %5  p99 %6  max %7%8")
-                      .arg(r.start, 6, 'f', 2)
-                      .arg(r.end, -6, 'f', 2)
+                      .arg(formatFixed(r.start, 2), 6)
+                      .arg(formatFixed(r.end, 2), -6)
                       .arg(formatSignificant(r.transactionsPerSecond(), 4), 9)
                       .arg(formatSignificant(r.latencyUs.p50))
                       .arg(formatSignificant(r.latencyUs.p90))
@@ -302,71 +297,87 @@ void ReportPrinter::intervalReady(const IntervalReport &report)
     }
 }
 
-void ReportPrinter::testFinished(const TestResult &result)
+void ReportPrinter::printJsonEnd(const TestResult &result)
 {
-    if (m_style == Style::Json) {
-        printLine(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented)));
+    QJsonObject o;
+    o.insert(QStringLiteral("event"), QStringLiteral("end"));
+    QJsonObject all = result.toJson();
+    QJsonObject data = all.value(QStringLiteral("end")).toObject();
+    data.insert(QStringLiteral("nicbench"), all.value(QStringLiteral("nicbench")));
+    if (!result.error.isEmpty())
+        data.insert(QStringLiteral("error"), result.error);
+    o.insert(QStringLiteral("data"), data);
+    printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+}
+
+void ReportPrinter::printRrResult(const TestResult &result)
+{
+    const RrSummary &r = result.rr;
+    printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
+    printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
+                             "%7 B request, %8 B response)")
+                  .arg(r.kind == TestKind::Crr          ? QStringLiteral("TCP_CRR")
+                       : r.udpLost || result.params.udp ? QStringLiteral("UDP_RR")
+                                                        : QStringLiteral("TCP_RR"))
+                  .arg(r.transactions)
+                  .arg(formatSignificant(r.seconds))
+                  .arg(formatSignificant(r.transactionsPerSecond(), 4))
+                  .arg(r.connections)
+                  .arg(r.inFlight)
+                  .arg(r.requestSize)
+                  .arg(r.responseSize));
+    if (r.udpLost)
+        printLine(QStringLiteral("Lost: %1 request(s) with no response within %2 ms (%3% of those sent)")
+                      .arg(*r.udpLost)
+                      .arg(result.params.udpRrTimeoutMs)
+                      .arg(formatSignificant(r.transactions + *r.udpLost > 0
+                                                 ? 100.0 * double(*r.udpLost) / double(r.transactions + *r.udpLost)
+                                                 : 0.0)));
+    if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText); !f.isEmpty())
+        printLine(f);
+    const LatencySummary &l = r.latencyUs;
+    if (l.count > 0)
+        printLine(QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
+                      .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
+                           formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
+                           formatSignificant(l.p999), formatSignificant(l.max)));
+    printCpuAndWarnings(result);
+}
+
+// "CPU utilization: local 12.3%, remote 8.10%", then the warnings.
+void ReportPrinter::printCpuAndWarnings(const TestResult &result)
+{
+    printLine(QStringLiteral("CPU utilization: local %1%%2")
+                  .arg(formatSignificant(result.cpu.hostTotal))
+                  .arg(result.cpu.remoteKnown
+                           ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
+                           : QString()));
+    printWarnings(result);
+}
+
+void ReportPrinter::printWarnings(const TestResult &result)
+{
+    for (const QString &w : result.warnings)
+        printLine(QStringLiteral("warning: %1").arg(w));
+}
+
+// The sender's and the receiver's line of one stream or one direction's sum; as iperf3, a
+// UDP sender's line has no jitter or loss of its own.
+template <typename Totals> void ReportPrinter::printEndLines(const QString &id, const Totals &t, double receiverSeconds)
+{
+    if (t.udp) {
+        printStreamLine(id, 0, t.seconds, double(t.bytesSent), -1, -1,
+                        udpLossText(0, 0, t.packetsSent) + QStringLiteral("  sender"));
+        printStreamLine(id, 0, receiverSeconds, double(t.bytesReceived), -1, -1,
+                        udpLossText(t.jitterMs, t.lostPackets, t.packetsReceived) + QStringLiteral("  receiver"));
         return;
     }
-    if (m_style == Style::JsonStream) {
-        QJsonObject o;
-        o.insert(QStringLiteral("event"), QStringLiteral("end"));
-        QJsonObject all = result.toJson();
-        QJsonObject data = all.value(QStringLiteral("end")).toObject();
-        data.insert(QStringLiteral("nicbench"), all.value(QStringLiteral("nicbench")));
-        if (!result.error.isEmpty())
-            data.insert(QStringLiteral("error"), result.error);
-        o.insert(QStringLiteral("data"), data);
-        printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
-        return;
-    }
-    if (result.loadedLatency && !result.isServerSide) {
-        printLoadedLatencyResult(result);
-        return;
-    }
-    if (result.hasRr) {
-        const RrSummary &r = result.rr;
-        printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
-        printLine(QStringLiteral("%1: %2 transactions in %3 s = %4 transactions/s (%5 connection(s), %6 in flight, "
-                                 "%7 B request, %8 B response)")
-                      .arg(r.kind == TestKind::Crr          ? QStringLiteral("TCP_CRR")
-                           : r.udpLost || result.params.udp ? QStringLiteral("UDP_RR")
-                                                            : QStringLiteral("TCP_RR"))
-                      .arg(r.transactions)
-                      .arg(formatSignificant(r.seconds))
-                      .arg(formatSignificant(r.transactionsPerSecond(), 4))
-                      .arg(r.connections)
-                      .arg(r.inFlight)
-                      .arg(r.requestSize)
-                      .arg(r.responseSize));
-        if (r.udpLost)
-            printLine(QStringLiteral("Lost: %1 request(s) with no response within %2 ms (%3% of those sent)")
-                          .arg(*r.udpLost)
-                          .arg(result.params.udpRrTimeoutMs)
-                          .arg(formatSignificant(r.transactions + *r.udpLost > 0
-                                                     ? 100.0 * double(*r.udpLost) / double(r.transactions + *r.udpLost)
-                                                     : 0.0)));
-        if (const QString f = fairnessLine(r.fairness, QString(), QStringLiteral("transactions"), countText);
-            !f.isEmpty())
-            printLine(f);
-        const LatencySummary &l = r.latencyUs;
-        if (l.count > 0)
-            printLine(
-                QStringLiteral("Latency (us): min %1  mean %2  stddev %3  p50 %4  p90 %5  p99 %6  p99.9 %7  max %8")
-                    .arg(formatSignificant(l.min), formatSignificant(l.mean), formatSignificant(l.stddev),
-                         formatSignificant(l.p50), formatSignificant(l.p90), formatSignificant(l.p99),
-                         formatSignificant(l.p999), formatSignificant(l.max)));
-        printLine(QStringLiteral("CPU utilization: local %1%%2")
-                      .arg(formatSignificant(result.cpu.hostTotal))
-                      .arg(result.cpu.remoteKnown
-                               ? QStringLiteral(", remote %1%").arg(formatSignificant(result.cpu.remoteTotal))
-                               : QString()));
-        for (const QString &w : result.warnings)
-            printLine(QStringLiteral("warning: %1").arg(w));
-        return;
-    }
-    if (result.streams.isEmpty())
-        return;
+    printStreamLine(id, 0, t.seconds, double(t.bytesSent), t.retransmits, -1, QStringLiteral("sender"));
+    printStreamLine(id, 0, receiverSeconds, double(t.bytesReceived), -1, -1, QStringLiteral("receiver"));
+}
+
+void ReportPrinter::printStreamResult(const TestResult &result)
+{
     printLine(QStringLiteral("- - - - - - - - - - - - - - - - - - - - - - - - -"));
     printLine(QStringLiteral("[ ID]%1 Interval           Transfer       Bitrate          %2")
                   .arg(m_bidir ? QStringLiteral("[Role]") : QString(),
@@ -375,18 +386,7 @@ void ReportPrinter::testFinished(const TestResult &result)
         const QString id =
             m_bidir ? QStringLiteral("%1][%2").arg(s.id, 3).arg(s.sender ? QStringLiteral("TX") : QStringLiteral("RX"))
                     : QStringLiteral("%1").arg(s.id, 3);
-        if (s.udp) {
-            // As iperf3: the sender's line has no jitter or loss of its own.
-            printStreamLine(id, 0, s.seconds, double(s.bytesSent), -1, -1,
-                            udpLossText(0, 0, s.packetsSent) + QStringLiteral("  sender"));
-            printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1,
-                            -1,
-                            udpLossText(s.jitterMs, s.lostPackets, s.packetsReceived) + QStringLiteral("  receiver"));
-            continue;
-        }
-        printStreamLine(id, 0, s.seconds, double(s.bytesSent), s.retransmits, -1, QStringLiteral("sender"));
-        printStreamLine(id, 0, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds, double(s.bytesReceived), -1, -1,
-                        QStringLiteral("receiver"));
+        printEndLines(id, s, s.receiverSeconds > 0 ? s.receiverSeconds : s.seconds);
     }
     if (result.streams.size() > 1) {
         for (bool clientSent : {true, false}) {
@@ -397,16 +397,7 @@ void ReportPrinter::testFinished(const TestResult &result)
             const QString id =
                 m_bidir ? QStringLiteral("SUM][%1").arg(localSent ? QStringLiteral("TX") : QStringLiteral("RX"))
                         : QStringLiteral("SUM");
-            if (d.udp) {
-                printStreamLine(id, 0, d.seconds, double(d.bytesSent), -1, -1,
-                                udpLossText(0, 0, d.packetsSent) + QStringLiteral("  sender"));
-                printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1,
-                                udpLossText(d.jitterMs, d.lostPackets, d.packetsReceived) +
-                                    QStringLiteral("  receiver"));
-                continue;
-            }
-            printStreamLine(id, 0, d.seconds, double(d.bytesSent), d.retransmits, -1, QStringLiteral("sender"));
-            printStreamLine(id, 0, d.seconds, double(d.bytesReceived), -1, -1, QStringLiteral("receiver"));
+            printEndLines(id, d, d.seconds);
         }
     }
     for (bool clientSent : {true, false}) {
@@ -425,10 +416,23 @@ void ReportPrinter::testFinished(const TestResult &result)
                                                     .arg(formatSignificant(result.cpu.remoteUser))
                                                     .arg(formatSignificant(result.cpu.remoteSystem))
                                               : QString()));
-    for (const QString &w : result.warnings)
-        printLine(QStringLiteral("warning: %1").arg(w));
+    printWarnings(result);
     if (m_server)
         printLine(QString());
+}
+
+void ReportPrinter::testFinished(const TestResult &result)
+{
+    if (m_style == Style::Json)
+        printLine(QString::fromUtf8(QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented)));
+    else if (m_style == Style::JsonStream)
+        printJsonEnd(result);
+    else if (result.loadedLatency && !result.isServerSide)
+        printLoadedLatencyResult(result);
+    else if (result.hasRr)
+        printRrResult(result);
+    else if (!result.streams.isEmpty())
+        printStreamResult(result);
 }
 
 } // namespace nb

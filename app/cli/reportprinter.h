@@ -27,6 +27,13 @@ private:
     void printLoadedLatencyHeader(const TestParams &params);
     void printLoadedLatencyInterval(const IntervalReport &report);
     void printLoadedLatencyResult(const TestResult &result);
+    // testFinished() per kind of output.
+    void printJsonEnd(const TestResult &result);
+    void printRrResult(const TestResult &result);
+    void printStreamResult(const TestResult &result);
+    void printCpuAndWarnings(const TestResult &result);
+    void printWarnings(const TestResult &result);
+    template <typename Totals> void printEndLines(const QString &id, const Totals &totals, double receiverSeconds);
     Style m_style;
     bool m_verbose;
     bool m_server;

@@ -2,7 +2,7 @@
 #include "compare/comparisontable.h"
 
 #include "core/csv.h"
-#include "core/units.h"
+#include "core/format.h"
 
 #include <cmath>
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/units.h"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace nb {
 
@@ -76,80 +74,6 @@ std::optional<double> parseSeconds(QStringView text, QString *error)
         return std::nullopt;
     }
     return v;
-}
-
-namespace {
-
-int significantDecimals(double value, int digits)
-{
-    const int magnitude = int(std::floor(std::log10(std::fabs(value)))) + 1;
-    return std::max(0, digits - magnitude);
-}
-
-// The value as formatSignificant() will print it, so a unit is chosen after rounding
-// ("999.9" rounds to "1000": that is the next unit).
-double roundedSignificant(double value, int digits)
-{
-    if (value == 0 || !std::isfinite(value))
-        return value;
-    const double scale = std::pow(10.0, significantDecimals(value, digits));
-    return std::round(value * scale) / scale;
-}
-
-QString formatScaled(double value, double base, const char *const *units, int maxUnit)
-{
-    int i = 0;
-    double v = value;
-    while (std::fabs(roundedSignificant(v, 3)) >= base && i < maxUnit) {
-        v /= base;
-        ++i;
-    }
-    return QStringLiteral("%1 %2").arg(formatSignificant(v), QString::fromUtf8(units[i]));
-}
-
-} // namespace
-
-QString formatSignificant(double value, int digits)
-{
-    if (value == 0 || !std::isfinite(value))
-        return QString::number(value);
-    // Decide the decimals after rounding: 0.9999 is "1.00", not "1.000".
-    const double rounded = roundedSignificant(value, digits);
-    return QString::number(rounded, 'f', significantDecimals(rounded, digits));
-}
-
-QString formatGrouped(double value, int digits)
-{
-    double rounded = roundedSignificant(value, digits);
-    if (!std::isfinite(rounded) || std::fabs(rounded) < 1000)
-        return formatSignificant(value, digits);
-    // roundedSignificant keeps every integer digit; drop the insignificant ones here.
-    const double step = std::pow(10.0, std::floor(std::log10(std::fabs(rounded))) - (digits - 1));
-    rounded = std::round(rounded / step) * step;
-    QString digitsText = QString::number(std::fabs(rounded), 'f', 0);
-    for (qsizetype i = digitsText.size() - 3; i > 0; i -= 3)
-        digitsText.insert(i, QLatin1Char(','));
-    return rounded < 0 ? QLatin1Char('-') + digitsText : digitsText;
-}
-
-QString formatMicroseconds(double us)
-{
-    if (!std::isfinite(us))
-        return QString::number(us);
-    static const char *const units[] = {"\u00b5s", "ms", "s"};
-    return formatScaled(us, 1000.0, units, 2);
-}
-
-QString formatBitrate(double bps)
-{
-    static const char *const units[] = {"bit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
-    return formatScaled(bps, 1000.0, units, 4);
-}
-
-QString formatBytes(double bytes)
-{
-    static const char *const units[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
-    return formatScaled(bytes, 1024.0, units, 4);
 }
 
 } // namespace nb

@@ -20,15 +20,6 @@ std::optional<double> parseRate(QStringView text, QString *error = nullptr);
 // Parses a duration in seconds ("10", "0.5"); rejects negatives and garbage.
 std::optional<double> parseSeconds(QStringView text, QString *error = nullptr);
 
-// "941 Mbit/s", "12.3 Gbit/s": decimal multiples, 3 significant digits.
-QString formatBitrate(double bitsPerSecond);
-// "1.25 GBytes", "512 KBytes": binary multiples as iperf prints them.
-QString formatBytes(double bytes);
-// Keeps 3 significant digits ("12.3", "0.512", "941").
-QString formatSignificant(double value, int digits = 3);
-// Significant digits with thousands grouped: "78,800", "24,100", "941", "0.512".
-QString formatGrouped(double value, int digits = 3);
-// A time in microseconds with the unit that keeps it short: "41.5 µs", "1.23 ms", "2.50 s".
-QString formatMicroseconds(double us);
+// Numbers written for a person: core/format.h.
 
 } // namespace nb

@@ -3,6 +3,7 @@
 
 #include "net/connect.h"
 #include "net/io.h"
+#include "net/pendinglist.h"
 #include "protocol/protocol.h"
 
 #include <algorithm>
@@ -43,21 +44,12 @@ StreamAcceptor::Step StreamAcceptor::wait(int timeoutMs)
             acceptNew();
         } else {
             // A pending connection: its entry is the token.
-            const auto it = std::find_if(m_pending.begin(), m_pending.end(),
-                                         [&](const Pending &p) { return &p == events[i].token; });
+            const auto it = net::findByToken(m_pending, events[i].token);
             if (it != m_pending.end() && readCookie(*it, &step))
                 m_pending.erase(it);
         }
     }
-    const net::Deadline after = net::Clock::now();
-    for (auto it = m_pending.begin(); it != m_pending.end();) {
-        if (after < it->deadline) {
-            ++it;
-            continue;
-        }
-        turnAway(*it);
-        it = m_pending.erase(it);
-    }
+    net::dropExpired(m_pending, [this](Pending &p) { turnAway(p); });
     return step;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 namespace nb {
@@ -39,6 +40,37 @@ std::int64_t monotonicNs()
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
+
+// The receive loop every UDP receiver shares: up to UdpBurst datagrams within
+// UdpReceiveSliceNs. next() gives the length of the next datagram in rx, or nothing when the
+// burst is over: nothing waiting, the slice used up, or an error (put in *error; a timeout
+// and an ICMP port unreachable are none). An empty datagram is skipped.
+class ReceiveBurst {
+public:
+    ReceiveBurst(const net::Socket &s, unsigned char *rx) : m_socket(s), m_rx(rx) {}
+    std::optional<std::size_t> next(QString *error)
+    {
+        while (m_count < UdpBurst && monotonicNs() < m_sliceEnd) {
+            ++m_count;
+            const net::Transfer t = net::receiveSome(m_socket, m_rx, UdpReceiveBuffer);
+            if (t.status == net::IoStatus::Closed)
+                continue; // an empty datagram
+            if (t.status == net::IoStatus::Ok)
+                return std::size_t(t.bytes);
+            if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError))
+                *error = net::systemErrorText(t.systemError);
+            break;
+        }
+        m_count = UdpBurst;
+        return std::nullopt;
+    }
+
+private:
+    const net::Socket &m_socket;
+    unsigned char *m_rx;
+    const std::int64_t m_sliceEnd = monotonicNs() + UdpReceiveSliceNs;
+    std::uint64_t m_count = 0;
+};
 
 bool isConnectMessage(const unsigned char *b, std::size_t n)
 {
@@ -139,19 +171,12 @@ UdpFlow::Step UdpFlow::rrClient(const net::Socket &s, Worker &w)
         oldest = std::min(oldest, m_slots[i].sentNs);
     }
     step.wakeNs = oldest + m_settings.rrTimeoutNs + 1;
-    const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
-    for (std::uint64_t n = 0; n < UdpBurst && monotonicNs() < sliceEnd; ++n) {
-        const net::Transfer t = net::receiveSome(s, rx, UdpReceiveBuffer);
-        if (t.status == net::IoStatus::Closed)
-            continue;
-        if (t.status != net::IoStatus::Ok) {
-            if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError))
-                step.error = net::systemErrorText(t.systemError);
-            return step;
-        }
-        step.bytes += std::uint64_t(t.bytes);
+    ReceiveBurst burst(s, rx);
+    while (const std::optional<std::size_t> received = burst.next(&step.error)) {
+        const std::size_t length = *received;
+        step.bytes += std::uint64_t(length);
         udp::Header h;
-        if (!udp::readHeader(rx, std::size_t(t.bytes), true, &h))
+        if (!udp::readHeader(rx, length, true, &h))
             continue;
         // A response to a request still out completes it; a late one (its request timed
         // out and was counted lost) is dropped.
@@ -180,18 +205,11 @@ UdpFlow::Step UdpFlow::rrServer(const net::Socket &s, Worker &w)
 {
     Step step;
     unsigned char *rx = receiveBuffer(w);
-    const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
-    for (std::uint64_t n = 0; n < UdpBurst && monotonicNs() < sliceEnd; ++n) {
-        const net::Transfer t = net::receiveSome(s, rx, UdpReceiveBuffer);
-        if (t.status == net::IoStatus::Closed)
-            continue;
-        if (t.status != net::IoStatus::Ok) {
-            if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError))
-                step.error = net::systemErrorText(t.systemError);
-            return step;
-        }
-        step.bytes += std::uint64_t(t.bytes);
-        if (std::size_t(t.bytes) < RrHeader)
+    ReceiveBurst burst(s, rx);
+    while (const std::optional<std::size_t> received = burst.next(&step.error)) {
+        const std::size_t length = *received;
+        step.bytes += std::uint64_t(length);
+        if (length < RrHeader)
             continue;
         // The response carries the request's sequence number and time back.
         std::memcpy(m_buffer.data(), rx, RrHeader);
@@ -257,24 +275,17 @@ UdpFlow::Step UdpFlow::receive(const net::Socket &s, Worker &w)
 {
     Step step;
     unsigned char *rx = receiveBuffer(w);
-    const std::int64_t sliceEnd = monotonicNs() + UdpReceiveSliceNs;
-    for (std::uint64_t i = 0; i < UdpBurst && monotonicNs() < sliceEnd; ++i) {
-        const net::Transfer t = net::receiveSome(s, rx, UdpReceiveBuffer);
-        if (t.status == net::IoStatus::Closed)
-            continue; // an empty datagram
-        if (t.status != net::IoStatus::Ok) {
-            if (t.status != net::IoStatus::Timeout && !net::isPortUnreachable(t.systemError))
-                step.error = net::systemErrorText(t.systemError);
-            return step;
-        }
+    ReceiveBurst burst(s, rx);
+    while (const std::optional<std::size_t> received = burst.next(&step.error)) {
+        const std::size_t length = *received;
         if (!m_counting.load(std::memory_order_relaxed))
             continue; // after the end: drained, not counted
-        const udp::StreamReceiver::Verdict v = m_receiver.onDatagram(rx, std::size_t(t.bytes), monotonicNs());
+        const udp::StreamReceiver::Verdict v = m_receiver.onDatagram(rx, length, monotonicNs());
         if (v == udp::StreamReceiver::Verdict::Implausible) {
             m_rejected.store(m_receiver.rejected(), std::memory_order_relaxed);
             continue; // not the test's: no figure counts it
         }
-        step.bytes += std::uint64_t(t.bytes);
+        step.bytes += std::uint64_t(length);
         if (v == udp::StreamReceiver::Verdict::NoHeader)
             continue;
         const udp::ReceiveCounter &c = m_receiver.counter();

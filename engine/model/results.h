@@ -90,17 +90,14 @@ struct IntervalReport {
     static bool fromJson(const QJsonObject &json, IntervalReport *out, QString *error);
 };
 
-// Whole-test figures for one stream, as both sides saw them.
-struct StreamSummary {
-    int id = 0;
-    bool sender = true; // this side sent on this stream
-    double seconds = 0;
+// Whole-test totals of one direction, as both sides saw them: for one stream
+// (StreamSummary) or the streams of one direction summed (DirectionSum).
+struct EndTotals {
+    double seconds = 0;              // the sender's test time
+    double receiverSeconds = 0;      // the receiver's, as iperf3 uses for sum_received
     std::uint64_t bytesSent = 0;     // sender's count (excluding omit)
     std::uint64_t bytesReceived = 0; // receiver's count
     std::int64_t retransmits = -1;
-    std::int64_t maxRttUs = -1, minRttUs = -1, meanRttUs = -1;
-    std::int64_t maxCwndBytes = -1;
-    double receiverSeconds = 0;
     // UDP (-u): datagrams the sender sent, the receiver's count (the highest sequence number
     // it saw, iperf3's "total"), lost and out of order, and the receiver's jitter. In a
     // DirectionSum: the streams' counts summed and their mean jitter.
@@ -111,7 +108,6 @@ struct StreamSummary {
     {
         return packetsReceived > 0 ? 100.0 * double(lostPackets) / double(packetsReceived) : 0.0;
     }
-
     double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
     double receivedBitsPerSecond() const
     {
@@ -120,29 +116,17 @@ struct StreamSummary {
     }
 };
 
-struct DirectionSum {
-    double seconds = 0;         // the sender's test time
-    double receiverSeconds = 0; // the receiver's, as iperf3 uses for sum_received
-    std::uint64_t bytesSent = 0;
-    std::uint64_t bytesReceived = 0;
-    std::int64_t retransmits = -1;
-    // UDP (-u): datagrams the sender sent, the receiver's count (the highest sequence number
-    // it saw, iperf3's "total"), lost and out of order, and the receiver's jitter. In a
-    // DirectionSum: the streams' counts summed and their mean jitter.
-    bool udp = false;
-    std::uint64_t packetsSent = 0, packetsReceived = 0, lostPackets = 0, outOfOrder = 0;
-    double jitterMs = 0;
+// Whole-test figures for one stream.
+struct StreamSummary : EndTotals {
+    int id = 0;
+    bool sender = true; // this side sent on this stream
+    std::int64_t maxRttUs = -1, minRttUs = -1, meanRttUs = -1;
+    std::int64_t maxCwndBytes = -1;
+};
+
+// One direction's streams summed.
+struct DirectionSum : EndTotals {
     int udpStreams = 0; // streams summed, for the mean jitter
-    double lostPercent() const
-    {
-        return packetsReceived > 0 ? 100.0 * double(lostPackets) / double(packetsReceived) : 0.0;
-    }
-    double sentBitsPerSecond() const { return seconds > 0 ? bytesSent * 8.0 / seconds : 0.0; }
-    double receivedBitsPerSecond() const
-    {
-        const double s = receiverSeconds > 0 ? receiverSeconds : seconds;
-        return s > 0 ? bytesReceived * 8.0 / s : 0.0;
-    }
 };
 
 // iperf3-style process CPU figures, percent of one core over the test.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/interfacemonitor.h"
 
-#include "core/units.h"
+#include "core/format.h"
 #include "platform/platform.h"
 
 namespace nb {

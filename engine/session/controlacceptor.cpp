@@ -3,6 +3,7 @@
 
 #include "net/connect.h"
 #include "net/io.h"
+#include "net/pendinglist.h"
 #include "session/testsession.h"
 
 #include <algorithm>
@@ -35,31 +36,24 @@ std::optional<ControlAcceptor::Handshake> ControlAcceptor::wait(int timeoutMs)
             acceptNew();
             continue;
         }
-        const auto it =
-            std::find_if(m_pending.begin(), m_pending.end(), [&](const Pending &p) { return &p == events[i].token; });
+        const auto it = net::findByToken(m_pending, events[i].token);
         if (it != m_pending.end() && advance(*it, &ready))
             m_pending.erase(it);
     }
-    const net::Deadline after = net::Clock::now();
-    for (auto it = m_pending.begin(); it != m_pending.end();) {
-        if (after < it->deadline) {
-            ++it;
-            continue;
-        }
+    net::dropExpired(m_pending, [this](const Pending &p) {
         // Not held back by the log's budget, which a flood of connections spends: at most
         // one line per client per penalty, and few clients can wait at once (MaxPending).
-        if (m_server.admission.held(QHostAddress(it->peer.host()), nowSecs()))
+        if (m_server.admission.held(QHostAddress(p.peer.host()), nowSecs()))
             m_server.say(QStringLiteral("Refusing %1 for %2 s: %3 of its connections in %4 s started no test in time")
-                             .arg(it->client)
+                             .arg(p.client)
                              .arg(Admission::HoldPenaltySecs)
                              .arg(Admission::HoldStrikes)
                              .arg(Admission::HoldWindowSecs));
         m_server.logLine(
             QStringLiteral("Dropped the connection from %1: no %2 within %3 s")
-                .arg(it->peer.toString(), it->cookieDone ? QStringLiteral("test parameters") : QStringLiteral("cookie"))
+                .arg(p.peer.toString(), p.cookieDone ? QStringLiteral("test parameters") : QStringLiteral("cookie"))
                 .arg(messageSecs()));
-        it = m_pending.erase(it); // closing takes it out of the poller
-    }
+    });
     return ready;
 }
 

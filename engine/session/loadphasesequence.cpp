@@ -76,6 +76,7 @@ TestResult runLoadPhasesWithoutProbe(const TestParams &params, const QString &pr
     loaded.probeDscp = params.probeDscp;
     loaded.probeError = probeError;
     loaded.uploadMeasuredByReceiver = true;
+    bool reached = false; // a load phase has connected to the server
     for (int i = 0; i < schedule.size() && result.error.isEmpty(); ++i) {
         const LoadPhase phase = schedule.phases()[i];
         LoadPhaseResult p;
@@ -99,16 +100,20 @@ TestResult runLoadPhasesWithoutProbe(const TestParams &params, const QString &pr
         PhaseForwarder forward(listener, p.start);
         TestResult r;
         // A stock server takes a moment after a test before it accepts the next one (longer
-        // on a loaded machine): ask again for up to 10 s.
+        // on a loaded machine): it answers busy, or, while iperf3 3.12 opens its listening
+        // socket again, refuses the connection. Once a phase has reached this server, ask
+        // again for up to 10 s.
         const auto busyDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         for (;;) {
             ThroughputClient client(sub, &forward);
             r = client.run();
-            if (r.errorCode != ErrorCode::Busy || stop->load() || std::chrono::steady_clock::now() >= busyDeadline)
+            const bool between = r.errorCode == ErrorCode::Busy || (reached && r.errorCode == ErrorCode::Refused);
+            if (!between || stop->load() || std::chrono::steady_clock::now() >= busyDeadline)
                 break;
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
         }
         result.intervals.append(forward.intervals);
+        reached = reached || r.errorCode != ErrorCode::Refused;
         if (!r.ok()) {
             result.error = QStringLiteral("%1 phase: %2").arg(loadPhaseName(phase), r.error);
             result.errorCode = r.errorCode;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/serverpolicy.h"
 
+#include "core/format.h"
 #include "core/sanitize.h"
 #include "core/units.h"
 #include "net/socket.h"

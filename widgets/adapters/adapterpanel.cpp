@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "adapters/adapterpanel.h"
+#include "core/format.h"
 
 #include "adapters/adaptertile.h"
 #include "common/chartstyle.h"
@@ -213,7 +214,7 @@ void AdapterPanel::refreshDetails()
         sub += tr(", %1").arg(info->operState);
     m_subtitle->setText(sub);
     m_chart->setLinkSpeed(double(info->linkSpeedBps));
-    m_link->setText(info->linkSpeedBps > 0 ? formatRate(double(info->linkSpeedBps)) : tr("unknown"));
+    m_link->setText(info->linkSpeedBps > 0 ? nb::formatBitrate(double(info->linkSpeedBps)) : tr("unknown"));
     m_mtu->setText(info->mtu > 0 ? QString::number(info->mtu) : tr("unknown"));
 
     QStringList addresses;
@@ -240,10 +241,12 @@ void AdapterPanel::refreshRates()
     if (!isVisible())
         return; // nothing to draw; the history keeps filling in the monitor
     const RatePoint avg = m_monitor->recentAverage(m_name);
-    m_send->setText(formatRate(avg.sendBps));
-    m_receive->setText(formatRate(avg.receiveBps));
+    m_send->setText(nb::formatBitrate(avg.sendBps));
+    m_receive->setText(nb::formatBitrate(avg.receiveBps));
     const double pct = utilizationPercent(busierDirection(avg.sendBps, avg.receiveBps), double(m_info.linkSpeedBps));
-    m_utilization->setText(formatPercent(pct));
+    // No link speed (loopback, some virtual adapters): utilization does not apply, which is
+    // not the same as a figure we failed to measure ("-").
+    m_utilization->setText(m_info.linkSpeedBps > 0 ? nb::formatPercent(pct) : tr("n/a"));
     // The graph redraws at 5 Hz (the figures and tiles at 10 Hz): a 60-second graph does
     // not look different, and the GUI stays cheap next to a running test.
     if (++m_refreshes % 2 == 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "adapters/adaptertile.h"
+#include "core/format.h"
 
 #include "common/elidedlabel.h"
 #include "common/ratescale.h"
@@ -41,8 +42,8 @@ AdapterTile::AdapterTile(const nb::AdapterInfo &adapter, QWidget *parent)
     layout->addSpacing(2);
     layout->addWidget(m_sparkline);
     setAdapter(adapter);
-    m_send->setFullText(tr("Send %1").arg(formatRate(0)));
-    m_receive->setFullText(tr("Receive %1").arg(formatRate(0)));
+    m_send->setFullText(tr("Send %1").arg(nb::formatBitrate(0)));
+    m_receive->setFullText(tr("Receive %1").arg(nb::formatBitrate(0)));
 }
 
 QString AdapterTile::sendText() const
@@ -92,8 +93,8 @@ void AdapterTile::updateRates(const AdapterMonitor &monitor)
     const RatePoint avg = monitor.recentAverage(m_adapter.name);
     // One line per direction, each in its own unit: "Receive 35.4 Mbit/s", never
     // "0.0354 Gbit/s" borrowed from the busier direction. Narrow columns elide.
-    m_send->setFullText(tr("Send %1").arg(formatRate(avg.sendBps)));
-    m_receive->setFullText(tr("Receive %1").arg(formatRate(avg.receiveBps)));
+    m_send->setFullText(tr("Send %1").arg(nb::formatBitrate(avg.sendBps)));
+    m_receive->setFullText(tr("Receive %1").arg(nb::formatBitrate(avg.receiveBps)));
     m_sparkline->setData(monitor.history(m_adapter.name), double(m_adapter.linkSpeedBps));
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/chartactions.h"
+#include "core/format.h"
 
 #include <qcustomplot.h>
 
@@ -133,7 +134,7 @@ ChartActions::ChartActions(QCustomPlot *plot, const QString &baseName, CsvFuncti
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartActions::showMenu);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartActions::showTooltip);
-    m_keyFormatter = [](double key) { return tr("%1 s").arg(QString::number(key, 'f', 1)); };
+    m_keyFormatter = [](double key) { return tr("%1 s").arg(nb::formatFixed(key, 1)); };
     forwardWheelToScrollArea(m_plot);
     makeMenuReachableByKeyboard(m_plot);
 }
@@ -324,7 +325,7 @@ QString ChartActions::tooltipAt(const QPoint &pos) const
             shownKey = it->key;
             haveKey = true;
         }
-        const QString value = m_formatter ? m_formatter(g, it->value) : QString::number(it->value, 'g', 3);
+        const QString value = m_formatter ? m_formatter(g, it->value) : nb::formatCompact(it->value);
         if (lines.size() == kMaxTooltipLines) {
             lines.append(tr("..."));
             break;

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/loadedlatencyformat.h"
 
-#include "common/ratescale.h"
-#include "common/rrformat.h"
+#include "core/format.h"
 
 #include <QCoreApplication>
-
-#include <cmath>
 
 namespace nb::ui {
 
@@ -18,12 +15,6 @@ QString trLoaded(const char *text)
 }
 
 } // namespace
-
-QString formatLatencyIncreaseUs(double microseconds)
-{
-    const QString magnitude = formatLatencyUs(std::abs(microseconds));
-    return (microseconds < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + magnitude;
-}
 
 QString loadPhaseTitle(nb::LoadPhase phase)
 {
@@ -47,7 +38,7 @@ QString loadedLatencyHeadline(const nb::LoadedLatencyResult &r)
     if (!p99)
         return trLoaded("Under load: no probe figures");
     return trLoaded("Under load p99 %1 (%2)")
-        .arg(formatLatencyIncreaseUs(*p99), loadPhaseTitle(r.phases.at(worst).phase).toLower());
+        .arg(nb::formatLatencyChange(*p99), loadPhaseTitle(r.phases.at(worst).phase).toLower());
 }
 
 QStringList loadedLatencyPhaseLines(const nb::LoadedLatencyResult &r)
@@ -61,27 +52,28 @@ QStringList loadedLatencyPhaseLines(const nb::LoadedLatencyResult &r)
             parts.append(trLoaded("no probe figures"));
         } else {
             const QString values =
-                trLoaded("p50 %1, p99 %2").arg(formatLatencyUs(p.latencyUs.p50), formatLatencyUs(p.latencyUs.p99));
+                trLoaded("p50 %1, p99 %2")
+                    .arg(nb::formatMicroseconds(p.latencyUs.p50), nb::formatMicroseconds(p.latencyUs.p99));
             const auto up50 = r.increaseUs(i, &nb::LatencySummary::p50);
             const auto up99 = r.increaseUs(i, &nb::LatencySummary::p99);
             if (i == baseline)
                 parts.append(trLoaded("%1 (baseline)").arg(values));
             else if (up50 && up99)
                 parts.append(
-                    trLoaded("p50 %1, p99 %2").arg(formatLatencyIncreaseUs(*up50), formatLatencyIncreaseUs(*up99)));
+                    trLoaded("p50 %1, p99 %2").arg(nb::formatLatencyChange(*up50), nb::formatLatencyChange(*up99)));
             else
                 parts.append(values);
         }
         // Only the directions that carried load: an idle phase's zeros say nothing.
         QStringList load;
         if (p.uploadBitsPerSecond > 0)
-            load.append(trLoaded("up %1").arg(formatRate(p.uploadBitsPerSecond)));
+            load.append(trLoaded("up %1").arg(nb::formatBitrate(p.uploadBitsPerSecond)));
         if (p.downloadBitsPerSecond > 0)
-            load.append(trLoaded("down %1").arg(formatRate(p.downloadBitsPerSecond)));
+            load.append(trLoaded("down %1").arg(nb::formatBitrate(p.downloadBitsPerSecond)));
         if (!load.isEmpty())
             parts.append(load.join(QStringLiteral(", ")));
         if (p.hasProbe)
-            parts.append(formatTransactionsPerSecond(p.transactionsPerSecond()));
+            parts.append(nb::formatTransactionsPerSecond(p.transactionsPerSecond()));
         lines.append(QStringLiteral("%1 %2: %3")
                          .arg(i + 1)
                          .arg(loadPhaseTitle(p.phase), parts.join(QStringLiteral(" \u00b7 "))));

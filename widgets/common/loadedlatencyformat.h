@@ -11,8 +11,6 @@
 
 namespace nb::ui {
 
-// "+1.23 ms", "+45.0 µs", "-2.00 µs": a latency difference with its sign.
-QString formatLatencyIncreaseUs(double microseconds);
 // "Idle", "Download", "Upload", "Both ways".
 QString loadPhaseTitle(nb::LoadPhase phase);
 // "Under load p99 +4.20 ms (both ways)"; "Under load: no probe figures" without a baseline

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Pixel-free math for throughput charts and labels: which unit to show, how to round,
-// where an axis should end. Kept apart from the widgets so it can be tested data-driven.
+// Pixel-free math for throughput chart axes: which unit to show, where an axis should end,
+// how a tick is labelled. Kept apart from the widgets so it can be tested data-driven; the
+// figures themselves are written by core/format.h.
 
 #include <QString>
 
@@ -15,18 +16,6 @@ struct RateUnit {
 // The largest decimal unit (bit/s .. Tbit/s) in which the value is at least 1.
 // Zero and negative values get bit/s.
 RateUnit rateUnitFor(double bitsPerSecond);
-
-// "941 Mbit/s", "12.3 Gbit/s", "1.00 Gbit/s" (999.7 Mbit/s rounds up into the next
-// unit), "0 bit/s": 3 significant digits, decimal multiples.
-QString formatRate(double bitsPerSecond);
-
-// A number with the given count of significant digits, trailing zeros kept ("1.00").
-QString formatSignificantDigits(double value, int digits = 3);
-
-// A count or rate written out for reading: the given significant digits, digits grouped
-// in thousands with commas, decimal point ("24,100", "78,800", "950", "31.2", "0.512").
-// The app writes numbers the same way everywhere (as iperf3 does), whatever the locale.
-QString formatGroupedSignificant(double value, int digits = 3);
 
 // The smallest "nice" axis end (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten)
 // that is >= value: fine enough that a 941 Mbit/s curve gets a 1 Gbit/s axis.

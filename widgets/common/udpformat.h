@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Pixel-free text for UDP figures (iperf3 -u and UDP request/response), for the results
+// Pixel-free sentences about UDP figures (iperf3 -u and UDP request/response), for the results
 // summary: loss as iperf3 writes it (lost/total and %), jitter in ms, out-of-order counts.
+// The numbers in them are written by core/format.h.
 // One-way delay is never claimed: it needs synchronized clocks.
 
 #include <model/results.h>
@@ -10,10 +11,6 @@
 
 namespace nb::ui {
 
-// 1.8 -> "1.8%", 0 -> "0%", 0.0123 -> "0.0123%": up to 3 significant digits.
-QString formatLossPercent(double percent);
-// 0.0134 -> "0.013 ms", 1.5 -> "1.50 ms": iperf3's three decimals below 1 ms, else 3 digits.
-QString formatJitterMs(double ms);
 // One direction of a UDP stream test: "lost 14/761 (1.8%), jitter 0.013 ms, 0 out of order".
 QString udpDirectionText(const nb::DirectionSum &sum);
 // UDP request/response: "3 of 91,011 requests (0.0033%) had no response within 1000 ms".

@@ -2,6 +2,7 @@
 #include "common/utilizationscale.h"
 
 #include "common/ratescale.h"
+#include "core/format.h"
 
 #include <QCoreApplication>
 
@@ -67,31 +68,12 @@ UtilizationScale utilizationScaleFromKey(const QString &key)
     return key == QLatin1String("link") ? UtilizationScale::LinkSpeed : UtilizationScale::RecentPeak;
 }
 
-QString formatPercent(double percent)
-{
-    if (!(percent >= 0) || !std::isfinite(percent))
-        return QCoreApplication::translate("nb::ui", "n/a");
-    if (percent >= 100)
-        return QStringLiteral("%1%").arg(QString::number(std::round(percent), 'f', 0));
-    if (percent < 0.05)
-        return QStringLiteral("0%");
-    // formatSignificantDigits keeps trailing zeros; a percentage reads better without.
-    QString text = formatSignificantDigits(percent, percent < 10 ? 2 : 3);
-    if (text.contains(QLatin1Char('.'))) {
-        while (text.endsWith(QLatin1Char('0')))
-            text.chop(1);
-        if (text.endsWith(QLatin1Char('.')))
-            text.chop(1);
-    }
-    return text + QLatin1Char('%');
-}
-
 QString aboveLinkText(double bitsPerSecond, double linkBitsPerSecond)
 {
     const double pct = utilizationPercent(bitsPerSecond, linkBitsPerSecond);
     if (pct <= 100)
         return QString();
-    return QCoreApplication::translate("nb::ui", "above link speed: %1").arg(formatPercent(pct));
+    return QCoreApplication::translate("nb::ui", "above link speed: %1").arg(nb::formatPercent(pct));
 }
 
 QString linkSpeedText(double linkBitsPerSecond)

@@ -39,9 +39,6 @@ QString utilizationScaleText(double axisMaxBitsPerSecond, double linkBitsPerSeco
 QString utilizationScaleKey(UtilizationScale scale);
 UtilizationScale utilizationScaleFromKey(const QString &key);
 
-// "44%", "2.5%", "265%", "0%": at most 3 significant digits, "n/a" for a negative value.
-QString formatPercent(double percent);
-
 // "above link speed: 265%" when the rate exceeds the link speed, else empty.
 QString aboveLinkText(double bitsPerSecond, double linkBitsPerSecond);
 

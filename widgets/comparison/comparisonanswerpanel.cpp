@@ -138,6 +138,108 @@ QLabel *ComparisonAnswerPanel::addLabel(const QString &text, int row, int column
     return label;
 }
 
+void ComparisonAnswerPanel::addHeaderRow(const QPalette &pal)
+{
+    // Header: the answer column, then one per adapter with its chart colour.
+    addLabel(tr("Answer"), 0, 1, true);
+    for (int c = 0; c < m_columns.size(); ++c) {
+        bool baseline = false;
+        for (const nb::VariantAnswer &a : std::as_const(m_answers))
+            for (const nb::AnswerEntry &e : a.entries)
+                baseline = baseline || (e.adapter == m_columns[c].name && e.isBaseline);
+        const QColor colour = seriesColor(pal, m_columns[c].colorIndex);
+        auto *head = new QLabel(this);
+        head->setTextFormat(Qt::RichText);
+        const bool sayBaseline = baseline && m_columns.size() <= 3;
+        head->setText(QStringLiteral("<span style=\"color:%1\">\u25a0</span> <b>%2</b>%3")
+                          .arg(colour.name(), m_columns[c].name.toHtmlEscaped(),
+                               sayBaseline ? QStringLiteral(" \u00b7 ") + tr("baseline").toHtmlEscaped() : QString()));
+        head->setToolTip(baseline ? tr("%1: the others are compared with it").arg(m_columns[c].name)
+                                  : m_columns[c].name);
+        m_grid->addWidget(head, 0, 2 + c);
+    }
+}
+
+ComparisonAnswerPanel::AnswerWords ComparisonAnswerPanel::answerWords(const nb::VariantAnswer &a) const
+{
+    // The answer: who wins (symbol and words), then the difference with its interval.
+    AnswerWords w;
+    const int key = keyEntry(a);
+    if (key < 0) {
+        w.first = tr("? Not compared");
+        w.second = a.entries.size() < 2 ? tr("one adapter in this test") : tr("needs two runs of each");
+        return w;
+    }
+    const nb::AnswerEntry &k = a.entries[key];
+    const nb::stats::Verdict verdict = k.primary->vsBaseline.verdict;
+    if (a.decided && a.winner >= 0) {
+        w.first = tr("\u25b2 %1 %2").arg(a.entries[a.winner].adapter, nb::winnerPhrase(a.primary));
+        w.good = true;
+    } else if (verdict == nb::stats::Verdict::NotEnoughRuns) {
+        w.first = tr("? Too few runs to tell");
+    } else {
+        w.first = tr("\u2248 No clear winner");
+    }
+    const bool compact = m_columns.size() > 2; // long overlay names: the shortest form
+    if (key == a.winner && a.decided)          // the winner is named on the first line
+        w.second = compact ? tr("%1 vs %2").arg(deltaText(k.primary), k.baseline)
+                           : tr("%1 %2 vs %3").arg(deltaText(k.primary), nb::primaryName(a.primary), k.baseline);
+    else
+        w.second = tr("%1: %2 vs %3").arg(k.adapter, deltaText(k.primary), k.baseline);
+    if (!a.decided && verdict == nb::stats::Verdict::NoSignificantDifference)
+        w.second += tr(" (not significant)");
+    return w;
+}
+
+void ComparisonAnswerPanel::addAnswer(int v, const QPalette &pal)
+{
+    const nb::VariantAnswer &a = m_answers[v];
+    const AnswerWords w = answerWords(a);
+    auto *answer = new QLabel(w.first + QLatin1Char('\n') + w.second, this);
+    answer->setTextFormat(Qt::PlainText);
+    answer->setObjectName(QStringLiteral("answer_%1").arg(v));
+    answer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wraps rather than being cut when many adapter columns leave it little room.
+    answer->setWordWrap(true);
+    {
+        QFont measured = answer->font();
+        measured.setBold(w.good); // set below for a decided answer
+        const QFontMetrics fm(measured);
+        const int natural = std::max(fm.horizontalAdvance(w.first), fm.horizontalAdvance(w.second)) + 2;
+        // Whole lines with one or two adapters; with more (an overlay) it may wrap.
+        answer->setMinimumWidth(m_columns.size() <= 2 ? natural : std::min(natural, fm.averageCharWidth() * 34));
+    }
+    answer->setToolTip(a.sentences.isEmpty() ? w.first : a.sentences.join(QLatin1Char('\n')));
+    if (w.good) {
+        QPalette p = answer->palette();
+        p.setColor(QPalette::WindowText, verdictTextColor(true, pal));
+        answer->setPalette(p);
+        QFont f = answer->font();
+        f.setBold(true);
+        answer->setFont(f);
+    }
+    m_grid->addWidget(answer, 1 + v, 1);
+    m_answerLabels.append(answer);
+}
+
+void ComparisonAnswerPanel::addCells(int v)
+{
+    const nb::VariantAnswer &a = m_answers[v];
+    const QString what = nb::primaryName(a.primary);
+    for (int c = 0; c < m_columns.size(); ++c) {
+        QLabel *cell = addLabel(cellText(v, m_columns[c].name), 1 + v, 2 + c);
+        QString tip = tr("%1, %2: %3 and %4").arg(m_columns[c].name, a.variant, what, nb::costName(a.cost));
+        for (const nb::AnswerEntry &e : a.entries) {
+            if (e.adapter != m_columns[c].name || e.isBaseline || e.baseline.isEmpty())
+                continue;
+            tip += QLatin1Char('\n') +
+                   tr("%1 vs %2: %3 %4, %5 %6")
+                       .arg(e.adapter, e.baseline, deltaText(e.primary), what, deltaText(e.cost), nb::costName(a.cost));
+        }
+        cell->setToolTip(tip);
+    }
+}
+
 void ComparisonAnswerPanel::rebuild()
 {
     m_rebuilding = true;
@@ -160,99 +262,12 @@ void ComparisonAnswerPanel::rebuild()
         return;
     }
 
-    // Header: the answer column, then one per adapter with its chart colour.
-    addLabel(tr("Answer"), 0, 1, true);
-    for (int c = 0; c < m_columns.size(); ++c) {
-        bool baseline = false;
-        for (const nb::VariantAnswer &a : std::as_const(m_answers))
-            for (const nb::AnswerEntry &e : a.entries)
-                baseline = baseline || (e.adapter == m_columns[c].name && e.isBaseline);
-        const QColor colour = seriesColor(pal, m_columns[c].colorIndex);
-        auto *head = new QLabel(this);
-        head->setTextFormat(Qt::RichText);
-        const bool sayBaseline = baseline && m_columns.size() <= 3;
-        head->setText(QStringLiteral("<span style=\"color:%1\">\u25a0</span> <b>%2</b>%3")
-                          .arg(colour.name(), m_columns[c].name.toHtmlEscaped(),
-                               sayBaseline ? QStringLiteral(" \u00b7 ") + tr("baseline").toHtmlEscaped() : QString()));
-        head->setToolTip(baseline ? tr("%1: the others are compared with it").arg(m_columns[c].name)
-                                  : m_columns[c].name);
-        m_grid->addWidget(head, 0, 2 + c);
-    }
-
+    addHeaderRow(pal);
     for (int v = 0; v < m_answers.size(); ++v) {
-        const nb::VariantAnswer &a = m_answers[v];
-        const int row = 1 + v;
-        QLabel *variant = addLabel(a.variant, row, 0, true);
-        variant->setToolTip(nb::testKindPhrase(a.primary));
-
-        // The answer: who wins (symbol and words), then the difference with its interval.
-        const int key = keyEntry(a);
-        const QString what = nb::primaryName(a.primary);
-        QString first;
-        QString second;
-        bool good = false;
-        if (key < 0) {
-            first = tr("? Not compared");
-            second = a.entries.size() < 2 ? tr("one adapter in this test") : tr("needs two runs of each");
-        } else {
-            const nb::AnswerEntry &k = a.entries[key];
-            const nb::stats::Verdict verdict = k.primary->vsBaseline.verdict;
-            if (a.decided && a.winner >= 0) {
-                first = tr("\u25b2 %1 %2").arg(a.entries[a.winner].adapter, nb::winnerPhrase(a.primary));
-                good = true;
-            } else if (verdict == nb::stats::Verdict::NotEnoughRuns) {
-                first = tr("? Too few runs to tell");
-            } else {
-                first = tr("\u2248 No clear winner");
-            }
-            // The winner is named on the first line already.
-            const bool compact = m_columns.size() > 2; // long overlay names: the shortest form
-            if (key == a.winner && a.decided)          // the winner is named on the first line
-                second = compact ? tr("%1 vs %2").arg(deltaText(k.primary), k.baseline)
-                                 : tr("%1 %2 vs %3").arg(deltaText(k.primary), what, k.baseline);
-            else
-                second = tr("%1: %2 vs %3").arg(k.adapter, deltaText(k.primary), k.baseline);
-            if (!a.decided && verdict == nb::stats::Verdict::NoSignificantDifference)
-                second += tr(" (not significant)");
-        }
-        auto *answer = new QLabel(first + QLatin1Char('\n') + second, this);
-        answer->setTextFormat(Qt::PlainText);
-        answer->setObjectName(QStringLiteral("answer_%1").arg(v));
-        answer->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        // Wraps rather than being cut when many adapter columns leave it little room.
-        answer->setWordWrap(true);
-        {
-            QFont measured = answer->font();
-            measured.setBold(good); // set below for a decided answer
-            const QFontMetrics fm(measured);
-            const int natural = std::max(fm.horizontalAdvance(first), fm.horizontalAdvance(second)) + 2;
-            // Whole lines with one or two adapters; with more (an overlay) it may wrap.
-            answer->setMinimumWidth(m_columns.size() <= 2 ? natural : std::min(natural, fm.averageCharWidth() * 34));
-        }
-        answer->setToolTip(a.sentences.isEmpty() ? first : a.sentences.join(QLatin1Char('\n')));
-        if (good) {
-            QPalette p = answer->palette();
-            p.setColor(QPalette::WindowText, verdictTextColor(true, pal));
-            answer->setPalette(p);
-            QFont f = answer->font();
-            f.setBold(true);
-            answer->setFont(f);
-        }
-        m_grid->addWidget(answer, row, 1);
-        m_answerLabels.append(answer);
-
-        for (int c = 0; c < m_columns.size(); ++c) {
-            QLabel *cell = addLabel(cellText(v, m_columns[c].name), row, 2 + c);
-            QString tip = tr("%1, %2: %3 and %4").arg(m_columns[c].name, a.variant, what, nb::costName(a.cost));
-            for (const nb::AnswerEntry &e : a.entries) {
-                if (e.adapter != m_columns[c].name || e.isBaseline || e.baseline.isEmpty())
-                    continue;
-                tip += QLatin1Char('\n') + tr("%1 vs %2: %3 %4, %5 %6")
-                                               .arg(e.adapter, e.baseline, deltaText(e.primary), what,
-                                                    deltaText(e.cost), nb::costName(a.cost));
-            }
-            cell->setToolTip(tip);
-        }
+        QLabel *variant = addLabel(m_answers[v].variant, 1 + v, 0, true);
+        variant->setToolTip(nb::testKindPhrase(m_answers[v].primary));
+        addAnswer(v, pal);
+        addCells(v);
     }
     m_grid->setColumnStretch(2 + int(m_columns.size()), 1);
     m_rebuilding = false;

@@ -53,6 +53,17 @@ protected:
 private:
     void rebuild();
     QLabel *addLabel(const QString &text, int row, int column, bool bold = false);
+    // rebuild() in parts: the header of adapter columns; per variant the answer (its two
+    // lines worked out by answerWords) and one cell per adapter.
+    struct AnswerWords {
+        QString first;  // "▲ eth1 faster", "≈ No clear winner"
+        QString second; // "+12.3% ± 1.1% throughput vs eth0"
+        bool good = false;
+    };
+    void addHeaderRow(const QPalette &pal);
+    AnswerWords answerWords(const nb::VariantAnswer &a) const;
+    void addAnswer(int variant, const QPalette &pal);
+    void addCells(int variant);
 
     QList<nb::VariantAnswer> m_answers;
     QList<Column> m_columns;

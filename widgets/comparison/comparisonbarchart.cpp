@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/comparisonbarchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -125,19 +126,33 @@ double ComparisonBarChart::barTop(const Bar &b) const
     return (b.summary.spreadKnown ? std::max(b.summary.ciHigh, b.summary.mean) : b.summary.mean) / m_divisor;
 }
 
-void ComparisonBarChart::rebuild()
+ComparisonBarChart::Bar ComparisonBarChart::makeBar(int config, int series, const MetricStatistics &ms) const
 {
-    clearPlottables();
-    for (const Bar &b : std::as_const(m_bars))
-        removeItem(b.label);
-    m_bars.clear();
-    m_groups.clear();
-    m_deltaLabels.clear();
+    Bar bar;
+    bar.config = config;
+    bar.group = int(m_groups.size());
+    bar.series = series;
+    bar.summary = ms.summary;
+    bar.isBaseline = m_stats.configurations.value(config).isBaseline;
+    bar.hasBaseline = ms.hasBaseline;
+    bar.vsBaseline = ms.vsBaseline;
+    bar.ciClipped = bar.summary.spreadKnown && bar.summary.ciLow < 0;
+    if (bar.isBaseline) {
+        bar.marker = tr("baseline");
+        bar.shortMarker = tr("base");
+    } else if (ms.hasBaseline) {
+        bar.delta = ComparisonTable::formatDelta(ms.vsBaseline.difference);
+        bar.marker = verdictMarker(ms.vsBaseline, m_metric);
+        bar.shortMarker = verdictMarker(ms.vsBaseline, m_metric, true);
+    } else {
+        bar.marker = tr("no baseline");
+        bar.shortMarker = QStringLiteral("-");
+    }
+    return bar;
+}
 
-    const QPalette pal = palette();
-    applyPaletteToPlot(this, pal);
-    styleCommon();
-
+double ComparisonBarChart::collectBars()
+{
     // The bars: only (variant, series) pairs with a value for this metric.
     const int groups = m_hasOverlay ? int(m_overlay.groupLabels.size()) : 0;
     const int series = m_hasOverlay ? m_overlay.seriesCount() : 0;
@@ -150,26 +165,7 @@ void ComparisonBarChart::rebuild()
             const MetricStatistics *ms = config >= 0 ? m_stats.find(config, m_metric) : nullptr;
             if (!ms || ms->summary.n == 0)
                 continue;
-            Bar bar;
-            bar.config = config;
-            bar.group = int(m_groups.size());
-            bar.series = s;
-            bar.summary = ms->summary;
-            bar.isBaseline = m_stats.configurations.value(config).isBaseline;
-            bar.hasBaseline = ms->hasBaseline;
-            bar.vsBaseline = ms->vsBaseline;
-            bar.ciClipped = bar.summary.spreadKnown && bar.summary.ciLow < 0;
-            if (bar.isBaseline) {
-                bar.marker = tr("baseline");
-                bar.shortMarker = tr("base");
-            } else if (ms->hasBaseline) {
-                bar.delta = ComparisonTable::formatDelta(ms->vsBaseline.difference);
-                bar.marker = verdictMarker(ms->vsBaseline, m_metric);
-                bar.shortMarker = verdictMarker(ms->vsBaseline, m_metric, true);
-            } else {
-                bar.marker = tr("no baseline");
-                bar.shortMarker = QStringLiteral("-");
-            }
+            const Bar bar = makeBar(config, s, *ms);
             maxValue = std::max({maxValue, bar.summary.mean, bar.summary.spreadKnown ? bar.summary.ciHigh : 0.0});
             inGroup.append(bar);
         }
@@ -182,17 +178,14 @@ void ComparisonBarChart::rebuild()
     // One slot width for all groups (bars as wide everywhere), groups with fewer bars
     // centred on their tick.
     m_slot = kGroupWidth / widest;
-    for (int i = 0; i < m_bars.size();) {
-        int n = 0;
-        while (i + n < m_bars.size() && m_bars[i + n].group == m_bars[i].group)
-            ++n;
-        for (int k = 0; k < n; ++k)
-            m_bars[i + k].key = m_bars[i].group + 1 + (k - (n - 1) / 2.0) * m_slot;
-        i += n;
-    }
+    placeInGroups(m_bars, m_slot);
     // Series by series, as the QCPBars hold them.
     std::stable_sort(m_bars.begin(), m_bars.end(), [](const Bar &a, const Bar &b) { return a.series < b.series; });
+    return maxValue;
+}
 
+void ComparisonBarChart::setUpAxes(const QPalette &pal, double maxValue)
+{
     const DisplayUnit unit = displayUnit(m_metric, maxValue);
     m_divisor = unit.divisor;
     m_unit = unit.name;
@@ -208,48 +201,51 @@ void ComparisonBarChart::rebuild()
     for (int i = 0; i < m_groups.size(); ++i)
         ticker->addTick(i + 1, m_overlay.groupLabels.value(m_groups[i]));
     xAxis->setRange(0.5, std::max(int(m_groups.size()), 1) + 0.5);
+}
 
-    const QColor text = pal.color(QPalette::Text);
+void ComparisonBarChart::addSeriesBars(const QPalette &pal, int s)
+{
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    for (int s = 0; s < series; ++s) {
-        QVector<double> keys, values, minus, plus;
-        for (const Bar &b : std::as_const(m_bars)) {
-            if (b.series != s)
-                continue;
-            const double mean = b.summary.mean / m_divisor;
-            keys.append(b.key);
-            values.append(mean);
-            // The interval's low end stops at 0: a negative throughput or latency means
-            // only that the runs were too few or too noisy (the tooltip says so).
-            minus.append(b.summary.spreadKnown ? mean - std::max(b.summary.ciLow, 0.0) / m_divisor : nan);
-            plus.append(b.summary.spreadKnown ? (b.summary.ciHigh - b.summary.mean) / m_divisor : nan);
-        }
-        if (keys.isEmpty())
+    QVector<double> keys, values, minus, plus;
+    for (const Bar &b : std::as_const(m_bars)) {
+        if (b.series != s)
             continue;
-        const QString name = m_overlay.seriesLabels.value(s);
-        const int adapter = m_overlay.seriesAdapter.value(s, s);
-        const int source = m_overlay.seriesSource.value(s, 0);
-        auto *bars = new QCPBars(xAxis, yAxis);
-        bars->setName(name);
-        bars->setProperty("fullName", name);
-        bars->setWidthType(QCPBars::wtPlotCoords);
-        bars->setWidth(m_slot * kBarFill);
-        const QColor colour = adapterColor(pal, adapter);
-        bars->setBrush(sourceBrush(pal, colour, source));
-        bars->setPen(barPen(pal, colour));
-        if (name.isEmpty())
-            bars->removeFromLegend();
-        auto *errors = new QCPErrorBars(xAxis, yAxis);
-        errors->removeFromLegend();
-        errors->setName(tr("95% CI"));
-        errors->setPen(QPen(text, 1.4));
-        errors->setWhiskerWidth(std::clamp(m_slot * 40, 6.0, 14.0));
-        errors->setSymbolGap(0);
-        errors->setDataPlottable(bars);
-        bars->setData(keys, values, true);
-        errors->setData(minus, plus);
+        const double mean = b.summary.mean / m_divisor;
+        keys.append(b.key);
+        values.append(mean);
+        // The interval's low end stops at 0: a negative throughput or latency means
+        // only that the runs were too few or too noisy (the tooltip says so).
+        minus.append(b.summary.spreadKnown ? mean - std::max(b.summary.ciLow, 0.0) / m_divisor : nan);
+        plus.append(b.summary.spreadKnown ? (b.summary.ciHigh - b.summary.mean) / m_divisor : nan);
     }
+    if (keys.isEmpty())
+        return;
+    const QString name = m_overlay.seriesLabels.value(s);
+    const int adapter = m_overlay.seriesAdapter.value(s, s);
+    const int source = m_overlay.seriesSource.value(s, 0);
+    auto *bars = new QCPBars(xAxis, yAxis);
+    bars->setName(name);
+    bars->setProperty("fullName", name);
+    bars->setWidthType(QCPBars::wtPlotCoords);
+    bars->setWidth(m_slot * kBarFill);
+    const QColor colour = adapterColor(pal, adapter);
+    bars->setBrush(sourceBrush(pal, colour, source));
+    bars->setPen(barPen(pal, colour));
+    if (name.isEmpty())
+        bars->removeFromLegend();
+    auto *errors = new QCPErrorBars(xAxis, yAxis);
+    errors->removeFromLegend();
+    errors->setName(tr("95% CI"));
+    errors->setPen(QPen(pal.color(QPalette::Text), 1.4));
+    errors->setWhiskerWidth(std::clamp(m_slot * 40, 6.0, 14.0));
+    errors->setSymbolGap(0);
+    errors->setDataPlottable(bars);
+    bars->setData(keys, values, true);
+    errors->setData(minus, plus);
+}
 
+void ComparisonBarChart::addBarLabels(const QPalette &pal)
+{
     const QFont labelFont = annotationFont(font());
     for (Bar &b : m_bars) {
         b.label = new QCPItemText(this);
@@ -259,11 +255,32 @@ void ComparisonBarChart::rebuild()
         b.label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         b.label->setTextAlignment(Qt::AlignHCenter);
         b.label->setPadding(QMargins(1, 1, 1, 3));
-        b.label->setColor(text);
+        b.label->setColor(pal.color(QPalette::Text));
         b.label->setFont(labelFont);
         m_deltaLabels.append(b.delta.isEmpty() ? b.marker : b.delta + QLatin1Char('\n') + b.marker);
         b.label->setText(m_deltaLabels.constLast());
     }
+}
+
+void ComparisonBarChart::rebuild()
+{
+    clearPlottables();
+    for (const Bar &b : std::as_const(m_bars))
+        removeItem(b.label);
+    m_bars.clear();
+    m_groups.clear();
+    m_deltaLabels.clear();
+
+    const QPalette pal = palette();
+    applyPaletteToPlot(this, pal);
+    styleCommon();
+
+    const double maxValue = collectBars();
+    setUpAxes(pal, maxValue);
+    const int series = m_hasOverlay ? m_overlay.seriesCount() : 0;
+    for (int s = 0; s < series; ++s)
+        addSeriesBars(pal, s);
+    addBarLabels(pal);
 
     const bool empty = m_bars.isEmpty();
     legend->setVisible(!empty && legend->itemCount() > 0);
@@ -401,7 +418,7 @@ QString ComparisonBarChart::tooltipAt(const QPoint &pos) const
             const int base = m_stats.configurations.value(b.config).baselineConfig;
             QString verdict = stats::verdictText(b.vsBaseline.verdict, metricBetter(m_metric));
             if (b.vsBaseline.welch.valid && b.vsBaseline.verdict != stats::Verdict::NotEnoughRuns)
-                verdict += QStringLiteral(" (p=%1)").arg(formatSignificantDigits(b.vsBaseline.welch.pValue, 2));
+                verdict += QStringLiteral(" (p=%1)").arg(nb::formatSignificant(b.vsBaseline.welch.pValue, 2));
             lines.append(tr("vs %1: %2, %3")
                              .arg(m_overlay.merged.configurations.value(base).label,
                                   b.delta.isEmpty() ? QStringLiteral("-") : b.delta, verdict));

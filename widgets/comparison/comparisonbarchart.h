@@ -75,6 +75,13 @@ private:
     };
 
     double barTop(const Bar &b) const; // top of bar or whisker, display units
+    // rebuild() in steps: the bars from the statistics (returns the largest value), the
+    // axes and title, one QCPBars with its whiskers per series, the labels above the bars.
+    Bar makeBar(int config, int series, const MetricStatistics &ms) const;
+    double collectBars();
+    void setUpAxes(const QPalette &pal, double maxValue);
+    void addSeriesBars(const QPalette &pal, int series);
+    void addBarLabels(const QPalette &pal);
 
     nb::Metric m_metric = nb::Metric::Throughput;
     nb::ComparisonOverlay m_overlay;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/comparisonchartparts.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/ratescale.h"
@@ -52,7 +53,7 @@ QString formatTick(double value)
         return QStringLiteral("0");
     if (std::abs(value) >= 1000)
         return formatGrouped(value, 3);
-    return QString::number(value, 'g', 3);
+    return nb::formatCompact(value);
 }
 
 QString GroupedTicker::getTickLabel(double tick, const QLocale &, QChar, int)

@@ -21,6 +21,20 @@ namespace nb::ui {
 // The share of a variant's room on the category axis taken by its bars or boxes.
 inline constexpr double kGroupWidth = 0.8;
 
+// Puts items on a category axis: the items of one group (consecutive, same .group) sit
+// side by side, one slot apart, centred on the group's tick at group + 1.
+template <typename Item> void placeInGroups(QList<Item> &items, double slot)
+{
+    for (qsizetype i = 0; i < items.size();) {
+        qsizetype n = 0;
+        while (i + n < items.size() && items[i + n].group == items[i].group)
+            ++n;
+        for (qsizetype k = 0; k < n; ++k)
+            items[i + k].key = items[i].group + 1 + (double(k) - double(n - 1) / 2.0) * slot;
+        i += n;
+    }
+}
+
 // Values are divided by `divisor` and shown with `name`.
 struct DisplayUnit {
     double divisor = 1;

@@ -45,6 +45,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    // data() per role: the cell's text, its sort key and its tooltip.
+    QString displayText(const nb::ComparisonTableRow &row, int column) const;
+    QVariant sortValue(const nb::ComparisonTableRow &row, int column) const;
+    QVariant toolTip(const nb::ComparisonTableRow &row, int column) const;
     std::unique_ptr<nb::ComparisonTable> m_table;
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/comparisontimelinechart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -20,12 +21,7 @@ namespace nb::ui {
 
 namespace {
 
-struct Points {
-    bool transactions = false;
-    double start = 0;      // where the first interval begins
-    QList<QPointF> points; // (interval end, value)
-    QList<double> starts;  // per point: where its interval begins
-};
+using Points = TimelineRun;
 
 // Per-interval value of a run: received bit/s summed over the directions it carried, or
 // transactions/s for request/response runs. Warm-up intervals are left out.
@@ -85,7 +81,7 @@ ComparisonTimelineChart::ComparisonTimelineChart(QWidget *parent)
     xAxis->setLabel(tr("Seconds since run start"));
     yAxis2->setVisible(false);
     actions()->setValueFormatter([this](const QCPGraph *, double value) {
-        return m_shown == Kind::Transactions ? formatTransactionsPerSecond(value) : formatRate(value);
+        return m_shown == Kind::Transactions ? nb::formatTransactionsPerSecond(value) : nb::formatBitrate(value);
     });
     actions()->setMenuExtender([this](QMenu *menu) {
         if (!(m_hasRate && m_hasTps))
@@ -137,53 +133,33 @@ QString ComparisonTimelineChart::title() const
     return m_title->text();
 }
 
-void ComparisonTimelineChart::rebuild()
+QList<TimelineRun> ComparisonTimelineChart::collectRuns() const
 {
-    clearGraphs();
-    m_curves.clear();
-    const QPalette pal = palette();
-    applyPaletteToPlot(this, pal);
-    styleCommon();
-
-    struct Pending {
-        int run;
-        Points data;
-    };
-    QList<Pending> all;
+    QList<TimelineRun> all;
     for (int i = 0; i < m_overlay.merged.runs.size(); ++i) {
         const Run &run = m_overlay.merged.runs[i];
         if (!run.ok())
             continue;
-        Points p = intervalPoints(run.result);
+        TimelineRun p = intervalPoints(run.result);
+        p.run = i;
         if (!p.points.isEmpty())
-            all.append({i, p});
+            all.append(p);
     }
-    m_hasRate = std::any_of(all.begin(), all.end(), [](const Pending &p) { return !p.data.transactions; });
-    m_hasTps = std::any_of(all.begin(), all.end(), [](const Pending &p) { return p.data.transactions; });
+    return all;
+}
+
+void ComparisonTimelineChart::chooseKind(const QList<TimelineRun> &all)
+{
+    m_hasRate = std::any_of(all.begin(), all.end(), [](const TimelineRun &p) { return !p.transactions; });
+    m_hasTps = std::any_of(all.begin(), all.end(), [](const TimelineRun &p) { return p.transactions; });
     m_shown = m_wanted;
     if (!hasKind(m_shown) && hasKind(m_shown == Kind::Throughput ? Kind::Transactions : Kind::Throughput))
         m_shown = m_shown == Kind::Throughput ? Kind::Transactions : Kind::Throughput;
+}
+
+void ComparisonTimelineChart::setUpAxes(const QPalette &pal, double peak)
+{
     const bool tps = m_shown == Kind::Transactions;
-
-    // Variants of the shown kind: a point shape each when there are several.
-    QList<int> variants;
-    double peak = 0, minX = std::numeric_limits<double>::max(), maxX = 0;
-    QList<Pending> shown;
-    for (const Pending &p : std::as_const(all)) {
-        if (p.data.transactions != tps)
-            continue;
-        shown.append(p);
-        const int config = m_overlay.merged.runs[p.run].configIndex;
-        const int g = m_overlay.groupOf.value(config);
-        if (!variants.contains(g))
-            variants.append(g);
-        minX = std::min(minX, p.data.start);
-        for (const QPointF &pt : p.data.points) {
-            peak = std::max(peak, pt.y());
-            maxX = std::max(maxX, pt.x());
-        }
-    }
-
     const QString other =
         m_hasRate && m_hasTps ? tr(" (right-click: %1)").arg(tps ? tr("throughput") : tr("transactions/s")) : QString();
     m_title->setText((tps ? tr("Transactions/s per interval") : tr("Throughput per interval")) + other);
@@ -204,50 +180,87 @@ void ComparisonTimelineChart::rebuild()
         yAxis->setLabel(ticker->unit().name);
         yAxis->setRange(0, top);
     }
-    xAxis->setRange(shown.isEmpty() ? 0 : minX, maxX > minX ? maxX : minX + 1);
+}
 
-    const bool manyVariants = variants.size() > 1;
+void ComparisonTimelineChart::addRunCurve(const QPalette &pal, const TimelineRun &p, int variant, bool manyVariants,
+                                          QList<QPair<int, int>> &legendDone)
+{
+    const Run &run = m_overlay.merged.runs[p.run];
+    const int config = run.configIndex;
+    const int series = m_overlay.seriesOf.value(config);
+    const QColor colour = adapterColor(pal, m_overlay.adapterOf.value(config));
+    const QPen pen(colour, 1.6, sourceLineStyle(m_overlay.sourceOf.value(config)));
+    const QCPScatterStyle shape = variantShape(manyVariants ? variant + 1 : 0, colour);
+    const Configuration &conf = m_overlay.merged.configurations[config];
+    QString name = m_overlay.seriesLabels.value(series);
+    if (manyVariants && !conf.variantName().isEmpty())
+        name += QStringLiteral(", ") + conf.variantName();
     // One legend entry per series (and variant): an empty graph carrying the style, since
     // the runs' own curves are many.
+    if (!legendDone.contains(qMakePair(series, variant))) {
+        legendDone.append(qMakePair(series, variant));
+        QCPGraph *entry = addGraph();
+        QPen legendPen = pen;
+        legendPen.setWidthF(2.2);
+        entry->setPen(legendPen);
+        entry->setScatterStyle(shape);
+        entry->setName(name);
+    }
+    QCPGraph *graph = addGraph();
+    graph->setPen(pen);
+    graph->setScatterStyle(shape);
+    graph->setName(tr("%1, run %2").arg(name).arg(run.repeatIndex + 1));
+    graph->removeFromLegend();
+    // A step per interval, from its start to its end: the value is the interval's
+    // average, and the curve covers the time it was measured over.
+    graph->setLineStyle(QCPGraph::lsStepLeft);
+    QVector<double> keys, values;
+    for (int k = 0; k < p.points.size(); ++k) {
+        keys.append(p.starts[k]);
+        values.append(p.points[k].y());
+    }
+    keys.append(p.points.constLast().x());
+    values.append(p.points.constLast().y());
+    graph->setData(keys, values, true);
+    m_curves.append({p.run, config, graph, p.points});
+}
+
+void ComparisonTimelineChart::rebuild()
+{
+    clearGraphs();
+    m_curves.clear();
+    const QPalette pal = palette();
+    applyPaletteToPlot(this, pal);
+    styleCommon();
+
+    const QList<TimelineRun> all = collectRuns();
+    chooseKind(all);
+    const bool tps = m_shown == Kind::Transactions;
+
+    // Variants of the shown kind: a point shape each when there are several.
+    QList<int> variants;
+    double peak = 0, minX = std::numeric_limits<double>::max(), maxX = 0;
+    QList<TimelineRun> shown;
+    for (const TimelineRun &p : all) {
+        if (p.transactions != tps)
+            continue;
+        shown.append(p);
+        const int g = m_overlay.groupOf.value(m_overlay.merged.runs[p.run].configIndex);
+        if (!variants.contains(g))
+            variants.append(g);
+        minX = std::min(minX, p.start);
+        for (const QPointF &pt : p.points) {
+            peak = std::max(peak, pt.y());
+            maxX = std::max(maxX, pt.x());
+        }
+    }
+    setUpAxes(pal, peak);
+    xAxis->setRange(shown.isEmpty() ? 0 : minX, maxX > minX ? maxX : minX + 1);
+
     QList<QPair<int, int>> legendDone;
-    for (const Pending &p : std::as_const(shown)) {
-        const Run &run = m_overlay.merged.runs[p.run];
-        const int config = run.configIndex;
-        const int series = m_overlay.seriesOf.value(config);
-        const int variant = int(variants.indexOf(m_overlay.groupOf.value(config)));
-        const QColor colour = adapterColor(pal, m_overlay.adapterOf.value(config));
-        const QPen pen(colour, 1.6, sourceLineStyle(m_overlay.sourceOf.value(config)));
-        const QCPScatterStyle shape = variantShape(manyVariants ? variant + 1 : 0, colour);
-        const Configuration &conf = m_overlay.merged.configurations[config];
-        QString name = m_overlay.seriesLabels.value(series);
-        if (manyVariants && !conf.variantName().isEmpty())
-            name += QStringLiteral(", ") + conf.variantName();
-        if (!legendDone.contains(qMakePair(series, variant))) {
-            legendDone.append(qMakePair(series, variant));
-            QCPGraph *entry = addGraph();
-            QPen legendPen = pen;
-            legendPen.setWidthF(2.2);
-            entry->setPen(legendPen);
-            entry->setScatterStyle(shape);
-            entry->setName(name);
-        }
-        QCPGraph *graph = addGraph();
-        graph->setPen(pen);
-        graph->setScatterStyle(shape);
-        graph->setName(tr("%1, run %2").arg(name).arg(run.repeatIndex + 1));
-        graph->removeFromLegend();
-        // A step per interval, from its start to its end: the value is the interval's
-        // average, and the curve covers the time it was measured over.
-        graph->setLineStyle(QCPGraph::lsStepLeft);
-        QVector<double> keys, values;
-        for (int k = 0; k < p.data.points.size(); ++k) {
-            keys.append(p.data.starts[k]);
-            values.append(p.data.points[k].y());
-        }
-        keys.append(p.data.points.constLast().x());
-        values.append(p.data.points.constLast().y());
-        graph->setData(keys, values, true);
-        m_curves.append({p.run, config, graph, p.data.points});
+    for (const TimelineRun &p : std::as_const(shown)) {
+        const int variant = int(variants.indexOf(m_overlay.groupOf.value(m_overlay.merged.runs[p.run].configIndex)));
+        addRunCurve(pal, p, variant, variants.size() > 1, legendDone);
     }
     legend->setVisible(!m_curves.isEmpty());
     setPlaceholder(m_curves.isEmpty() ? tr("No per-interval results") : QString());

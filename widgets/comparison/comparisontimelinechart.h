@@ -16,6 +16,15 @@
 
 namespace nb::ui {
 
+// One run's per-interval values, as the timeline draws them.
+struct TimelineRun {
+    int run = 0; // index into the comparison's runs
+    bool transactions = false;
+    double start = 0;      // where the first interval begins
+    QList<QPointF> points; // (interval end, value)
+    QList<double> starts;  // per point: where its interval begins
+};
+
 class ComparisonTimelineChart : public ComparisonChart {
     Q_OBJECT
 public:
@@ -38,6 +47,14 @@ protected:
     void rebuild() override;
 
 private:
+    // rebuild() in steps: each run's per-interval values, the kind shown (throughput or
+    // transactions/s), the axes and title, one curve per run.
+    QList<TimelineRun> collectRuns() const;
+    void chooseKind(const QList<TimelineRun> &all);
+    void setUpAxes(const QPalette &pal, double peak);
+    void addRunCurve(const QPalette &pal, const TimelineRun &run, int variant, bool manyVariants,
+                     QList<QPair<int, int>> &legendDone);
+
     struct Curve {
         int run = 0; // index into m_overlay.merged.runs
         int config = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison/latencydistributionchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -43,9 +44,9 @@ LatencyDistributionChart::LatencyDistributionChart(QWidget *parent)
     : ComparisonChart(QStringLiteral("latencyDistribution"), QStringLiteral("latency-distribution"), parent)
 {
     actions()->setValueFormatter([](const QCPGraph *, double value) {
-        return tr("%1% of transactions").arg(formatSignificantDigits(value * 100, 3));
+        return tr("%1% of transactions").arg(nb::formatSignificant(value * 100, 3));
     });
-    actions()->setKeyFormatter([](double key) { return tr("at most %1").arg(formatLatencyUs(key)); });
+    actions()->setKeyFormatter([](double key) { return tr("at most %1").arg(nb::formatMicroseconds(key)); });
     actions()->setMenuExtender([this](QMenu *menu) {
         auto *group = new QActionGroup(menu);
         QAction *box = menu->addAction(tr("Box plot (p1, p25, p50, p75, p99)"));
@@ -101,14 +102,8 @@ QStringList LatencyDistributionChart::categoryLabels() const
     return out;
 }
 
-void LatencyDistributionChart::rebuild()
+double LatencyDistributionChart::collectSeries()
 {
-    clearPlottables();
-    m_data.clear();
-    m_groups.clear();
-    const QPalette pal = palette();
-    const QColor text = pal.color(QPalette::Text);
-
     // Group by variant like the bars: only RR variants, only series with latencies.
     double maxP99 = 0;
     int widest = 1;
@@ -146,14 +141,95 @@ void LatencyDistributionChart::rebuild()
     }
     const double slot = kGroupWidth / widest;
     m_boxWidth = slot * 0.7;
-    for (int i = 0; i < m_data.size();) {
-        int n = 0;
-        while (i + n < m_data.size() && m_data[i + n].group == m_data[i].group)
-            ++n;
-        for (int k = 0; k < n; ++k)
-            m_data[i + k].key = m_data[i].group + 1 + (k - (n - 1) / 2.0) * slot;
-        i += n;
+    placeInGroups(m_data, slot);
+    return maxP99;
+}
+
+void LatencyDistributionChart::drawBoxes(const QPalette &pal, double maxP99)
+{
+    const QColor text = pal.color(QPalette::Text);
+    const DisplayUnit unit = latencyUnit(maxP99);
+    m_unit = unit.name;
+    m_divisor = unit.divisor;
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    for (int i = 0; i < m_groups.size(); ++i)
+        ticker->addTick(i + 1, m_overlay.groupLabels.value(m_groups[i]));
+    xAxis->setTicker(ticker);
+    xAxis->setRange(0.5, std::max(1, int(m_groups.size())) + 0.5);
+    xAxis->setLabel(tr("Whiskers p1 and p99, box p25 to p75, line p50"));
+    yAxis->setLabel(tr("Latency (%1)").arg(m_unit));
+    yAxis->setRange(0, niceCeiling(std::max(maxP99, 1.0) / m_divisor * 1.08));
+    QList<int> inLegend;
+    for (const Series &s : std::as_const(m_data)) {
+        auto *box = new QCPStatisticalBox(xAxis, yAxis);
+        box->setName(m_overlay.seriesLabels.value(s.series));
+        const QColor colour = adapterColor(pal, m_overlay.seriesAdapter.value(s.series, s.series));
+        box->setBrush(sourceBrush(pal, colour, m_overlay.seriesSource.value(s.series)));
+        box->setPen(QPen(text, 1.2));
+        box->setWhiskerPen(QPen(text, 1.2, Qt::SolidLine));
+        box->setWhiskerBarPen(QPen(text, 1.4));
+        box->setMedianPen(QPen(text, 2.6));
+        box->setWidth(m_boxWidth);
+        box->setWhiskerWidth(m_boxWidth * 0.5);
+        box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+        const auto at = [&](double p) { return s.histogram.valueAtPercentile(p) / 1000.0 / m_divisor; };
+        box->addData(s.key, at(1), at(25), at(50), at(75), at(99));
+        if (inLegend.contains(s.series) || box->name().isEmpty())
+            box->removeFromLegend();
+        else
+            inLegend.append(s.series);
     }
+}
+
+void LatencyDistributionChart::drawCdf(const QPalette &pal)
+{
+    m_unit = QStringLiteral("\u00b5s");
+    m_divisor = 1;
+    xAxis->setScaleType(QCPAxis::stLogarithmic);
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyLogTicker));
+    xAxis->setTickLength(0, 5);
+    xAxis->setSubTicks(false);
+    xAxis->setLabel(tr("Latency (log scale)"));
+    yAxis->setLabel(tr("Fraction of transactions"));
+    yAxis->setRange(0, 1.02);
+    double lo = std::numeric_limits<double>::max(), hi = 0;
+    const bool manyVariants = m_groups.size() > 1;
+    static constexpr QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
+                                                               QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
+    for (const Series &s : std::as_const(m_data)) {
+        QCPGraph *graph = addGraph(xAxis, yAxis);
+        QString name = m_overlay.seriesLabels.value(s.series);
+        if (manyVariants)
+            name += QStringLiteral(", ") + m_overlay.groupLabels.value(m_groups[s.group]);
+        graph->setName(name);
+        const QColor colour = adapterColor(pal, m_overlay.seriesAdapter.value(s.series, s.series));
+        graph->setPen(QPen(colour, 2.0, sourceLineStyle(m_overlay.seriesSource.value(s.series))));
+        if (manyVariants) {
+            graph->setScatterStyle(QCPScatterStyle(shapes[std::size_t(s.group) % std::size(shapes)], colour, 5));
+            graph->setScatterSkip(12);
+        }
+        QVector<double> keys, values;
+        for (const QPointF &p : s.cdf) {
+            keys.append(p.x());
+            values.append(p.y());
+            lo = std::min(lo, p.x());
+            hi = std::max(hi, p.x());
+        }
+        graph->setData(keys, values, true);
+    }
+    if (hi > 0)
+        xAxis->setRange(lo / 1.3, hi * 1.3);
+    else
+        xAxis->setRange(1, 1000);
+}
+
+void LatencyDistributionChart::rebuild()
+{
+    clearPlottables();
+    m_data.clear();
+    m_groups.clear();
+    const QPalette pal = palette();
+    const double maxP99 = collectSeries();
 
     xAxis->setScaleType(QCPAxis::stLinear);
     xAxis->setLabel(QString());
@@ -162,80 +238,10 @@ void LatencyDistributionChart::rebuild()
     yAxis->setLabel(QString());
     yAxis->setScaleType(QCPAxis::stLinear);
     yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new GroupedTicker));
-
-    QList<int> inLegend;
-    if (m_mode == Mode::Box) {
-        const DisplayUnit unit = latencyUnit(maxP99);
-        m_unit = unit.name;
-        m_divisor = unit.divisor;
-        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-        for (int i = 0; i < m_groups.size(); ++i)
-            ticker->addTick(i + 1, m_overlay.groupLabels.value(m_groups[i]));
-        xAxis->setTicker(ticker);
-        xAxis->setRange(0.5, std::max(1, int(m_groups.size())) + 0.5);
-        xAxis->setLabel(tr("Whiskers p1 and p99, box p25 to p75, line p50"));
-        yAxis->setLabel(tr("Latency (%1)").arg(m_unit));
-        yAxis->setRange(0, niceCeiling(std::max(maxP99, 1.0) / m_divisor * 1.08));
-        for (const Series &s : std::as_const(m_data)) {
-            auto *box = new QCPStatisticalBox(xAxis, yAxis);
-            box->setName(m_overlay.seriesLabels.value(s.series));
-            const QColor colour = adapterColor(pal, m_overlay.seriesAdapter.value(s.series, s.series));
-            box->setBrush(sourceBrush(pal, colour, m_overlay.seriesSource.value(s.series)));
-            box->setPen(QPen(text, 1.2));
-            box->setWhiskerPen(QPen(text, 1.2, Qt::SolidLine));
-            box->setWhiskerBarPen(QPen(text, 1.4));
-            box->setMedianPen(QPen(text, 2.6));
-            box->setWidth(m_boxWidth);
-            box->setWhiskerWidth(m_boxWidth * 0.5);
-            box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
-            const auto at = [&](double p) { return s.histogram.valueAtPercentile(p) / 1000.0 / m_divisor; };
-            box->addData(s.key, at(1), at(25), at(50), at(75), at(99));
-            if (inLegend.contains(s.series) || box->name().isEmpty())
-                box->removeFromLegend();
-            else
-                inLegend.append(s.series);
-        }
-    } else {
-        m_unit = QStringLiteral("\u00b5s");
-        m_divisor = 1;
-        xAxis->setScaleType(QCPAxis::stLogarithmic);
-        xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyLogTicker));
-        xAxis->setTickLength(0, 5);
-        xAxis->setSubTicks(false);
-        xAxis->setLabel(tr("Latency (log scale)"));
-        yAxis->setLabel(tr("Fraction of transactions"));
-        yAxis->setRange(0, 1.02);
-        double lo = std::numeric_limits<double>::max(), hi = 0;
-        const bool manyVariants = m_groups.size() > 1;
-        static constexpr QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
-                                                                   QCPScatterStyle::ssTriangle,
-                                                                   QCPScatterStyle::ssDiamond};
-        for (const Series &s : std::as_const(m_data)) {
-            QCPGraph *graph = addGraph(xAxis, yAxis);
-            QString name = m_overlay.seriesLabels.value(s.series);
-            if (manyVariants)
-                name += QStringLiteral(", ") + m_overlay.groupLabels.value(m_groups[s.group]);
-            graph->setName(name);
-            const QColor colour = adapterColor(pal, m_overlay.seriesAdapter.value(s.series, s.series));
-            graph->setPen(QPen(colour, 2.0, sourceLineStyle(m_overlay.seriesSource.value(s.series))));
-            if (manyVariants) {
-                graph->setScatterStyle(QCPScatterStyle(shapes[std::size_t(s.group) % std::size(shapes)], colour, 5));
-                graph->setScatterSkip(12);
-            }
-            QVector<double> keys, values;
-            for (const QPointF &p : s.cdf) {
-                keys.append(p.x());
-                values.append(p.y());
-                lo = std::min(lo, p.x());
-                hi = std::max(hi, p.x());
-            }
-            graph->setData(keys, values, true);
-        }
-        if (hi > 0)
-            xAxis->setRange(lo / 1.3, hi * 1.3);
-        else
-            xAxis->setRange(1, 1000);
-    }
+    if (m_mode == Mode::Box)
+        drawBoxes(pal, maxP99);
+    else
+        drawCdf(pal);
 
     applyPaletteToPlot(this, pal);
     styleCommon();
@@ -272,7 +278,7 @@ QString LatencyDistributionChart::tooltipAt(const QPoint &pos) const
     for (const Series &s : m_data) {
         if (std::abs(xAxis->coordToPixel(s.key) - pos.x()) > halfWidth)
             continue;
-        const auto at = [&](double p) { return formatLatencyUs(s.histogram.valueAtPercentile(p) / 1000.0); };
+        const auto at = [&](double p) { return nb::formatMicroseconds(s.histogram.valueAtPercentile(p) / 1000.0); };
         return tr("%1\n%2 transactions in %n run(s)\np99 %3\np75 %4\np50 %5\np25 %6\np1 %7", nullptr, s.runs)
             .arg(m_overlay.merged.configurations.value(s.config).label)
             .arg(s.histogram.count())

@@ -39,6 +39,11 @@ protected:
     QString tooltipAt(const QPoint &pos) const override;
 
 private:
+    // rebuild() in steps: the series per variant (returns the largest p99 in µs), then
+    // the boxes or the CDF curves.
+    double collectSeries();
+    void drawBoxes(const QPalette &pal, double maxP99);
+    void drawCdf(const QPalette &pal);
     struct Series {
         int config = 0;
         int group = 0; // index into m_groups

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/cpuchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -40,7 +41,7 @@ QString cpuPlaceholderLines(const QString &text, const QFontMetrics &fm, int wid
 
 } // namespace
 
-CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+CpuChart::CpuChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -76,9 +77,9 @@ CpuChart::CpuChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
 
     auto *actions = new ChartActions(m_plot, QStringLiteral("cpu"));
     actions->setValueFormatter([this](const QCPGraph *graph, double value) {
-        QString text = QStringLiteral("%1%").arg(formatSignificantDigits(value, 3));
+        QString text = QStringLiteral("%1%").arg(nb::formatSignificant(value, 3));
         if (graph == m_process.graph && m_cpuCount > 1)
-            text += tr(" (%1% of one core)").arg(formatSignificantDigits(value * m_cpuCount, 3));
+            text += tr(" (%1% of one core)").arg(nb::formatSignificant(value * m_cpuCount, 3));
         return text;
     });
     applyPalette();
@@ -179,13 +180,6 @@ void CpuChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_plot->xAxis->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void CpuChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void CpuChart::applyPalette()

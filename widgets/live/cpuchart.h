@@ -10,14 +10,14 @@
 
 #include <platform/cpumonitor.h>
 
-#include <QWidget>
+#include "live/livechart.h"
 
 class QCustomPlot;
 class QCPItemText;
 
 namespace nb::ui {
 
-class CpuChart : public QWidget {
+class CpuChart : public LiveChart {
     Q_OBJECT
 public:
     explicit CpuChart(QWidget *parent = nullptr);
@@ -37,10 +37,8 @@ public:
     QCustomPlot *plot() const { return m_plot; }
 
 protected:
-    void changeEvent(QEvent *event) override;
-
 private:
-    void applyPalette();
+    void applyPalette() override;
     void updateAxes();
     void fitPlaceholder();
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/livetestchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -28,7 +29,7 @@ QString seriesName(bool sender, int streamId)
 
 } // namespace
 
-LiveTestChart::LiveTestChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+LiveTestChart::LiveTestChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->addLayer(QStringLiteral("streams"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limAbove);
@@ -43,7 +44,7 @@ LiveTestChart::LiveTestChart(QWidget *parent) : QWidget(parent), m_plot(new QCus
     setup.placeholderAt = QPointF(0.5, 0.45);
     setup.exportName = QStringLiteral("throughput");
     setup.csv = [this] { return toCsv(); };
-    setup.formatValue = [](const QCPGraph *, double value) { return formatRate(value); };
+    setup.formatValue = [](const QCPGraph *, double value) { return nb::formatBitrate(value); };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
     parts.actions->setMenuExtender([this](QMenu *menu) {
         QAction *streams = menu->addAction(tr("Show each stream"));
@@ -268,13 +269,6 @@ void LiveTestChart::replotNow()
     }
     m_dirty = false;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void LiveTestChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void LiveTestChart::applyPalette()

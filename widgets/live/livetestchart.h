@@ -12,8 +12,8 @@
 
 #include <model/results.h>
 
+#include "live/livechart.h"
 #include <QTimer>
-#include <QWidget>
 
 #include <map>
 
@@ -23,7 +23,7 @@ class QCPItemText;
 
 namespace nb::ui {
 
-class LiveTestChart : public QWidget {
+class LiveTestChart : public LiveChart {
     Q_OBJECT
 public:
     explicit LiveTestChart(QWidget *parent = nullptr);
@@ -54,8 +54,6 @@ public:
     QString toCsv() const;
 
 protected:
-    void changeEvent(QEvent *event) override;
-
 private:
     struct Series {
         BoundedSeries data;
@@ -73,7 +71,7 @@ private:
     void updateAxes();
     void scheduleReplot();
     void replotNow();
-    void applyPalette();
+    void applyPalette() override;
 
     QCustomPlot *m_plot;
     QCPItemText *m_placeholder = nullptr;

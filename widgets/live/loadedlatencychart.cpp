@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/loadedlatencychart.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/latencyaxis.h"
@@ -51,21 +52,12 @@ std::optional<double> valueAt(const QCPGraph *graph, double t)
 
 } // namespace
 
-LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_rateRect = m_plot->axisRect();
-    m_latencyRect = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_latencyRect);
-    auto *margins = new QCPMarginGroup(m_plot);
-    m_rateRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    m_latencyRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    for (QCPAxisRect *r : {m_rateRect, m_latencyRect}) {
-        for (QCPAxis *a : r->axes())
-            a->setLayer(QStringLiteral("axes"));
-    }
+    m_latencyRect = addLowerAxisRect(m_plot);
     // The bands lie under the grid and the curves.
     m_plot->addLayer(QStringLiteral("bands"), m_plot->layer(QStringLiteral("grid")), QCustomPlot::limBelow);
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     m_latencyRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyAxisTicker));
@@ -75,8 +67,6 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
     m_rateRect->setMinimumSize(0, 60);
     m_latencyRect->setMinimumSize(0, 70);
     m_latencyRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
-    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     QCPAxis *rx = m_rateRect->axis(QCPAxis::atBottom);
     QCPAxis *ry = m_rateRect->axis(QCPAxis::atLeft);
@@ -100,7 +90,7 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : QWidget(parent), m_plo
     setup.placeholderAt = QPointF(0.5, 0.6);
     setup.exportName = QStringLiteral("latency-under-load");
     setup.formatValue = [this](const QCPGraph *g, double value) {
-        return g == m_upload.graph || g == m_download.graph ? formatRate(value) : formatLatencyUs(value);
+        return g == m_upload.graph || g == m_download.graph ? nb::formatBitrate(value) : nb::formatMicroseconds(value);
     };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
     m_placeholder = parts.placeholder;
@@ -257,7 +247,7 @@ QString LoadedLatencyChart::textAt(double seconds) const
         return {};
     const int phase = m_schedule.phaseAt(seconds);
     QStringList lines{
-        tr("%1 s, %2").arg(QString::number(seconds, 'f', 1), loadPhaseTitle(m_schedule.phases().at(phase)).toLower())};
+        tr("%1 s, %2").arg(nb::formatFixed(seconds, 1), loadPhaseTitle(m_schedule.phases().at(phase)).toLower())};
     const std::pair<const BoundedGraph *, QString> rows[] = {
         {&m_upload, tr("Upload")}, {&m_download, tr("Download")}, {&m_p50, tr("Probe p50")}, {&m_p99, tr("Probe p99")}};
     for (const auto &[g, name] : rows) {
@@ -265,7 +255,7 @@ QString LoadedLatencyChart::textAt(double seconds) const
         if (!v)
             continue;
         const bool rate = g == &m_upload || g == &m_download;
-        lines.append(QStringLiteral("%1: %2").arg(name, rate ? formatRate(*v) : formatLatencyUs(*v)));
+        lines.append(QStringLiteral("%1: %2").arg(name, rate ? nb::formatBitrate(*v) : nb::formatMicroseconds(*v)));
     }
     return lines.size() > 1 ? lines.join(QLatin1Char('\n')) : QString();
 }
@@ -311,13 +301,6 @@ void LoadedLatencyChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, right);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void LoadedLatencyChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void LoadedLatencyChart::applyPalette()

@@ -12,9 +12,9 @@
 #include <model/results.h>
 #include <model/testparams.h>
 
+#include "live/livechart.h"
 #include <QList>
 #include <QRect>
-#include <QWidget>
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -23,7 +23,7 @@ class QCPItemText;
 
 namespace nb::ui {
 
-class LoadedLatencyChart : public QWidget {
+class LoadedLatencyChart : public LiveChart {
     Q_OBJECT
 public:
     explicit LoadedLatencyChart(QWidget *parent = nullptr);
@@ -53,10 +53,8 @@ public:
     QString textAt(double seconds) const;
 
 protected:
-    void changeEvent(QEvent *event) override;
-
 private:
-    void applyPalette();
+    void applyPalette() override;
     void updateAxes();
     void clearBands();
     void fitLabels();

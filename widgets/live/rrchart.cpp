@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/rrchart.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/latencyaxis.h"
@@ -28,7 +29,7 @@ protected:
     {
         if (tick >= 1e6)
             return QStringLiteral("%1 M").arg(QString::number(tick / 1e6, 'g', 3));
-        return formatGroupedSignificant(tick, 3);
+        return nb::formatGrouped(tick, 3);
     }
 };
 
@@ -47,20 +48,11 @@ const char *scaleName(RrChart::LatencyScale scale)
 
 } // namespace
 
-RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+RrChart::RrChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     // Top: the default axis rect (transactions/s); bottom: a second rect (latency).
     m_rateRect = m_plot->axisRect();
-    m_latencyRect = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_latencyRect);
-    auto *margins = new QCPMarginGroup(m_plot);
-    m_rateRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    m_latencyRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    for (QCPAxisRect *r : {m_rateRect, m_latencyRect}) {
-        for (QCPAxis *a : r->axes())
-            a->setLayer(QStringLiteral("axes"));
-    }
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    m_latencyRect = addLowerAxisRect(m_plot);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     m_rateRect->axis(QCPAxis::atLeft)->setLabel(tr("Trans./s"));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
@@ -73,8 +65,6 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     m_rateRect->setMinimumSize(0, 45);
     m_latencyRect->setMinimumSize(0, 70);
     m_latencyRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
-    connect(m_latencyRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     m_rate.graph = m_plot->addGraph(m_rateRect->axis(QCPAxis::atBottom), m_rateRect->axis(QCPAxis::atLeft));
     m_rate.graph->setName(tr("Transactions/s"));
@@ -93,7 +83,7 @@ RrChart::RrChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this
     setup.placeholderRect = m_rateRect;
     setup.exportName = QStringLiteral("request-response");
     setup.formatValue = [this](const QCPGraph *g, double value) {
-        return g == m_rate.graph ? formatTransactionsPerSecond(value) : formatLatencyUs(value);
+        return g == m_rate.graph ? nb::formatTransactionsPerSecond(value) : nb::formatMicroseconds(value);
     };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
     m_placeholder = parts.placeholder;
@@ -202,13 +192,6 @@ void RrChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void RrChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void RrChart::applyPalette()

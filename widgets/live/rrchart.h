@@ -10,7 +10,7 @@
 
 #include <model/results.h>
 
-#include <QWidget>
+#include "live/livechart.h"
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -18,7 +18,7 @@ class QCPItemText;
 
 namespace nb::ui {
 
-class RrChart : public QWidget {
+class RrChart : public LiveChart {
     Q_OBJECT
 public:
     // How the latency axis is scaled; Automatic is logarithmic for skewed latencies.
@@ -47,10 +47,8 @@ public:
     QCustomPlot *plot() const { return m_plot; }
 
 protected:
-    void changeEvent(QEvent *event) override;
-
 private:
-    void applyPalette();
+    void applyPalette() override;
     void updateAxes();
 
     QCustomPlot *m_plot;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/udpchart.h"
+#include "core/format.h"
 
 #include "common/chartstyle.h"
 #include "common/ratescale.h"
@@ -27,19 +28,10 @@ double figureAxisMax(double peak, double floor)
 
 } // namespace
 
-UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+UdpChart::UdpChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     m_rateRect = m_plot->axisRect();
-    m_lossRect = new QCPAxisRect(m_plot);
-    m_plot->plotLayout()->addElement(1, 0, m_lossRect);
-    auto *margins = new QCPMarginGroup(m_plot);
-    m_rateRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    m_lossRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    for (QCPAxisRect *r : {m_rateRect, m_lossRect}) {
-        for (QCPAxis *a : r->axes())
-            a->setLayer(QStringLiteral("axes"));
-    }
-    m_rateRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    m_lossRect = addLowerAxisRect(m_plot);
     m_rateRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_rateRect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     QCPAxis *lossAxis = m_lossRect->axis(QCPAxis::atLeft);
@@ -60,8 +52,6 @@ UdpChart::UdpChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(th
     m_rateRect->setMinimumSize(0, 60);
     m_lossRect->setMinimumSize(0, 60);
     m_lossRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
-    connect(m_lossRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
-            m_rateRect->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
 
     QCPAxis *rx = m_rateRect->axis(QCPAxis::atBottom);
     QCPAxis *ry = m_rateRect->axis(QCPAxis::atLeft);
@@ -111,11 +101,11 @@ QString UdpChart::formatValue(const QCPGraph *g, double value) const
 {
     for (const Direction *d : {&m_upload, &m_download}) {
         if (g == d->loss.graph)
-            return QStringLiteral("%1%").arg(QString::number(value, 'g', 3));
+            return nb::formatLossPercent(value);
         if (g == d->jitter.graph)
-            return tr("%1 ms").arg(QString::number(value, 'g', 3));
+            return tr("%1 ms").arg(nb::formatCompact(value));
     }
-    return formatRate(value);
+    return nb::formatBitrate(value);
 }
 
 void UdpChart::startTest(double plannedSeconds)
@@ -247,13 +237,6 @@ void UdpChart::updateAxes()
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_lossRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void UdpChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void UdpChart::applyPalette()

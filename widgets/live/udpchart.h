@@ -12,7 +12,7 @@
 
 #include <model/results.h>
 
-#include <QWidget>
+#include "live/livechart.h"
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -21,7 +21,7 @@ class QCPItemText;
 
 namespace nb::ui {
 
-class UdpChart : public QWidget {
+class UdpChart : public LiveChart {
     Q_OBJECT
 public:
     explicit UdpChart(QWidget *parent = nullptr);
@@ -40,15 +40,13 @@ public:
     QCPGraph *graph(bool upload, Figure figure) const;
 
 protected:
-    void changeEvent(QEvent *event) override;
-
 private:
     struct Direction {
         BoundedGraph sent, received, loss, jitter;
     };
     Direction &direction(bool upload) { return upload ? m_upload : m_download; }
     void addWholeTest(BoundedGraph &g, double value, double seconds);
-    void applyPalette();
+    void applyPalette() override;
     void updateAxes();
     QString formatValue(const QCPGraph *graph, double value) const;
 

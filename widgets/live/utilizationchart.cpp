@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/utilizationchart.h"
+#include "core/format.h"
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
@@ -37,7 +38,7 @@ protected:
 
 } // namespace
 
-UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+UtilizationChart::UtilizationChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -62,6 +63,16 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     m_plot->yAxis->ticker()->setTickCount(4);
     m_plot->yAxis2->ticker()->setTickCount(4);
 
+    addOverlays();
+    addChartActions();
+
+    applyPalette();
+    setLinkSpeed(-1);
+}
+
+// The link-speed line and its label, the "above link speed" note and the scale label.
+void UtilizationChart::addOverlays()
+{
     m_linkLine = new QCPItemStraightLine(m_plot);
     m_linkLine->setClipToAxisRect(true);
     m_linkLabel = new QCPItemText(m_plot);
@@ -88,11 +99,16 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->plotLayout()->setRowSpacing(0);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *) { Q_EMIT expandRequested(); });
+}
 
+// The right-click menu: copy, export, and the scale (recent peak or link speed).
+void UtilizationChart::addChartActions()
+{
     auto *actions = new ChartActions(m_plot, QStringLiteral("utilization"), [this] { return toCsv(); });
     actions->setValueFormatter([this](const QCPGraph *, double value) {
         const double pct = utilizationPercent(value, m_link);
-        return pct < 0 ? formatRate(value) : QStringLiteral("%1 (%2)").arg(formatRate(value), formatPercent(pct));
+        return pct < 0 ? nb::formatBitrate(value)
+                       : QStringLiteral("%1 (%2)").arg(nb::formatBitrate(value), nb::formatPercent(pct));
     });
     actions->setKeyFormatter([](double key) {
         const int ago = int(std::lround(-key));
@@ -117,9 +133,6 @@ UtilizationChart::UtilizationChart(QWidget *parent) : QWidget(parent), m_plot(ne
         menu->addSeparator();
         menu->addAction(tr("Larger Graph / Back (double-click)"), this, &UtilizationChart::expandRequested);
     });
-
-    applyPalette();
-    setLinkSpeed(-1);
 }
 
 void UtilizationChart::setLinkSpeed(double linkBitsPerSecond)
@@ -208,13 +221,13 @@ void UtilizationChart::updateAxes(double peak, double current)
         m_linkLine->point1->setCoords(-1e9, m_link);
         m_linkLine->point2->setCoords(1e9, m_link);
         m_linkLabel->position->setCoords(0.99, m_link);
-        m_linkLabel->setText(tr("link speed %1 = 100%").arg(formatRate(m_link)));
+        m_linkLabel->setText(tr("link speed %1 = 100%").arg(nb::formatBitrate(m_link)));
     }
     QString note;
     if (m_link > 0 && current > m_link)
         note = aboveLinkText(current, m_link);
     else if (m_link > 0 && peak > m_link)
-        note = tr("was above link speed: peak %1").arg(formatPercent(utilizationPercent(peak, m_link)));
+        note = tr("was above link speed: peak %1").arg(nb::formatPercent(utilizationPercent(peak, m_link)));
     else if (m_link <= 0) // why there is no % of link; the "Max" label says the scale
         note = m_scale == UtilizationScale::LinkSpeed ? tr("link speed unknown: scaled to the peak")
                                                       : tr("link speed unknown");
@@ -249,13 +262,6 @@ QString UtilizationChart::toCsv() const
                         QString::number(receive->at(i)->value, 'f', 0));
     }
     return csv;
-}
-
-void UtilizationChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
-    QWidget::changeEvent(event);
 }
 
 void UtilizationChart::applyPalette()

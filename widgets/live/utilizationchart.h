@@ -10,7 +10,7 @@
 #include "adapters/adaptermonitor.h"
 #include "common/utilizationscale.h"
 
-#include <QWidget>
+#include "live/livechart.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -20,7 +20,7 @@ class QCPTextElement;
 
 namespace nb::ui {
 
-class UtilizationChart : public QWidget {
+class UtilizationChart : public LiveChart {
     Q_OBJECT
 public:
     explicit UtilizationChart(QWidget *parent = nullptr);
@@ -52,10 +52,10 @@ Q_SIGNALS:
     void expandRequested();
 
 protected:
-    void changeEvent(QEvent *event) override;
-
 private:
-    void applyPalette();
+    void applyPalette() override;
+    void addOverlays();
+    void addChartActions();
     void updateAxes(double peak, double current);
 
     QCustomPlot *m_plot;

@@ -1,23 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/resultssummary.h"
 
-#include "adapters/adaptertile.h"
-#include "common/loadedlatencyformat.h"
-#include "common/ratescale.h"
-#include "common/rrformat.h"
-#include "common/udpformat.h"
+#include <core/format.h>
 
-#include <core/units.h>
-#include <model/servicedemand.h>
-
-#include <QCoreApplication>
 #include <QFormLayout>
 #include <QGridLayout>
-#include <QJsonObject>
 #include <QLabel>
 #include <QVBoxLayout>
-
-#include <cmath>
 
 namespace nb::ui {
 
@@ -30,72 +19,6 @@ QLabel *makeValueLabel(QWidget *parent, bool wrap = true)
     label->setWordWrap(wrap);
     label->setTextFormat(Qt::PlainText);
     return label;
-}
-
-// 8 -> "8", 2.5 -> "2.5": durations as a person writes them.
-QString secondsText(double seconds)
-{
-    return QString::number(seconds, 'g', 4);
-}
-
-QString pct(double value)
-{
-    return QStringLiteral("%1%").arg(formatSignificantDigits(value, 2));
-}
-
-QString adapterWords(const nb::AdapterInfo &a)
-{
-    QStringList extra{AdapterTile::familyLabel(a)};
-    if (a.mtu > 0)
-        extra.append(QCoreApplication::translate("nb::ui::ResultsSummary", "MTU %1").arg(a.mtu));
-    return QStringLiteral("%1 (%2)").arg(a.name, extra.join(QStringLiteral(", ")));
-}
-
-// "1 B", "200 B", "16.0 KiB": request and response sizes.
-QString sizeWords(std::uint32_t bytes)
-{
-    return bytes < 1024 ? QStringLiteral("%1 B").arg(bytes) : nb::formatBytes(bytes);
-}
-
-// "transactions per connection: min 812 · median 840 · max 905 (128 connections), Jain's
-// index 0.998"; empty for fewer than two flows, which have no spread.
-QString fairnessWords(const std::optional<nb::FlowSpread> &f, const QString &what, const QString &flows,
-                      QString (*amount)(double))
-{
-    if (!f || f->count < 2)
-        return {};
-    return QCoreApplication::translate("nb::ui::ResultsSummary",
-                                       "%1: min %2 \u00b7 median %3 \u00b7 max %4 (%5 %6), Jain's index %7")
-        .arg(what, amount(f->min), amount(f->median), amount(f->max))
-        .arg(f->count)
-        .arg(flows)
-        .arg(f->jain, 0, 'f', 3);
-}
-
-QString countWords(double n)
-{
-    return QString::number(n, 'f', 0);
-}
-
-QString bytesWords(double n)
-{
-    return nb::formatBytes(n);
-}
-
-// What was asked for, not what came back: a request/response test that failed before
-// any transaction is still a request/response test.
-QString kindWords(const nb::TestResult &r)
-{
-    if (r.params.isLoadedLatency())
-        return QCoreApplication::translate("nb::ui::ResultsSummary", "latency under load");
-    const nb::TestKind kind = r.hasRr ? r.rr.kind : r.params.kind;
-    if (kind != nb::TestKind::Stream)
-        return kind == nb::TestKind::Crr ? QStringLiteral("TCP_CRR")
-               : r.params.udp            ? QStringLiteral("UDP_RR")
-                                         : QStringLiteral("TCP_RR");
-    if (r.params.udp)
-        return QStringLiteral("UDP");
-    return QCoreApplication::translate("nb::ui::ResultsSummary", "throughput");
 }
 
 } // namespace
@@ -145,6 +68,15 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     , m_warningsLabel(makeValueLabel(this))
     , m_form(new QFormLayout)
 {
+    setUpLabels();
+    createDirectionTable();
+    layOutSummary();
+    clear();
+}
+
+// Names (for tests) and tooltips of the value labels.
+void ResultsSummary::setUpLabels()
+{
     m_headlineLabel->setObjectName(QStringLiteral("headline"));
     m_headlineLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_headlineLabel->setWordWrap(true);
@@ -176,9 +108,12 @@ ResultsSummary::ResultsSummary(QWidget *parent)
                                      "what 1,000 transactions/s cost. Lower is better."));
     m_demandLabel->setObjectName(QStringLiteral("serviceDemand"));
     m_adapterLabel->setObjectName(QStringLiteral("adapterSummary"));
+}
 
-    // Received first: it is what the link delivered; sent minus received was still in
-    // flight (or lost) when the test ended.
+// Received first: it is what the link delivered; sent minus received was still in
+// flight (or lost) when the test ended.
+void ResultsSummary::createDirectionTable()
+{
     auto *grid = new QGridLayout(m_table);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(16);
@@ -192,7 +127,10 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     m_upload = addDirectionRow(grid, 1, tr("Upload"));
     m_download = addDirectionRow(grid, 2, tr("Download"));
     grid->setColumnStretch(3, 1);
+}
 
+void ResultsSummary::layOutSummary()
+{
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setVerticalSpacing(3);
     m_form->addRow(tr("Phases:"), m_loadedLabel);
@@ -217,7 +155,6 @@ ResultsSummary::ResultsSummary(QWidget *parent)
     layout->addLayout(m_form);
     layout->addWidget(m_warningsLabel);
     layout->addStretch(1);
-    clear();
 }
 
 void ResultsSummary::clear()
@@ -241,9 +178,9 @@ void ResultsSummary::showLive(double sendBitsPerSecond, double receiveBitsPerSec
 {
     QStringList parts;
     if (sendBitsPerSecond > 0)
-        parts.append(tr("Sending %1").arg(formatRate(sendBitsPerSecond)));
+        parts.append(tr("Sending %1").arg(nb::formatBitrate(sendBitsPerSecond)));
     if (receiveBitsPerSecond > 0)
-        parts.append(tr("Receiving %1").arg(formatRate(receiveBitsPerSecond)));
+        parts.append(tr("Receiving %1").arg(nb::formatBitrate(receiveBitsPerSecond)));
     m_headlineLabel->setText(parts.isEmpty() ? tr("Starting...") : parts.join(QStringLiteral("   ")));
 }
 
@@ -254,8 +191,8 @@ void ResultsSummary::showLiveText(const QString &text)
 
 void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
 {
-    row.cells[1]->setText(formatRate(sum.receivedBitsPerSecond()));
-    row.cells[2]->setText(formatRate(sum.sentBitsPerSecond()));
+    row.cells[1]->setText(nb::formatBitrate(sum.receivedBitsPerSecond()));
+    row.cells[2]->setText(nb::formatBitrate(sum.sentBitsPerSecond()));
     row.cells[3]->setText(nb::formatBytes(double(sum.bytesReceived)));
     row.cells[4]->setText(sum.retransmits < 0 ? tr("n/a") : QString::number(sum.retransmits));
     row.setVisible(true);
@@ -264,25 +201,6 @@ void ResultsSummary::fillRow(DirectionRow &row, const nb::DirectionSum &sum)
     m_retransmitsHeader->setVisible(!sum.udp);
 }
 
-namespace {
-
-// "12.3% here, 10.1% on the server": busy % of all cores per unit of work.
-QString costWords(const nb::TestResult &r, double work)
-{
-    QStringList parts;
-    if (work <= 0)
-        return {};
-    if (r.localCpuKnown && r.localCpu.systemValid)
-        parts.append(QCoreApplication::translate("nb::ui::ResultsSummary", "%1% here")
-                         .arg(formatGrouped(r.localCpu.systemBusyPct / work)));
-    if (r.remoteCpuKnown && r.remoteCpu.systemValid)
-        parts.append(QCoreApplication::translate("nb::ui::ResultsSummary", "%1% on the server")
-                         .arg(formatGrouped(r.remoteCpu.systemBusyPct / work)));
-    return parts.join(QStringLiteral(", "));
-}
-
-} // namespace
-
 void ResultsSummary::showResults(const QList<nb::TestResult> &results, double stoppedAfterSeconds)
 {
     clear();
@@ -290,208 +208,55 @@ void ResultsSummary::showResults(const QList<nb::TestResult> &results, double st
         return;
     m_result = results.constLast();
     m_hasResult = true;
-    const bool several = results.size() > 1;
+    showContent(summaryContent(results, stoppedAfterSeconds));
+}
 
-    QStringList headline;
-    QStringList udpLines;
-    bool udpHeadline = false; // a line per direction: "Upload 97.5 Mbit/s, 1.12% lost"
-    QStringList cpuLines, demandLines, adapterLines, testLines, notes, fairnessLines, perGbpsLines, perKtpsLines;
-    bool anyStream = false;
-    for (const nb::TestResult &result : results) {
-        const QString prefix = several ? kindWords(result) + QStringLiteral(": ") : QString();
-        bool measured = false;
-        // A latency-under-load test's probe figures are per phase (below); its load is a
-        // bidirectional throughput test.
-        const bool rrTest = result.hasRr && !result.params.isLoadedLatency();
-        if (result.loadedLatency) {
-            headline.append(loadedLatencyHeadline(*result.loadedLatency));
-            QStringList lines = loadedLatencyPhaseLines(*result.loadedLatency);
-            if (!result.loadedLatency->probeError.isEmpty())
-                lines.append(tr("Probe: %1").arg(result.loadedLatency->probeError));
-            m_loadedLabel->setText(lines.join(QLatin1Char('\n')));
-            m_form->setRowVisible(m_loadedLabel, !lines.isEmpty());
-        }
-        if (rrTest) {
-            const nb::RrSummary &rr = result.rr;
-            measured = rr.transactions > 0;
-            m_transactionsPerSecond = rr.transactionsPerSecond();
-            const QString connections =
-                rr.connections == 1 ? tr("1 connection") : tr("%1 connections").arg(rr.connections);
-            m_rrLabel->setText(tr("%1 (%2, %3 request, %4 response, %5, %6 in flight)")
-                                   .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), kindWords(result),
-                                        sizeWords(rr.requestSize), sizeWords(rr.responseSize), connections)
-                                   .arg(rr.inFlight));
-            m_form->setRowVisible(m_rrLabel, true);
-            const nb::LatencySummary &l = rr.latencyUs;
-            m_latencyLabel->setText(
-                tr("p50 %1 \u00b7 p90 %2 \u00b7 p99 %3 \u00b7 p99.9 %4 \u00b7 max %5 \u00b7 mean %6")
-                    .arg(formatLatencyUs(l.p50), formatLatencyUs(l.p90), formatLatencyUs(l.p99),
-                         formatLatencyUs(l.p999), formatLatencyUs(l.max), formatLatencyUs(l.mean)));
-            m_form->setRowVisible(m_latencyLabel, l.count > 0);
-            if (rr.udpLost) {
-                m_udpLostLabel->setText(nb::ui::udpLostRequestsText(rr, result.params.udpRrTimeoutMs));
-                m_form->setRowVisible(m_udpLostLabel, true);
-            }
-            headline.append(tr("Transactions %1, p99 %2")
-                                .arg(formatTransactionsPerSecond(rr.transactionsPerSecond()), formatLatencyUs(l.p99)));
-            const QString fair =
-                fairnessWords(rr.fairness, tr("transactions per connection"), tr("connections"), countWords);
-            if (!fair.isEmpty())
-                fairnessLines.append(prefix + fair);
-        } else {
-            for (bool clientSent : {true, false}) {
-                DirectionRow &row = clientSent ? m_upload : m_download;
-                if (!result.hasDirection(clientSent)) {
-                    row.setVisible(false);
-                    continue;
-                }
-                anyStream = measured = true;
-                const nb::DirectionSum sum = result.sum(clientSent);
-                fillRow(row, sum);
-                m_headline += sum.receivedBitsPerSecond();
-                const QString way = clientSent ? tr("Upload") : tr("Download");
-                // Latency under load: the phases carry the throughput that matters.
-                if (sum.udp && sum.packetsReceived > 0) {
-                    udpHeadline = true;
-                    headline.append(
-                        tr("%1 %2, %3 lost")
-                            .arg(way, formatRate(sum.receivedBitsPerSecond()), formatLossPercent(sum.lostPercent())));
-                    udpLines.append(QStringLiteral("%1: %2").arg(way, udpDirectionText(sum)));
-                } else if (!result.loadedLatency) {
-                    headline.append(QStringLiteral("%1 %2").arg(way, formatRate(sum.receivedBitsPerSecond())));
-                }
-                const QString fair = fairnessWords(result.fairnessOf(clientSent),
-                                                   clientSent ? tr("Upload per stream") : tr("Download per stream"),
-                                                   tr("streams"), bytesWords);
-                if (!fair.isEmpty())
-                    fairnessLines.append(prefix + fair);
-            }
-        }
+void ResultsSummary::showOptionalRow(QLabel *label, const std::optional<QString> &text, bool shown)
+{
+    if (!text)
+        return;
+    label->setText(*text);
+    m_form->setRowVisible(label, shown);
+}
 
-        // CPU: system-wide busy % where the engine measured it (all cores), and the
-        // iperf3-style process figure (one core).
-        if (measured) {
-            QStringList cpu;
-            if (result.localCpuKnown && result.localCpu.systemValid)
-                cpu.append(tr("this computer %1 busy").arg(pct(result.localCpu.systemBusyPct)));
-            cpu.append(tr("process %1 of one core").arg(pct(result.cpu.hostTotal)));
-            if (result.remoteCpuKnown && result.remoteCpu.systemValid)
-                cpu.append(tr("server %1 busy").arg(pct(result.remoteCpu.systemBusyPct)));
-            else if (result.cpu.remoteKnown)
-                cpu.append(tr("server process %1 of one core").arg(pct(result.cpu.remoteTotal)));
+void ResultsSummary::showLinesRow(QLabel *label, const QStringList &lines)
+{
+    label->setText(lines.join(QLatin1Char('\n')));
+    m_form->setRowVisible(label, !lines.isEmpty());
+}
+
+void ResultsSummary::showContent(const SummaryContent &c)
+{
+    m_headline = c.headlineBitsPerSecond;
+    m_transactionsPerSecond = c.transactionsPerSecond;
+    if (c.loadedLatency)
+        showLinesRow(m_loadedLabel, *c.loadedLatency);
+    showOptionalRow(m_rrLabel, c.requestResponse, true);
+    showOptionalRow(m_latencyLabel, c.latency, c.latencyShown);
+    showOptionalRow(m_udpLostLabel, c.udpLostRequests, true);
+    if (c.directionsSet) {
+        for (const auto &[row, sum] : {std::pair{&m_upload, &c.upload}, std::pair{&m_download, &c.download}}) {
+            if (*sum)
+                fillRow(*row, **sum);
             else
-                cpu.append(tr("server not reported"));
-            cpuLines.append(prefix + cpu.join(QStringLiteral(", ")));
-
-            if (rrTest) {
-                const QString cost = costWords(result, result.rr.transactionsPerSecond() / 1000.0);
-                if (!cost.isEmpty())
-                    perKtpsLines.append(prefix + cost);
-            } else {
-                double bps = 0;
-                for (bool clientSent : {true, false}) {
-                    if (result.hasDirection(clientSent))
-                        bps += result.sum(clientSent).receivedBitsPerSecond();
-                }
-                // cpuPctPerGbps() refuses no throughput; the division is the same for both ends.
-                if (nb::cpuPctPerGbps(1.0, bps)) {
-                    const QString cost = costWords(result, bps / 1e9);
-                    if (!cost.isEmpty())
-                        perGbpsLines.append(prefix + cost);
-                }
-            }
-
-            // The costs as measured where the test ran (nb::CpuCosts), not re-read from JSON.
-            const auto perUnit = [rrTest](const std::optional<nb::CpuCost> &c) {
-                return !c ? std::nullopt : rrTest ? c->usPerTransaction : c->usPerKB;
-            };
-            const QString unit = rrTest ? tr("transaction") : QStringLiteral("KB");
-            QStringList demand;
-            if (const auto local = perUnit(result.costs.local))
-                demand.append(tr("%1 here").arg(formatServiceDemand(*local, unit)));
-            if (const auto remote = perUnit(result.costs.remote))
-                demand.append(tr("%1 on the server").arg(formatServiceDemand(*remote, unit)));
-            // NTttcp's figure, where this machine's clock is known (review M3).
-            const auto cycles = result.costs.local ? result.costs.local->cyclesPerByte : std::nullopt;
-            if (!rrTest && cycles && *cycles > 0)
-                demand.append(tr("%1 cycles/byte here").arg(nb::formatSignificant(*cycles, 3)));
-            if (!demand.isEmpty())
-                demandLines.append(prefix + demand.join(QStringLiteral(", ")));
-        }
-
-        if (result.localAdapter || result.remoteAdapter) {
-            QString text = result.localAdapter ? adapterWords(*result.localAdapter) : tr("unknown");
-            if (result.remoteAdapter)
-                text += tr(", server: %1").arg(adapterWords(*result.remoteAdapter));
-            if (!adapterLines.contains(text))
-                adapterLines.append(text);
-        }
-
-        const nb::TestParams &p = result.params;
-        QString target = p.host;
-        if (target.contains(QLatin1Char(':')))
-            target = QStringLiteral("[%1]").arg(target);
-        QString length = p.isTimed() ? tr("%1 s").arg(secondsText(p.duration)) : nb::formatBytes(double(p.bytes));
-        if (stoppedAfterSeconds >= 0 && &result == &results.constLast()) {
-            const QString after = secondsText(std::round(stoppedAfterSeconds * 10) / 10);
-            length = p.isTimed() ? tr("stopped after %1 s of %2 s").arg(after, secondsText(p.omit + p.duration))
-                                 : tr("stopped after %1 s").arg(after);
-        }
-        if (p.isLoadedLatency()) {
-            const QString streams = p.streams == 1 ? tr("1 stream each way") : tr("%1 streams each way").arg(p.streams);
-            testLines.append(tr("latency under load, %1 phases of %2 s, %3, %4 B probe, to %5:%6")
-                                 .arg(p.loadSchedule().size())
-                                 .arg(secondsText(p.phaseSeconds), streams)
-                                 .arg(p.requestSize)
-                                 .arg(target)
-                                 .arg(p.port));
-        } else if (p.isRequestResponse()) {
-            testLines.append(tr("%1, %2, to %3:%4").arg(kindWords(result), length, target).arg(p.port));
-        } else {
-            const QString streams = p.streams == 1 ? tr("1 stream") : tr("%1 streams").arg(p.streams);
-            if (p.udp) {
-                const QString rate = p.bandwidth > 0 ? formatRate(double(p.bandwidth)) : tr("unlimited");
-                const QString datagram =
-                    p.udpDatagramSizeUnset() ? tr("path-MSS") : QStringLiteral("%1 B").arg(p.blockSize);
-                testLines.append(tr("UDP %1, %2, %3, %4 datagrams at %5 per stream, to %6:%7")
-                                     .arg(nb::directionName(p.direction), streams, length, datagram, rate, target)
-                                     .arg(p.port));
-            } else {
-                testLines.append(
-                    tr("%1, %2, %3, %4 blocks, to %5:%6")
-                        .arg(nb::directionName(p.direction), streams, length, nb::formatBytes(p.blockSize), target)
-                        .arg(p.port));
-            }
-        }
-        if (!result.ok())
-            notes.append(prefix + tr("Error: %1").arg(result.error));
-        for (const QString &w : result.warnings) {
-            if (!notes.contains(w))
-                notes.append(w);
+                row->setVisible(false);
         }
     }
-
-    m_table->setVisible(anyStream);
-    if (headline.isEmpty())
+    m_table->setVisible(c.anyStream);
+    if (c.headline.isEmpty())
         m_headlineLabel->setText(m_result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
     else
-        m_headlineLabel->setText(headline.join(udpHeadline ? QStringLiteral("\n") : QStringLiteral("   ")));
-    m_udpLabel->setText(udpLines.join(QLatin1Char('\n')));
-    m_form->setRowVisible(m_udpLabel, !udpLines.isEmpty());
-    m_fairnessLabel->setText(fairnessLines.join(QLatin1Char('\n')));
-    m_form->setRowVisible(m_fairnessLabel, !fairnessLines.isEmpty());
-    m_cpuLabel->setText(cpuLines.isEmpty() ? QStringLiteral("-") : cpuLines.join(QLatin1Char('\n')));
-    m_cpuPerGbpsLabel->setText(perGbpsLines.join(QLatin1Char('\n')));
-    m_form->setRowVisible(m_cpuPerGbpsLabel, !perGbpsLines.isEmpty());
-    m_cpuPerKtpsLabel->setText(perKtpsLines.join(QLatin1Char('\n')));
-    m_form->setRowVisible(m_cpuPerKtpsLabel, !perKtpsLines.isEmpty());
-    m_demandLabel->setText(demandLines.join(QLatin1Char('\n')));
-    m_form->setRowVisible(m_demandLabel, !demandLines.isEmpty());
-    m_adapterLabel->setText(adapterLines.join(QLatin1Char('\n')));
-    m_form->setRowVisible(m_adapterLabel, !adapterLines.isEmpty());
-    m_testLabel->setText(testLines.join(QLatin1Char('\n')));
-    m_warningsLabel->setText(notes.join(QLatin1Char('\n')));
-    m_warningsLabel->setVisible(!notes.isEmpty());
+        m_headlineLabel->setText(c.headline.join(c.headlinePerLine ? QStringLiteral("\n") : QStringLiteral("   ")));
+    showLinesRow(m_udpLabel, c.udp);
+    showLinesRow(m_fairnessLabel, c.fairness);
+    m_cpuLabel->setText(c.cpu.isEmpty() ? QStringLiteral("-") : c.cpu.join(QLatin1Char('\n')));
+    showLinesRow(m_cpuPerGbpsLabel, c.cpuPerGbps);
+    showLinesRow(m_cpuPerKtpsLabel, c.cpuPerKiloTransactions);
+    showLinesRow(m_demandLabel, c.serviceDemand);
+    showLinesRow(m_adapterLabel, c.adapters);
+    m_testLabel->setText(c.test.join(QLatin1Char('\n')));
+    m_warningsLabel->setText(c.notes.join(QLatin1Char('\n')));
+    m_warningsLabel->setVisible(!c.notes.isEmpty());
 }
 
 QString ResultsSummary::latencyText() const

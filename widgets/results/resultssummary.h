@@ -5,9 +5,13 @@
 // of a request/response test, how evenly the flows shared the work, CPU on both sides with the service demand, the
 // adapters that carried the test, and warnings. A "both" run shows its two tests together.
 
+#include "results/summarycontent.h"
+
 #include <model/results.h>
 
 #include <QWidget>
+
+#include <optional>
 
 class QGridLayout;
 class QFormLayout;
@@ -62,7 +66,13 @@ private:
         void setVisible(bool visible);
     };
     DirectionRow addDirectionRow(QGridLayout *grid, int column, const QString &name);
+    void setUpLabels();
+    void createDirectionTable();
+    void layOutSummary();
     void fillRow(DirectionRow &row, const nb::DirectionSum &sum);
+    void showContent(const SummaryContent &content);
+    void showOptionalRow(QLabel *label, const std::optional<QString> &text, bool shown);
+    void showLinesRow(QLabel *label, const QStringList &lines);
 
     QLabel *m_headlineLabel;
     QWidget *m_table;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/streamresultsmodel.h"
+#include "core/format.h"
 
 #include "common/ratescale.h"
 #include "common/udpformat.h"
@@ -84,8 +85,8 @@ QVariant StreamResultsModel::data(const QModelIndex &index, int role) const
             return tr("Stream %1 of %2; iperf3 calls it stream %3").arg(ordinal(s)).arg(m_ordinals.size()).arg(s.id);
         if (index.column() == Throughput || index.column() == Received)
             return tr("Sent %1 at %2, received %3 at %4")
-                .arg(nb::formatBytes(double(s.bytesSent)), formatRate(s.sentBitsPerSecond()),
-                     nb::formatBytes(double(s.bytesReceived)), formatRate(s.receivedBitsPerSecond()));
+                .arg(nb::formatBytes(double(s.bytesSent)), nb::formatBitrate(s.sentBitsPerSecond()),
+                     nb::formatBytes(double(s.bytesReceived)), nb::formatBitrate(s.receivedBitsPerSecond()));
         return {};
     default:
         return {};
@@ -102,19 +103,19 @@ QVariant StreamResultsModel::displayText(const nb::StreamSummary &s, int column)
     case Received:
         return nb::formatBytes(double(s.bytesReceived));
     case Throughput:
-        return formatRate(throughputOf(s));
+        return nb::formatBitrate(throughputOf(s));
     case Retransmits:
         if (m_udp) // the receiver's lost/total, iperf3's figure
             return s.packetsReceived == 0 ? unknownText()
                                           : tr("%1/%2 (%3)")
                                                 .arg(s.lostPackets)
                                                 .arg(s.packetsReceived)
-                                                .arg(formatLossPercent(s.lostPercent()));
+                                                .arg(nb::formatLossPercent(s.lostPercent()));
         return s.retransmits < 0 ? unknownText() : QString::number(s.retransmits);
     case MeanRtt:
         if (m_udp)
-            return s.packetsReceived == 0 ? unknownText() : formatJitterMs(s.jitterMs);
-        return s.meanRttUs < 0 ? unknownText() : tr("%1 ms").arg(formatSignificantDigits(s.meanRttUs / 1000.0, 3));
+            return s.packetsReceived == 0 ? unknownText() : nb::formatJitterMs(s.jitterMs);
+        return s.meanRttUs < 0 ? unknownText() : tr("%1 ms").arg(nb::formatSignificant(s.meanRttUs / 1000.0, 3));
     case MaxCwnd:
         if (m_udp)
             return s.packetsReceived == 0 ? unknownText() : QString::number(s.outOfOrder);

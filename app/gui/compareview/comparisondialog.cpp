@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareview/comparisondialog.h"
+#include "core/format.h"
 
 #include "compareview/endpointtable.h"
 

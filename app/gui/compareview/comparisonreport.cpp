@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareview/comparisonreport.h"
+#include "core/format.h"
 
 #include <common/chartstyle.h>
 #include <compare/comparisonanswer.h>
 #include <compare/comparisontable.h>
 #include <comparison/comparisoncharts.h>
-#include <core/units.h>
 
 #include <QApplication>
 #include <QDateTime>
@@ -172,7 +172,7 @@ QStringList environmentLines(const nb::HostEnvironment &h)
     if (h.cpuCount > 0)
         cpu << QObject::tr("%n CPU(s)", nullptr, h.cpuCount);
     if (h.cpuClockHz > 0)
-        cpu << QObject::tr("%1 GHz").arg(h.cpuClockHz / 1e9, 0, 'f', 2);
+        cpu << nb::formatClock(h.cpuClockHz);
     if (!cpu.isEmpty())
         lines << cpu.join(QStringLiteral(", "));
     if (!h.nicbenchVersion.isEmpty())
@@ -196,49 +196,35 @@ QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::Co
     return nb::answerLines(nb::answerComparison(overlay.merged, statistics, names));
 }
 
-bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
-                           const nb::ComparisonStatistics &statistics, QString *error, QList<ReportChartLabels> *charts)
-{
-    const auto fail = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return false;
-    };
-    const nb::Comparison &c = overlay.merged;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+namespace {
 
-    QPdfWriter writer(&file);
-    writer.setCreator(QStringLiteral("NicBench %1").arg(QStringLiteral(NICBENCH_VERSION)));
-    writer.setTitle(c.title.isEmpty() ? QObject::tr("NicBench comparison") : c.title);
-    writer.setResolution(96);
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(10, 10, 10, 10),
-                                     QPageLayout::Millimeter));
-    const QRect page = writer.pageLayout().paintRectPixels(writer.resolution());
-    const int W = page.width();
-    const int H = page.height();
-    const int bottom = H - 16; // above the footer line
+// One A4 landscape page and the painter on it; the sections below each draw one part of it
+// from the top down and return where the next part starts.
+struct ReportPage {
+    QCPPainter &p;
+    int width = 0;
+    int height = 0;
+    int bottom = 0; // above the footer line
 
-    QCPPainter p;
-    if (!p.begin(&writer))
-        return fail(QObject::tr("Cannot draw the report into %1").arg(path));
-    p.setMode(QCPPainter::pmVectorized);
-    p.setMode(QCPPainter::pmNoCaching);
-    const QFont base = QApplication::font();
-    const auto font = [&base](double points, bool bold = false) {
-        QFont f = base;
+    QFont font(double points, bool bold = false) const
+    {
+        QFont f = QApplication::font();
         f.setPointSizeF(points);
         f.setBold(bold);
         return f;
-    };
-    p.setPen(Qt::black);
+    }
+    void setFont(double points, bool bold = false) { p.setFont(font(points, bold)); }
+};
 
-    // Title and what was run.
+// Title and what was run.
+int drawTitleSection(ReportPage &page, const nb::ComparisonOverlay &overlay)
+{
+    const nb::Comparison &c = overlay.merged;
+    QCPPainter &p = page.p;
     int y = 0;
-    p.setFont(font(16, true));
-    y += drawLine(p, 0, y, W, c.title.isEmpty() ? QObject::tr("NicBench comparison") : c.title);
-    p.setFont(font(8.5));
+    page.setFont(16, true);
+    y += drawLine(p, 0, y, page.width, c.title.isEmpty() ? QObject::tr("NicBench comparison") : c.title);
+    page.setFont(8.5);
     const QDateTime when = c.createdAt.isValid() ? c.createdAt : QDateTime::currentDateTimeUtc();
     QStringList facts;
     facts << QLocale().toString(when.toLocalTime(), QLocale::LongFormat);
@@ -252,133 +238,159 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         facts << QObject::tr("baseline: %1").arg(c.baselineAdapter());
     }
     facts << QObject::tr("%n repeat(s), %1 order", nullptr, c.repeats).arg(nb::orderPolicyName(c.order));
-    y += drawLine(p, 0, y, W, facts.join(QStringLiteral(" \u00b7 "))) + 2;
-    p.setFont(font(7.5));
-    y += drawLine(p, 0, y, W,
+    y += drawLine(p, 0, y, page.width, facts.join(QStringLiteral(" \u00b7 "))) + 2;
+    page.setFont(7.5);
+    y += drawLine(p, 0, y, page.width,
                   QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
                               "Verdicts: Welch's t-test at alpha 0.05, each adapter against the baseline in the "
                               "same test variant."));
-    y += 6;
+    return y + 6;
+}
 
-    // The answer first: per variant, who is faster and at what CPU cost.
-    {
-        p.setFont(font(10, true));
-        y += drawLine(p, 0, y, W, QObject::tr("Answer"));
-        p.setFont(font(8.5));
-        const QStringList answer = reportAnswerLines(overlay, statistics);
-        const int lineHeight = QFontMetrics(p.font()).height();
-        const QRect box(0, y, W, 6 * (lineHeight + 2));
-        y += drawList(p, box,
-                      answer.isEmpty()
-                          ? QStringList{QObject::tr("Verdicts need two adapters (or two sources) with two runs each.")}
-                          : answer,
-                      QStringLiteral("\u2022 "));
-        y += 8;
-    }
+// The answer first: per variant, who is faster and at what CPU cost.
+int drawAnswerSection(ReportPage &page, int y, const nb::ComparisonOverlay &overlay,
+                      const nb::ComparisonStatistics &statistics)
+{
+    page.setFont(10, true);
+    y += drawLine(page.p, 0, y, page.width, QObject::tr("Answer"));
+    page.setFont(8.5);
+    const QStringList answer = reportAnswerLines(overlay, statistics);
+    const int lineHeight = QFontMetrics(page.p.font()).height();
+    const QRect box(0, y, page.width, 6 * (lineHeight + 2));
+    y += drawList(page.p, box,
+                  answer.isEmpty()
+                      ? QStringList{QObject::tr("Verdicts need two adapters (or two sources) with two runs each.")}
+                      : answer,
+                  QStringLiteral("\u2022 "));
+    return y + 8;
+}
 
-    // The table's rows: the charted metrics.
-    const QList<nb::Metric> charted = headlineMetrics(statistics);
-    const nb::ComparisonTable table(c);
-    QList<const nb::ComparisonTableRow *> rows;
-    for (const nb::ComparisonTableRow &row : table.rows()) {
-        if (charted.contains(row.metric))
-            rows.append(&row);
-    }
-    p.setFont(font(8));
-    const int rowHeight = QFontMetrics(p.font()).height() + 3;
+bool isPrimaryMetric(nb::Metric m)
+{
+    return m == nb::Metric::Throughput || m == nb::Metric::TransactionsPerSecond ||
+           m == nb::Metric::LoadedBidirP99Increase || m == nb::Metric::UdpGoodput || m == nb::Metric::UdpLossPercent ||
+           m == nb::Metric::UdpRrTransactionsPerSecond;
+}
 
-    // Middle band: the charts, 2x2 (or side by side when there are two), on the left; both
-    // machines' environment and the warnings on the right. The charts take what the table
-    // leaves, within reason: one page whatever the data.
+// Where the middle band (charts left, environment right) goes and how the charts tile it.
+struct BandLayout {
+    int top = 0;
+    int height = 0;
+    int chartsWidth = 0;
+    int rightX = 0;
+    int rightWidth = 0;
+    int chartColumns = 1;
+    int chartRows = 0;
+};
+
+// The table's rows (the charted metrics) and the band above it. The charts take what the
+// table leaves, within reason: one page whatever the data.
+BandLayout layoutBand(const ReportPage &page, int y, int rowHeight, const QList<nb::Metric> &charted,
+                      QList<const nb::ComparisonTableRow *> &rows)
+{
+    BandLayout band;
+    band.top = y;
     const int colGap = 16;
-    const int chartsWidth = int(W * 0.64);
-    const int rightX = chartsWidth + colGap;
-    const int rightWidth = W - rightX;
-    const int chartColumns = charted.size() <= 1 ? 1 : 2;
-    const int chartRows = (int(charted.size()) + chartColumns - 1) / chartColumns;
+    band.chartsWidth = int(page.width * 0.64);
+    band.rightX = band.chartsWidth + colGap;
+    band.rightWidth = page.width - band.rightX;
+    band.chartColumns = charted.size() <= 1 ? 1 : 2;
+    band.chartRows = (int(charted.size()) + band.chartColumns - 1) / band.chartColumns;
     // Each chart at least ~190 px high, so its labels and legend keep their room.
-    const int minBand = chartRows > 1 ? 390 : 260;
-    const int maxBand = chartRows > 1 ? 420 : 280;
-    if ((int(rows.size()) + 2) * rowHeight > bottom - y - 10 - minBand) {
+    const int minBand = band.chartRows > 1 ? 390 : 260;
+    const int maxBand = band.chartRows > 1 ? 420 : 280;
+    if ((int(rows.size()) + 2) * rowHeight > page.bottom - y - 10 - minBand) {
         // Not every row fits (an overlay doubles them): the table keeps the throughput and
         // transactions/s rows (UDP: goodput, loss, transactions/s); their CPU cost is in the
         // answer and the charts above.
         QList<const nb::ComparisonTableRow *> primary;
         for (const nb::ComparisonTableRow *row : std::as_const(rows)) {
-            if (row->metric == nb::Metric::Throughput || row->metric == nb::Metric::TransactionsPerSecond ||
-                row->metric == nb::Metric::LoadedBidirP99Increase || row->metric == nb::Metric::UdpGoodput ||
-                row->metric == nb::Metric::UdpLossPercent || row->metric == nb::Metric::UdpRrTransactionsPerSecond)
+            if (isPrimaryMetric(row->metric))
                 primary.append(row);
         }
         if (!primary.isEmpty())
             rows = primary;
     }
     const int tableNeeds = (std::max(int(rows.size()), 4) + 2) * rowHeight;
-    const int bandHeight = std::clamp(bottom - y - 10 - tableNeeds, minBand, maxBand);
-    const int bandTop = y;
-    if (!charted.isEmpty()) {
-        const int gap = 10;
-        const int chartWidth = (chartsWidth - gap * (chartColumns - 1)) / chartColumns;
-        const int chartHeight = (bandHeight - gap * (chartRows - 1)) / chartRows;
-        const QPalette light = lightPalette();
-        for (int i = 0; i < charted.size(); ++i) {
-            auto chart = std::make_unique<nb::ui::ComparisonBarChart>();
-            chart->setPalette(light);
-            chart->setMetric(charted[i]);
-            chart->resize(chartWidth, chartHeight);
-            chart->setData(overlay, statistics);
-            nb::ui::applyPaletteToPlot(chart.get(), light);
-            p.save();
-            p.translate((i % chartColumns) * (chartWidth + gap), bandTop + (i / chartColumns) * (chartHeight + gap));
-            p.setClipRect(QRect(0, 0, chartWidth, chartHeight));
-            chart->toPainter(&p, chartWidth, chartHeight);
-            p.restore();
-            if (charts)
-                charts->append({charted[i], QSize(chartWidth, chartHeight), chart->labelRects()});
-        }
-    }
-    {
-        int yy = bandTop;
-        const std::pair<QString, const nb::HostEnvironment *> sides[] = {
-            {QObject::tr("This side (client)"), &c.environment.local},
-            {QObject::tr("Server side"), &c.environment.remote}};
-        for (const auto &[title, host] : sides) {
-            p.setFont(font(9, true));
-            yy += drawLine(p, rightX, yy, rightWidth, title);
-            p.setFont(font(7.5));
-            QStringList lines = host->known ? environmentLines(*host) : QStringList{QObject::tr("Unknown")};
-            if (lines.size() > 5) {
-                const int more = int(lines.size()) - 4;
-                lines = lines.mid(0, 4);
-                lines << QObject::tr("... and %n more adapter(s)", nullptr, more);
-            }
-            yy += drawList(p, QRect(rightX, yy, rightWidth, bandTop + bandHeight - yy), lines, QString()) + 6;
-        }
-        if (!c.warnings.isEmpty() && yy + 40 < bandTop + bandHeight) {
-            p.setFont(font(9, true));
-            yy += drawLine(p, rightX, yy, rightWidth, QObject::tr("Warnings"));
-            p.setFont(font(7));
-            drawList(p, QRect(rightX, yy, rightWidth, bandTop + bandHeight - yy), c.warnings,
-                     QStringLiteral("\u2022 "));
-        }
-    }
-    y = bandTop + bandHeight + 10;
+    band.height = std::clamp(page.bottom - y - 10 - tableNeeds, minBand, maxBand);
+    return band;
+}
 
-    // Bottom: the table over the whole width. Columns are measured with the fonts they are
-    // drawn in, so no number is cut short; a long configuration label is elided in the
-    // middle, which keeps the suffix ("..., P=4") that tells rows apart.
-    struct TableRow {
-        QStringList cells;
-        bool bold = false;
-    };
-    const QStringList header{QObject::tr("Metric"),  QObject::tr("Configuration"), QObject::tr("Runs"),
-                             QObject::tr("Mean"),    QObject::tr("95% CI"),        QObject::tr("vs baseline"),
-                             QObject::tr("Verdict"), QObject::tr("Compared with")};
-    const int columns = int(header.size());
-    constexpr int kConfigColumn = 1;
-    constexpr int kComparedColumn = 7;
-    QList<TableRow> tableRows;
-    for (const nb::ComparisonTableRow *r : std::as_const(rows)) {
+// The charts, 2x2 (or side by side when there are two), on the left of the band.
+void drawChartsSection(ReportPage &page, const BandLayout &band, const QList<nb::Metric> &charted,
+                       const nb::ComparisonOverlay &overlay, const nb::ComparisonStatistics &statistics,
+                       QList<ReportChartLabels> *charts)
+{
+    const int gap = 10;
+    const int chartWidth = (band.chartsWidth - gap * (band.chartColumns - 1)) / band.chartColumns;
+    const int chartHeight = (band.height - gap * (band.chartRows - 1)) / band.chartRows;
+    const QPalette light = lightPalette();
+    for (int i = 0; i < charted.size(); ++i) {
+        auto chart = std::make_unique<nb::ui::ComparisonBarChart>();
+        chart->setPalette(light);
+        chart->setMetric(charted[i]);
+        chart->resize(chartWidth, chartHeight);
+        chart->setData(overlay, statistics);
+        nb::ui::applyPaletteToPlot(chart.get(), light);
+        page.p.save();
+        page.p.translate((i % band.chartColumns) * (chartWidth + gap),
+                         band.top + (i / band.chartColumns) * (chartHeight + gap));
+        page.p.setClipRect(QRect(0, 0, chartWidth, chartHeight));
+        chart->toPainter(&page.p, chartWidth, chartHeight);
+        page.p.restore();
+        if (charts)
+            charts->append({charted[i], QSize(chartWidth, chartHeight), chart->labelRects()});
+    }
+}
+
+// Both machines' environment and the warnings, on the right of the band.
+void drawEnvironmentSection(ReportPage &page, const BandLayout &band, const nb::Comparison &c)
+{
+    QCPPainter &p = page.p;
+    const int bandBottom = band.top + band.height;
+    int yy = band.top;
+    const std::pair<QString, const nb::HostEnvironment *> sides[] = {
+        {QObject::tr("This side (client)"), &c.environment.local}, {QObject::tr("Server side"), &c.environment.remote}};
+    for (const auto &[title, host] : sides) {
+        page.setFont(9, true);
+        yy += drawLine(p, band.rightX, yy, band.rightWidth, title);
+        page.setFont(7.5);
+        QStringList lines = host->known ? environmentLines(*host) : QStringList{QObject::tr("Unknown")};
+        if (lines.size() > 5) {
+            const int more = int(lines.size()) - 4;
+            lines = lines.mid(0, 4);
+            lines << QObject::tr("... and %n more adapter(s)", nullptr, more);
+        }
+        yy += drawList(p, QRect(band.rightX, yy, band.rightWidth, bandBottom - yy), lines, QString()) + 6;
+    }
+    if (!c.warnings.isEmpty() && yy + 40 < bandBottom) {
+        page.setFont(9, true);
+        yy += drawLine(p, band.rightX, yy, band.rightWidth, QObject::tr("Warnings"));
+        page.setFont(7);
+        drawList(p, QRect(band.rightX, yy, band.rightWidth, bandBottom - yy), c.warnings, QStringLiteral("\u2022 "));
+    }
+}
+
+struct ReportTableRow {
+    QStringList cells;
+    bool bold = false;
+};
+
+constexpr int kConfigColumn = 1;
+constexpr int kComparedColumn = 7;
+constexpr int kCellPad = 4; // each side of a cell
+
+QStringList reportTableHeader()
+{
+    return {QObject::tr("Metric"), QObject::tr("Configuration"), QObject::tr("Runs"),    QObject::tr("Mean"),
+            QObject::tr("95% CI"), QObject::tr("vs baseline"),   QObject::tr("Verdict"), QObject::tr("Compared with")};
+}
+
+// What the table shows: one row of text per comparison-table row.
+QList<ReportTableRow> reportTableRows(const QList<const nb::ComparisonTableRow *> &rows)
+{
+    QList<ReportTableRow> tableRows;
+    for (const nb::ComparisonTableRow *r : rows) {
         const nb::ComparisonTableRow &row = *r;
         QStringList cells;
         cells << reportMetricName(row.metric) << row.label
@@ -398,25 +410,32 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
         cells << verdictCell(row) << row.comparedWith;
         tableRows.append({cells, row.isBaseline});
     }
-    const int cellPad = 4; // each side of a cell
+    return tableRows;
+}
+
+// Columns measured with the fonts they are drawn in, so no number is cut short; a long
+// configuration label is elided in the middle, which keeps the suffix ("..., P=4") that
+// tells rows apart.
+QList<int> reportColumnWidths(ReportPage &page, const QStringList &header, const QList<ReportTableRow> &tableRows)
+{
+    const int columns = int(header.size());
     QList<int> widths(columns, 0);
-    {
-        // The painter's fonts: metrics for the PDF's resolution, not the screen's.
-        p.setFont(font(8));
-        const QFontMetrics plain(p.font());
-        p.setFont(font(8, true));
-        const QFontMetrics bold(p.font());
-        const auto measure = [&](const QStringList &cells, const QFontMetrics &fm) {
-            for (int col = 0; col < columns; ++col)
-                widths[col] = std::max(widths[col], fm.horizontalAdvance(cells.value(col)) + 2 * cellPad + 1);
-        };
-        measure(header, bold);
-        for (const TableRow &r : std::as_const(tableRows))
-            measure(r.cells, r.bold ? bold : plain);
-    }
+    // The painter's fonts: metrics for the PDF's resolution, not the screen's.
+    page.setFont(8);
+    const QFontMetrics plain(page.p.font());
+    page.setFont(8, true);
+    const QFontMetrics bold(page.p.font());
+    const auto measure = [&](const QStringList &cells, const QFontMetrics &fm) {
+        for (int col = 0; col < columns; ++col)
+            widths[col] = std::max(widths[col], fm.horizontalAdvance(cells.value(col)) + 2 * kCellPad + 1);
+    };
+    measure(header, bold);
+    for (const ReportTableRow &r : tableRows)
+        measure(r.cells, r.bold ? bold : plain);
     int natural = 0;
     for (int w : std::as_const(widths))
         natural += w;
+    const int W = page.width;
     if (natural < W) {
         // Room to spare: the labels get it.
         widths[kConfigColumn] += (W - natural) / 2;
@@ -431,45 +450,114 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
             over -= give;
         }
     }
-    {
-        p.setFont(font(8, true));
-        const auto drawRow = [&](const QStringList &cells, int yy) {
-            int x = 0;
-            const QFontMetrics fm(p.font());
-            for (int col = 0; col < cells.size(); ++col) {
-                const int w = widths[col];
-                const bool label = col == kConfigColumn || col == kComparedColumn;
-                const Qt::TextElideMode elide = label ? Qt::ElideMiddle : Qt::ElideRight;
-                p.drawText(QRect(x + cellPad, yy, w - 2 * cellPad, rowHeight),
-                           Qt::AlignVCenter | (col >= 2 && col <= 5 ? Qt::AlignRight : Qt::AlignLeft),
-                           fm.elidedText(cells[col], elide, w - 2 * cellPad + 1));
-                x += w;
-            }
-        };
-        drawRow(header, y);
+    return widths;
+}
+
+// Bottom: the table over the whole width.
+void drawTableSection(ReportPage &page, int y, int rowHeight, const QList<const nb::ComparisonTableRow *> &rows)
+{
+    QCPPainter &p = page.p;
+    const QStringList header = reportTableHeader();
+    const QList<ReportTableRow> tableRows = reportTableRows(rows);
+    const QList<int> widths = reportColumnWidths(page, header, tableRows);
+    page.setFont(8, true);
+    const auto drawRow = [&](const QStringList &cells, int yy) {
+        int x = 0;
+        const QFontMetrics fm(p.font());
+        for (int col = 0; col < cells.size(); ++col) {
+            const int w = widths[col];
+            const bool label = col == kConfigColumn || col == kComparedColumn;
+            const Qt::TextElideMode elide = label ? Qt::ElideMiddle : Qt::ElideRight;
+            p.drawText(QRect(x + kCellPad, yy, w - 2 * kCellPad, rowHeight),
+                       Qt::AlignVCenter | (col >= 2 && col <= 5 ? Qt::AlignRight : Qt::AlignLeft),
+                       fm.elidedText(cells[col], elide, w - 2 * kCellPad + 1));
+            x += w;
+        }
+    };
+    drawRow(header, y);
+    y += rowHeight;
+    p.setPen(QPen(Qt::gray, 0.5));
+    p.drawLine(QLineF(0, y, page.width, y));
+    p.setPen(Qt::black);
+    page.setFont(8);
+    const int maxRows = std::max(0, (page.bottom - y) / rowHeight - 1);
+    const int shown = int(tableRows.size()) <= maxRows ? int(tableRows.size()) : std::max(0, maxRows - 1);
+    for (int i = 0; i < shown; ++i) {
+        page.setFont(8, tableRows[i].bold);
+        drawRow(tableRows[i].cells, y);
         y += rowHeight;
-        p.setPen(QPen(Qt::gray, 0.5));
-        p.drawLine(QLineF(0, y, W, y));
-        p.setPen(Qt::black);
-        p.setFont(font(8));
-        const int maxRows = std::max(0, (bottom - y) / rowHeight - 1);
-        const int shown = int(tableRows.size()) <= maxRows ? int(tableRows.size()) : std::max(0, maxRows - 1);
-        for (int i = 0; i < shown; ++i) {
-            p.setFont(font(8, tableRows[i].bold));
-            drawRow(tableRows[i].cells, y);
-            y += rowHeight;
-        }
-        p.setFont(font(8));
-        if (shown < tableRows.size()) {
-            drawLine(p, 2, y, W,
-                     QObject::tr("... %n more row(s) in the table export (CSV, Markdown)", nullptr,
-                                 int(tableRows.size()) - shown));
-        }
     }
-    p.setFont(font(6.5));
-    p.setPen(Qt::darkGray);
-    drawLine(p, 0, H - QFontMetrics(p.font()).height(), W,
+    page.setFont(8);
+    if (shown < tableRows.size()) {
+        drawLine(p, 2, y, page.width,
+                 QObject::tr("... %n more row(s) in the table export (CSV, Markdown)", nullptr,
+                             int(tableRows.size()) - shown));
+    }
+}
+
+void drawFooter(ReportPage &page, const QString &path)
+{
+    page.setFont(6.5);
+    page.p.setPen(Qt::darkGray);
+    drawLine(page.p, 0, page.height - QFontMetrics(page.p.font()).height(), page.width,
              QObject::tr("NicBench %1 \u00b7 %2").arg(QStringLiteral(NICBENCH_VERSION), QFileInfo(path).fileName()));
+}
+
+// The whole page, top to bottom.
+void drawReportPage(ReportPage &page, const QString &path, const nb::ComparisonOverlay &overlay,
+                    const nb::ComparisonStatistics &statistics, QList<ReportChartLabels> *charts)
+{
+    page.p.setPen(Qt::black);
+    int y = drawTitleSection(page, overlay);
+    y = drawAnswerSection(page, y, overlay, statistics);
+
+    const QList<nb::Metric> charted = headlineMetrics(statistics);
+    const nb::ComparisonTable table(overlay.merged);
+    QList<const nb::ComparisonTableRow *> rows;
+    for (const nb::ComparisonTableRow &row : table.rows()) {
+        if (charted.contains(row.metric))
+            rows.append(&row);
+    }
+    page.setFont(8);
+    const int rowHeight = QFontMetrics(page.p.font()).height() + 3;
+    const BandLayout band = layoutBand(page, y, rowHeight, charted, rows);
+    if (!charted.isEmpty())
+        drawChartsSection(page, band, charted, overlay, statistics, charts);
+    drawEnvironmentSection(page, band, overlay.merged);
+    drawTableSection(page, band.top + band.height + 10, rowHeight, rows);
+    drawFooter(page, path);
+}
+
+} // namespace
+
+bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
+                           const nb::ComparisonStatistics &statistics, QString *error, QList<ReportChartLabels> *charts)
+{
+    const auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    const nb::Comparison &c = overlay.merged;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+
+    QPdfWriter writer(&file);
+    writer.setCreator(QStringLiteral("NicBench %1").arg(QStringLiteral(NICBENCH_VERSION)));
+    writer.setTitle(c.title.isEmpty() ? QObject::tr("NicBench comparison") : c.title);
+    writer.setResolution(96);
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(10, 10, 10, 10),
+                                     QPageLayout::Millimeter));
+    const QRect rect = writer.pageLayout().paintRectPixels(writer.resolution());
+
+    QCPPainter p;
+    if (!p.begin(&writer))
+        return fail(QObject::tr("Cannot draw the report into %1").arg(path));
+    p.setMode(QCPPainter::pmVectorized);
+    p.setMode(QCPPainter::pmNoCaching);
+    ReportPage page{p, rect.width(), rect.height(), rect.height() - 16};
+    drawReportPage(page, path, overlay, statistics, charts);
     if (!p.end())
         return fail(QObject::tr("Cannot draw the report into %1").arg(path));
     if (!file.commit())

@@ -153,13 +153,10 @@ bool ComparisonView::startComparison(const nb::Comparison &comparison)
         return false;
     }
     m_banner->dismiss();
-    // The new comparison is the first source; snapshots stay for the overlay.
-    m_sources.prepend(
-        nb::ComparisonSource{comparison.title.isEmpty() ? tr("This run") : comparison.title, m_controller->current()});
-    m_liveSource = 0;
+    m_sources.startLive(
+        nb::ComparisonSource{comparison.title.isEmpty() ? tr("This run") : comparison.title, m_controller->current()},
+        comparison.configurations.value(comparison.baselineIndex).adapterName());
     m_progress->show();
-    m_baselineAdapter = comparison.configurations.value(comparison.baselineIndex).adapterName();
-    m_baselineSource = 0;
     m_runningTime.start();
     m_runTime.start();
     m_etaTimer->start();
@@ -171,17 +168,15 @@ bool ComparisonView::startComparison(const nb::Comparison &comparison)
 
 void ComparisonView::onRunFinished()
 {
-    if (m_liveSource < 0 || m_liveSource >= m_sources.size())
+    if (!m_sources.contains(m_sources.liveSource()))
         return;
-    m_sources[m_liveSource].comparison = m_controller->current();
+    m_sources.updateLive(m_controller->current());
     refresh();
 }
 
 void ComparisonView::onFinished(const nb::Comparison &comparison)
 {
-    if (m_liveSource >= 0 && m_liveSource < m_sources.size())
-        m_sources[m_liveSource].comparison = comparison;
-    m_liveSource = -1;
+    m_sources.finishLive(comparison);
     m_etaTimer->stop();
     int failed = 0;
     for (const nb::Run &r : comparison.runs)
@@ -197,37 +192,26 @@ void ComparisonView::onFinished(const nb::Comparison &comparison)
 void ComparisonView::showSources(const QList<nb::ComparisonSource> &loaded)
 {
     // A running comparison keeps its place; the rest is replaced.
-    QList<nb::ComparisonSource> kept;
-    if (m_liveSource >= 0)
-        kept.append(m_sources.at(m_liveSource));
-    m_liveSource = kept.isEmpty() ? -1 : 0;
-    m_sources = kept + loaded;
-    m_baselineAdapter.clear();
-    m_baselineSource = 0;
+    m_sources.replace(loaded);
     refresh();
     Q_EMIT activated();
 }
 
 void ComparisonView::removeSource(int index)
 {
-    if (index < 0 || index >= m_sources.size())
+    if (!m_sources.contains(index))
         return;
-    if (index == m_liveSource) {
+    if (m_sources.isLive(index)) {
         showError(tr("Stop the running comparison before removing it."));
         return;
     }
-    m_sources.removeAt(index);
-    if (m_liveSource > index)
-        --m_liveSource;
+    m_sources.remove(index);
     refresh();
 }
 
 QStringList ComparisonView::sourceNames() const
 {
-    QStringList names;
-    for (const nb::ComparisonSource &s : m_sources)
-        names << s.name;
-    return names;
+    return m_sources.names();
 }
 
 int ComparisonView::currentSource() const
@@ -264,15 +248,14 @@ void ComparisonView::setBaseline(int mergedIndex)
 
 void ComparisonView::setBaselineAdapter(const QString &adapter)
 {
-    m_baselineAdapter = adapter;
+    m_sources.setBaselineAdapter(adapter);
     refresh();
 }
 
 void ComparisonView::setBaselineSource(int source)
 {
-    if (source < 0 || source >= m_sources.size())
+    if (!m_sources.setBaselineSource(source))
         return;
-    m_baselineSource = source;
     refresh();
 }
 
@@ -361,7 +344,7 @@ void ComparisonView::refresh()
         QString text = m_sources.at(i).name + QLatin1Char('\n') +
                        tr("%n configuration(s)", nullptr, int(c.configurations.size())) + QStringLiteral(", ") +
                        tr("%n run(s)", nullptr, int(c.runs.size()));
-        if (i == m_liveSource)
+        if (m_sources.isLive(i))
             text += tr(", running");
         auto *item = new QListWidgetItem(text, m_sourceList);
         item->setToolTip(text);
@@ -378,17 +361,8 @@ void ComparisonView::refresh()
         m_answerPanel->clear();
         m_verdicts.clear();
     } else {
-        m_baselineSource = std::clamp(m_baselineSource, 0, int(m_sources.size()) - 1);
-        m_overlay = nb::overlayComparisons(m_sources, m_baselineSource);
-        nb::Comparison &merged = m_overlay.merged;
-        if (m_sources.size() == 1 && !m_baselineAdapter.isEmpty()) {
-            for (int i = 0; i < merged.configurations.size(); ++i) {
-                if (merged.configurations.at(i).adapterName() == m_baselineAdapter) {
-                    merged.baselineIndex = i;
-                    break;
-                }
-            }
-        }
+        m_overlay = m_sources.overlay();
+        const nb::Comparison &merged = m_overlay.merged;
         m_stats = nb::computeStatistics(merged);
         // The answer names series as the legends do: "E1000", or "E1000 (before)".
         QStringList names;
@@ -529,7 +503,7 @@ void ComparisonView::updateDetails()
             out += QStringLiteral("<li>%1</li>").arg(l.toHtmlEscaped());
         return out + QStringLiteral("</ul>");
     };
-    for (const nb::ComparisonSource &s : std::as_const(m_sources)) {
+    for (const nb::ComparisonSource &s : m_sources.list()) {
         const nb::Comparison &sc = s.comparison;
         html += QStringLiteral("<h3>%1</h3>").arg(s.name.toHtmlEscaped());
         QStringList facts;

@@ -10,6 +10,8 @@
 // saveSnapshot, export...) that tests and the command line call; errors go to the
 // view's banner, never to a modal box.
 
+#include "compareview/comparisonsources.h"
+
 #include <compare/comparisonanswer.h>
 #include <compare/comparisonoverlay.h>
 #include <compare/comparisonstatistics.h>
@@ -72,7 +74,7 @@ public:
     void showSources(const QList<nb::ComparisonSource> &sources); // same, already loaded
     bool addSnapshot(const QString &path);                        // overlays one more
     void removeSource(int index);
-    int sourceCount() const { return int(m_sources.size()); }
+    int sourceCount() const { return m_sources.size(); }
     QStringList sourceNames() const;
     // The source Save and Re-run act on: the selected one, else the first.
     int currentSource() const;
@@ -137,6 +139,8 @@ private:
     void createActions();
     QWidget *createSidePanel();
     QWidget *createMainArea();
+    QWidget *createAnswerArea();
+    void createTable();
     QWidget *createEmptyPage();
     void refresh();
     void refreshBaselineCombo();
@@ -158,10 +162,7 @@ private:
     ComparisonController *m_controller;
     std::function<QString()> m_startGuard;
     bool m_testRunning = false;
-    QList<nb::ComparisonSource> m_sources;
-    int m_liveSource = -1;     // the source the controller is filling, -1 when none
-    QString m_baselineAdapter; // kept across refreshes; empty: the source's own baseline
-    int m_baselineSource = 0;
+    ComparisonSources m_sources;
     nb::ComparisonOverlay m_overlay;
     nb::ComparisonStatistics m_stats;
     QList<nb::VariantAnswer> m_answers;

@@ -189,8 +189,8 @@ void ComparisonView::saveWithDialog()
     AppSettings::setLastDirectory(AppSettings::Folder::Snapshot, path);
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".nicbench");
-    if (saveSnapshot(path, source) && source != m_liveSource) {
-        m_sources[source].name = snapshotSourceName(path, m_sources.at(source).comparison);
+    if (saveSnapshot(path, source) && !m_sources.isLive(source)) {
+        m_sources.rename(source, snapshotSourceName(path, m_sources.at(source).comparison));
         refresh();
     }
 }

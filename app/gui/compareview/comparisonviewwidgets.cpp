@@ -177,7 +177,43 @@ QWidget *ComparisonView::createEmptyPage()
     return page;
 }
 
+// The Compare view's content: the answer and the charts over the table and the details;
+// the empty page instead while there is nothing to compare.
 QWidget *ComparisonView::createMainArea()
+{
+    QWidget *top = createAnswerArea();
+    createTable();
+    m_details = new QTextBrowser;
+    m_details->setObjectName(QStringLiteral("comparisonDetails"));
+    m_details->setOpenLinks(false);
+
+    m_bottomTabs = new QTabWidget;
+    m_bottomTabs->setObjectName(QStringLiteral("comparisonTabs"));
+    m_bottomTabs->setDocumentMode(true);
+    m_bottomTabs->addTab(m_table, tr("Table"));
+    m_bottomTabs->addTab(m_details, tr("Environment and warnings"));
+    for (QWidget *page : {static_cast<QWidget *>(m_table), static_cast<QWidget *>(m_details)})
+        page->setMinimumSize(200, 90);
+
+    m_splitter = new QSplitter(Qt::Vertical);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(m_bottomTabs);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setSizes({460, 150}); // the answer and a full row of charts at 1280x720
+    m_content = m_splitter;
+
+    m_emptyPage = createEmptyPage();
+    auto *area = new QWidget;
+    auto *layout = new QVBoxLayout(area);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_emptyPage, 1);
+    layout->addWidget(m_content, 1);
+    return area;
+}
+
+QWidget *ComparisonView::createAnswerArea()
 {
     // The answer: a header row with the baseline selector and what bars and whiskers mean,
     // then one row per variant.
@@ -217,7 +253,11 @@ QWidget *ComparisonView::createMainArea()
     topLayout->addLayout(header);
     topLayout->addWidget(m_answerPanel);
     topLayout->addWidget(m_charts, 1);
+    return top;
+}
 
+void ComparisonView::createTable()
+{
     m_tableModel = new nb::ui::ComparisonTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_tableModel);
@@ -242,35 +282,6 @@ QWidget *ComparisonView::createMainArea()
     m_table->horizontalHeader()->setStretchLastSection(false);
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &ComparisonView::fitTableColumns);
     m_table->viewport()->installEventFilter(this);
-
-    m_details = new QTextBrowser;
-    m_details->setObjectName(QStringLiteral("comparisonDetails"));
-    m_details->setOpenLinks(false);
-
-    m_bottomTabs = new QTabWidget;
-    m_bottomTabs->setObjectName(QStringLiteral("comparisonTabs"));
-    m_bottomTabs->setDocumentMode(true);
-    m_bottomTabs->addTab(m_table, tr("Table"));
-    m_bottomTabs->addTab(m_details, tr("Environment and warnings"));
-    for (QWidget *page : {static_cast<QWidget *>(m_table), static_cast<QWidget *>(m_details)})
-        page->setMinimumSize(200, 90);
-
-    m_splitter = new QSplitter(Qt::Vertical);
-    m_splitter->addWidget(top);
-    m_splitter->addWidget(m_bottomTabs);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setChildrenCollapsible(false);
-    m_splitter->setSizes({460, 150}); // the answer and a full row of charts at 1280x720
-    m_content = m_splitter;
-
-    m_emptyPage = createEmptyPage();
-    auto *area = new QWidget;
-    auto *layout = new QVBoxLayout(area);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_emptyPage, 1);
-    layout->addWidget(m_content, 1);
-    return area;
 }
 
 } // namespace nb::gui

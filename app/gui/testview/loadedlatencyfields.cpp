@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testview/loadedlatencyfields.h"
+#include "core/format.h"
 
 #include <model/parameters.h>
 
@@ -100,7 +101,7 @@ double LoadedLatencyFields::totalSeconds() const
 void LoadedLatencyFields::updateTotal()
 {
     const double total = totalSeconds();
-    m_total->setText(total > 0 ? tr("The test runs %1 s.").arg(QString::number(total, 'g', 6))
+    m_total->setText(total > 0 ? tr("The test runs %1 s.").arg(nb::formatSeconds(total))
                                : tr("Phases: idle, download, upload, bidir, comma-separated."));
 }
 

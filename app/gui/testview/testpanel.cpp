@@ -52,6 +52,21 @@ TestPanel::TestPanel(QWidget *parent)
     , m_runButton(new QToolButton(this))
     , m_stopButton(new QToolButton(this))
 {
+    setUpTargetFields();
+    setUpTestChoices();
+    setUpAmountFields();
+    m_advanced = buildAdvanced();
+    layOutPanel();
+    connectFields();
+    selectPreset(0);
+    selectLoopback();
+    updateTypeFields();
+    setAdvancedVisible(QSettings().value(kAdvancedKey, false).toBool());
+}
+
+// Where the test goes: the target and the local adapter it leaves from.
+void TestPanel::setUpTargetFields()
+{
     m_target->setObjectName(QStringLiteral("targetCombo"));
     m_target->setEditable(true);
     m_target->setInsertPolicy(QComboBox::NoInsert);
@@ -62,6 +77,19 @@ TestPanel::TestPanel(QWidget *parent)
     m_target->setMinimumContentsLength(16);
     loadRecentTargets();
 
+    m_from->setObjectName(QStringLiteral("bindCombo"));
+    m_from->setEditable(true);
+    m_from->setInsertPolicy(QComboBox::NoInsert);
+    m_from->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_from->setMinimumContentsLength(16);
+    m_from->setToolTip(tr("The local adapter the test leaves from: its address is bound (-B). Automatic lets "
+                          "the routing table choose."));
+    m_from->addItem(tr("Automatic"), QString());
+}
+
+// What kind of test: the preset, the type and the direction.
+void TestPanel::setUpTestChoices()
+{
     m_preset->setObjectName(QStringLiteral("presetCombo"));
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_preset->setMinimumContentsLength(16);
@@ -95,15 +123,6 @@ TestPanel::TestPanel(QWidget *parent)
     m_type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_type->setMinimumContentsLength(16);
 
-    m_from->setObjectName(QStringLiteral("bindCombo"));
-    m_from->setEditable(true);
-    m_from->setInsertPolicy(QComboBox::NoInsert);
-    m_from->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_from->setMinimumContentsLength(16);
-    m_from->setToolTip(tr("The local adapter the test leaves from: its address is bound (-B). Automatic lets "
-                          "the routing table choose."));
-    m_from->addItem(tr("Automatic"), QString());
-
     m_direction->setObjectName(QStringLiteral("directionCombo"));
     m_direction->addItem(tr("Upload"), int(nb::Direction::Upload));
     m_direction->setItemData(0, tr("This computer sends to the target."), Qt::ToolTipRole);
@@ -113,7 +132,11 @@ TestPanel::TestPanel(QWidget *parent)
     m_direction->setItemData(2, tr("Both send at the same time."), Qt::ToolTipRole);
     m_direction->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_direction->setMinimumContentsLength(16);
+}
 
+// How much: streams, duration, and the toggle for the advanced settings.
+void TestPanel::setUpAmountFields()
+{
     m_streams->setObjectName(QStringLiteral("streamsSpin"));
     rangeFromTable(m_streams, nb::param::Id::Streams);
 
@@ -130,8 +153,10 @@ TestPanel::TestPanel(QWidget *parent)
     m_advancedToggle->setAutoRaise(true);
     m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_advancedToggle->setArrowType(Qt::RightArrow);
-    m_advanced = buildAdvanced();
+}
 
+void TestPanel::layOutPanel()
+{
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("T&arget:"), m_target);
@@ -165,7 +190,10 @@ TestPanel::TestPanel(QWidget *parent)
     layout->addWidget(m_settings);
     layout->addLayout(buttons);
     layout->addStretch(1);
+}
 
+void TestPanel::connectFields()
+{
     connect(m_target, &QComboBox::currentTextChanged, this, &TestPanel::onTargetChanged);
     connect(m_target->lineEdit(), &QLineEdit::returnPressed, this, &TestPanel::runRequested);
     connect(m_preset, &QComboBox::activated, this, &TestPanel::onPresetActivated);
@@ -189,17 +217,24 @@ TestPanel::TestPanel(QWidget *parent)
         connect(c, &QComboBox::currentTextChanged, this, [this, c] { updateComboToolTip(c); });
         updateComboToolTip(c);
     }
-
-    selectPreset(0);
-    selectLoopback();
-    updateTypeFields();
-    setAdvancedVisible(QSettings().value(kAdvancedKey, false).toBool());
 }
 
+// The advanced section: transport settings, request/response settings, then the rest, in
+// the order the form shows them (and Tab walks them).
 QWidget *TestPanel::buildAdvanced()
 {
     auto *box = new QWidget(m_settings);
     box->setObjectName(QStringLiteral("advancedSection"));
+    createTransportFields(box);
+    createRequestResponseFields(box);
+    createSystemFields(box);
+    layOutAdvanced(box);
+    connectAdvanced();
+    return box;
+}
+
+void TestPanel::createTransportFields(QWidget *box)
+{
     m_port = new QSpinBox(box);
     m_port->setObjectName(QStringLiteral("portSpin"));
     rangeFromTable(m_port, nb::param::Id::Port);
@@ -233,6 +268,10 @@ QWidget *TestPanel::buildAdvanced()
     m_interval->setSingleStep(m_interval->minimum()); // the shortest interval is also the step
     m_interval->setSuffix(tr(" s"));
     m_interval->setValue(DefaultIntervalSecs); // saved settings or a preset may change it
+}
+
+void TestPanel::createRequestResponseFields(QWidget *box)
+{
     m_requestSize = new QLineEdit(box);
     m_requestSize->setObjectName(QStringLiteral("requestSizeEdit"));
     m_requestSize->setToolTip(tr("Bytes the client sends per transaction (netperf -r REQ,RESP)."));
@@ -247,6 +286,10 @@ QWidget *TestPanel::buildAdvanced()
     rangeFromTable(m_inFlight, nb::param::Id::InFlight);
     m_crr = new QCheckBox(tr("New connection per transaction (TCP_CRR)"), box);
     m_crr->setObjectName(QStringLiteral("crrCheck"));
+}
+
+void TestPanel::createSystemFields(QWidget *box)
+{
     m_family = new QComboBox(box);
     m_family->addItem(tr("IPv4 or IPv6"), int(nb::AddressFamily::Any));
     m_family->addItem(tr("IPv4 only (-4)"), int(nb::AddressFamily::IPv4));
@@ -266,7 +309,10 @@ QWidget *TestPanel::buildAdvanced()
     m_connectTimeout->setSuffix(tr(" ms"));
     m_title = new QLineEdit(box);
     m_title->setPlaceholderText(tr("optional label for the result"));
+}
 
+void TestPanel::layOutAdvanced(QWidget *box)
+{
     auto *form = new QFormLayout(box);
     form->setContentsMargins(12, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -293,7 +339,10 @@ QWidget *TestPanel::buildAdvanced()
     form->addRow(tr("Connections:"), m_connections);
     form->addRow(tr("In flight:"), m_inFlight);
     form->addRow(m_crr);
+}
 
+void TestPanel::connectAdvanced()
+{
     for (QLineEdit *e : {m_blockSize, m_window, m_congestion, m_bytes, m_title, m_requestSize, m_responseSize})
         connect(e, &QLineEdit::textEdited, this, &TestPanel::markCustom);
     for (QSpinBox *s : {m_port, m_mss, m_threads, m_connectTimeout, m_connections, m_inFlight})
@@ -304,7 +353,6 @@ QWidget *TestPanel::buildAdvanced()
         connect(c, &QCheckBox::toggled, this, &TestPanel::markCustom);
     for (QComboBox *c : {m_family, m_protocol})
         connect(c, &QComboBox::currentIndexChanged, this, &TestPanel::markCustom);
-    return box;
 }
 
 TestType TestPanel::testType() const

@@ -70,7 +70,18 @@ Q_SIGNALS:
     void runRequested();
 
 private:
+    // The constructor in parts, top of the panel to bottom, then the signals.
+    void setUpTargetFields();
+    void setUpTestChoices();
+    void setUpAmountFields();
+    void layOutPanel();
+    void connectFields();
     QWidget *buildAdvanced();
+    void createTransportFields(QWidget *box);
+    void createRequestResponseFields(QWidget *box);
+    void createSystemFields(QWidget *box);
+    void layOutAdvanced(QWidget *box);
+    void connectAdvanced();
     void loadRecentTargets();
     void onTargetChanged();
     void onPresetActivated(int index);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testview/testview.h"
+#include "core/format.h"
 
 #include "testview/testpanel.h"
 #include "testview/testrunner.h"
@@ -183,7 +184,40 @@ void TestView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
+// The Test view: the settings panel on the left; on the right the banner, the progress row,
+// the charts over the results.
 QWidget *TestView::createTestArea()
+{
+    QWidget *panelScroll = createPanelColumn();
+    m_banner = new nb::ui::MessageBanner;
+    QLayout *progressRow = createProgressRow();
+    QWidget *chartSplitter = createChartArea();
+    QWidget *resultsBox = createResultsArea();
+
+    m_rightSplitter = new QSplitter(Qt::Vertical);
+    m_rightSplitter->addWidget(chartSplitter);
+    m_rightSplitter->addWidget(resultsBox);
+    m_rightSplitter->setStretchFactor(0, 3);
+    m_rightSplitter->setStretchFactor(1, 2);
+    m_rightSplitter->setChildrenCollapsible(false);
+
+    auto *right = new QWidget;
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(6, 4, 6, 0);
+    rightLayout->addWidget(m_banner);
+    rightLayout->addLayout(progressRow);
+    rightLayout->addWidget(m_rightSplitter, 1);
+
+    m_testSplitter = new QSplitter(Qt::Horizontal);
+    m_testSplitter->addWidget(panelScroll);
+    m_testSplitter->addWidget(right);
+    m_testSplitter->setStretchFactor(0, 0);
+    m_testSplitter->setStretchFactor(1, 1);
+    m_testSplitter->setChildrenCollapsible(false);
+    return m_testSplitter;
+}
+
+QWidget *TestView::createPanelColumn()
 {
     m_panel = new TestPanel;
     m_panel->setRunActions(m_runAction, m_stopAction);
@@ -194,9 +228,11 @@ QWidget *TestView::createTestArea()
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     panelScroll->setMinimumWidth(std::max(m_panel->minimumWidth(), m_panel->minimumSizeHint().width()) +
                                  panelScroll->verticalScrollBar()->sizeHint().width());
+    return panelScroll;
+}
 
-    m_banner = new nb::ui::MessageBanner;
-
+QLayout *TestView::createProgressRow()
+{
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("testProgress"));
     m_progress->setRange(0, 1000);
@@ -208,7 +244,12 @@ QWidget *TestView::createTestArea()
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_progressLabel);
+    return progressRow;
+}
 
+// The live charts: one tab per kind of test, the CPU beside them.
+QWidget *TestView::createChartArea()
+{
     m_chart = new nb::ui::LiveTestChart;
     m_chart->setObjectName(QStringLiteral("liveTestChart"));
     connect(m_streamsAction, &QAction::toggled, m_chart, &nb::ui::LiveTestChart::setShowStreams);
@@ -238,7 +279,12 @@ QWidget *TestView::createTestArea()
     chartSplitter->setStretchFactor(0, 3);
     chartSplitter->setStretchFactor(1, 2);
     chartSplitter->setChildrenCollapsible(false);
+    return chartSplitter;
+}
 
+// The summary beside the per-stream table.
+QWidget *TestView::createResultsArea()
+{
     m_summary = new nb::ui::ResultsSummary;
     m_summary->setObjectName(QStringLiteral("resultsSummary"));
     auto *summaryScroll = new QScrollArea;
@@ -265,28 +311,7 @@ QWidget *TestView::createTestArea()
     resultsBox->setStretchFactor(1, 2);
     resultsBox->setSizes({480, 320});
     resultsBox->setChildrenCollapsible(false);
-
-    m_rightSplitter = new QSplitter(Qt::Vertical);
-    m_rightSplitter->addWidget(chartSplitter);
-    m_rightSplitter->addWidget(resultsBox);
-    m_rightSplitter->setStretchFactor(0, 3);
-    m_rightSplitter->setStretchFactor(1, 2);
-    m_rightSplitter->setChildrenCollapsible(false);
-
-    auto *right = new QWidget;
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(6, 4, 6, 0);
-    rightLayout->addWidget(m_banner);
-    rightLayout->addLayout(progressRow);
-    rightLayout->addWidget(m_rightSplitter, 1);
-
-    m_testSplitter = new QSplitter(Qt::Horizontal);
-    m_testSplitter->addWidget(panelScroll);
-    m_testSplitter->addWidget(right);
-    m_testSplitter->setStretchFactor(0, 0);
-    m_testSplitter->setStretchFactor(1, 1);
-    m_testSplitter->setChildrenCollapsible(false);
-    return m_testSplitter;
+    return resultsBox;
 }
 
 void TestView::builtinServerStarted()
@@ -333,7 +358,7 @@ QString TestView::runningDescription() const
     const QString target = m_panel->isLoopbackSelected() ? tr("this computer") : m_current.host;
     if (m_current.udp && !m_current.isRequestResponse()) {
         const QString rate =
-            m_current.bandwidth > 0 ? nb::ui::formatRate(double(m_current.bandwidth)) : tr("unlimited rate");
+            m_current.bandwidth > 0 ? nb::formatBitrate(double(m_current.bandwidth)) : tr("unlimited rate");
         return m_current.streams == 1 ? tr("UDP at %1 to %2").arg(rate, target)
                                       : tr("UDP at %1, %2 streams to %3").arg(rate).arg(m_current.streams).arg(target);
     }

@@ -13,6 +13,7 @@
 
 #include <functional>
 
+class QLayout;
 class QAction;
 class QLabel;
 class QProgressBar;
@@ -111,6 +112,10 @@ private:
     void createActions();
     void updateActionIcons();
     QWidget *createTestArea();
+    QWidget *createPanelColumn();
+    QLayout *createProgressRow();
+    QWidget *createChartArea();
+    QWidget *createResultsArea();
     QWidget *chartFor(const nb::TestParams &params) const;
     void showLoadedLatencyLive(const QList<nb::IntervalReport> &batch);
     void showUdpLive(const QList<nb::IntervalReport> &batch);

@@ -2,6 +2,7 @@
 // TestView, part two: how the Test tab runs a plan (one test, or throughput then
 // request/response for "both"), follows its progress and reports how it ended. The
 // layout and the settings are in testview.cpp.
+#include "core/format.h"
 #include "testview/testview.h"
 
 #include "testview/testpanel.h"
@@ -214,8 +215,8 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
         const nb::IntervalReport &last = batch.constLast();
         if (last.hasRr)
             m_summary->showLiveText(tr("Transactions %1, p99 %2")
-                                        .arg(nb::ui::formatTransactionsPerSecond(last.rr.transactionsPerSecond()),
-                                             nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
+                                        .arg(nb::formatTransactionsPerSecond(last.rr.transactionsPerSecond()),
+                                             nb::formatMicroseconds(last.rr.latencyUs.p99)));
         return;
     }
     m_chart->addIntervals(batch);
@@ -260,7 +261,7 @@ void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
     QStringList parts;
     if (last.hasRr && last.rr.latencyUs.count > 0) {
         mid = (last.rr.start + last.rr.end) / 2;
-        parts.append(tr("probe p99 %1").arg(nb::ui::formatLatencyUs(last.rr.latencyUs.p99)));
+        parts.append(tr("probe p99 %1").arg(nb::formatMicroseconds(last.rr.latencyUs.p99)));
     }
     for (bool clientSent : {true, false}) {
         if (!last.hasDirection(clientSent))
@@ -268,7 +269,7 @@ void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
         const nb::IntervalSum sum = last.sum(clientSent);
         if (mid < 0)
             mid = (sum.start + sum.end) / 2;
-        parts.append((clientSent ? tr("up %1") : tr("down %1")).arg(nb::ui::formatRate(sum.bitsPerSecond())));
+        parts.append((clientSent ? tr("up %1") : tr("down %1")).arg(nb::formatBitrate(sum.bitsPerSecond())));
         m_lastIntervalEnd = std::max(m_lastIntervalEnd, sum.end);
     }
     if (parts.isEmpty() || schedule.size() == 0)
@@ -290,10 +291,9 @@ void TestView::showUdpLive(const QList<nb::IntervalReport> &batch)
         const nb::IntervalSum sum = last.sum(sent);
         if (sum.omitted)
             continue;
-        parts.append(
-            sent ? tr("Sending %1").arg(nb::ui::formatRate(sum.bitsPerSecond()))
-                 : tr("Receiving %1, %2 lost")
-                       .arg(nb::ui::formatRate(sum.bitsPerSecond()), nb::ui::formatLossPercent(sum.lostPercent())));
+        parts.append(sent ? tr("Sending %1").arg(nb::formatBitrate(sum.bitsPerSecond()))
+                          : tr("Receiving %1, %2 lost")
+                                .arg(nb::formatBitrate(sum.bitsPerSecond()), nb::formatLossPercent(sum.lostPercent())));
         m_lastIntervalEnd = std::max(m_lastIntervalEnd, sum.end);
     }
     if (!parts.isEmpty())
@@ -308,7 +308,7 @@ double TestView::elapsedSeconds() const
 QString TestView::secondsText(double seconds)
 {
     const double tenths = std::round(seconds * 10) / 10;
-    return QString::number(tenths, 'f', tenths == std::floor(tenths) ? 0 : 1);
+    return nb::formatFixed(tenths, tenths == std::floor(tenths) ? 0 : 1);
 }
 
 QString TestView::progressText(double elapsedSeconds, double totalSeconds)
@@ -329,7 +329,7 @@ void TestView::updateProgress()
     const double total = m_planSeconds;
     if (!m_current.isTimed()) {
         m_progress->setRange(0, 0); // a byte count has no known end time
-        m_progressLabel->setText(tr("%1 s").arg(QString::number(std::floor(elapsed), 'f', 0)));
+        m_progressLabel->setText(tr("%1 s").arg(nb::formatFixed(std::floor(elapsed), 0)));
         return;
     }
     m_progress->setRange(0, 1000);

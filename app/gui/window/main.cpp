@@ -28,6 +28,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace {
 
@@ -43,19 +44,10 @@ bool writeReport(const QString &path, const QList<nb::ComparisonSource> &sources
     return true;
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+// A report from snapshot files shows no window, so it must not need a display; nor do
+// --help and --version (a package test, a terminal over ssh).
+void useOffscreenWhenHeadless(int argc, char *argv[])
 {
-    // Before anything prints: on Windows nicbench.exe has no console of its own.
-    nb::platform::attachParentConsole();
-    // Hidden: the man page, written out by the build; needs no display, so before QApplication.
-    if (argc == 2 && std::strcmp(argv[1], "--man") == 0) {
-        std::fputs(nb::gui::guiManPage().toUtf8().constData(), stdout);
-        return 0;
-    }
-    // A report from snapshot files shows no window, so it must not need a display; nor do
-    // --help and --version (a package test, a terminal over ssh).
     bool textOnly = false;
     for (int i = 1; i < argc; ++i) {
         for (const char *flag : {"-h", "--help", "-v", "--version"})
@@ -63,7 +55,10 @@ int main(int argc, char *argv[])
     }
     if ((textOnly || nb::gui::isHeadlessReport(argc, argv)) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+}
+
+void setUpApplication()
+{
     // Thousands of flows need as many descriptors; tests check the limit before they start.
     nb::platform::raiseFileLimit();
     QApplication::setOrganizationName(QStringLiteral("NicBench"));
@@ -75,13 +70,16 @@ int main(int argc, char *argv[])
     const QString windowsIcon = QStringLiteral(":/icons/nicbench.ico");
     QApplication::setWindowIcon(
         QIcon(QFile::exists(windowsIcon) ? windowsIcon : QStringLiteral(":/icons/nicbench.svg")));
+}
 
-    const nb::gui::ComparisonArguments compare = nb::gui::takeComparisonArguments(QApplication::arguments());
+// --help, --version and bad flags end here, with the exit code.
+std::optional<int> handleInformationFlags(const nb::gui::ComparisonArguments &compare,
+                                          const nb::gui::GuiCommandLine &cmd)
+{
     if (!compare.error.isEmpty()) {
         std::fprintf(stderr, "nicbench: %s\n", qPrintable(compare.error));
         return 2;
     }
-    const nb::gui::GuiCommandLine cmd = nb::gui::parseGuiCommandLine(compare.rest);
     if (!cmd.error.isEmpty()) {
         std::fprintf(stderr, "nicbench: %s\n", qPrintable(cmd.error));
         return 2;
@@ -95,33 +93,110 @@ int main(int argc, char *argv[])
         std::printf("nicbench %s\n", NICBENCH_VERSION);
         return 0;
     }
+    return std::nullopt;
+}
 
-    // Files are loaded (and checked) once, before the window opens: a bad one is an error
-    // on stderr, exit 1.
-    QList<nb::ComparisonSource> snapshots;
-    for (const QString &path : compare.snapshots) {
+// Files are loaded (and checked) once, before the window opens: a bad one is an error on
+// stderr, exit 1. Returns false then.
+bool loadSnapshots(const QStringList &paths, QList<nb::ComparisonSource> *snapshots)
+{
+    for (const QString &path : paths) {
         nb::Comparison c;
         QString error;
         if (!nb::Snapshot::load(path, &c, &error)) {
             std::fprintf(stderr, "nicbench: %s\n", qPrintable(error)); // the error names the file
-            return 1;
+            return false;
         }
-        snapshots.append({nb::gui::snapshotSourceName(path, c), c});
+        snapshots->append({nb::gui::snapshotSourceName(path, c), c});
     }
+    return true;
+}
+
+bool loadSpec(const QString &specPath, nb::Comparison *spec)
+{
+    QString error;
+    if (!nb::comparisonFromSpecFile(specPath, spec, &error)) {
+        std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
+        return false;
+    }
+    if (const QString problem = spec->validate(); !problem.isEmpty()) {
+        std::fprintf(stderr, "nicbench: %s: %s\n", qPrintable(specPath), qPrintable(problem));
+        return false;
+    }
+    return true;
+}
+
+// --compare SPEC: runs it in the Compare view once the window is up; saves the snapshot and
+// the report it was asked for, and quits with 0, 1 (not saved) or 2 (a run failed) if told to.
+void runComparisonInWindow(QApplication &app, nb::gui::MainWindow &window, const nb::gui::ComparisonArguments &compare,
+                           const nb::Comparison &spec)
+{
+    nb::gui::ComparisonView *view = window.comparisonView();
+    QObject::connect(view, &nb::gui::ComparisonView::comparisonFinished, &app,
+                     [out = compare.snapshotOut, report = compare.reportOut,
+                      quit = compare.quitWhenDone](const nb::Comparison &done) {
+                         int code = 0;
+                         for (const nb::Run &r : done.runs)
+                             code = r.ok() ? code : 2;
+                         if (done.runs.size() != done.schedule().size())
+                             code = 2;
+                         QString error;
+                         if (!out.isEmpty() && !nb::Snapshot::save(done, out, &error)) {
+                             std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
+                             code = 1;
+                         }
+                         if (!report.isEmpty() && !writeReport(report, {{done.title, done}}))
+                             code = 1;
+                         if (quit)
+                             QTimer::singleShot(1500, qApp, [code] { QCoreApplication::exit(code); });
+                     });
+    QTimer::singleShot(0, &window, [&window, view, spec] {
+        window.showCompareArea();
+        if (!view->startComparison(spec)) {
+            std::fprintf(stderr, "nicbench: %s\n", qPrintable(view->banner()->text()));
+            QCoreApplication::exit(1);
+        }
+    });
+}
+
+void quitWhenTestDone(QApplication &app, nb::gui::MainWindow &window)
+{
+    QObject::connect(&window, &nb::gui::MainWindow::testFinished, &app, [](const nb::TestResult &result) {
+        if (!result.ok())
+            std::fprintf(stderr, "nicbench: %s\n", qPrintable(result.error));
+        // A short pause so the finished window can be seen (and captured) before it goes.
+        QTimer::singleShot(1500, qApp, [ok = result.ok()] { QCoreApplication::exit(ok ? 0 : 1); });
+    });
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // Before anything prints: on Windows nicbench.exe has no console of its own.
+    nb::platform::attachParentConsole();
+    // Hidden: the man page, written out by the build; needs no display, so before QApplication.
+    if (argc == 2 && std::strcmp(argv[1], "--man") == 0) {
+        std::fputs(nb::gui::guiManPage().toUtf8().constData(), stdout);
+        return 0;
+    }
+    useOffscreenWhenHeadless(argc, argv);
+    QApplication app(argc, argv);
+    setUpApplication();
+
+    const nb::gui::ComparisonArguments compare = nb::gui::takeComparisonArguments(QApplication::arguments());
+    const nb::gui::GuiCommandLine cmd = nb::gui::parseGuiCommandLine(compare.rest);
+    if (const auto code = handleInformationFlags(compare, cmd))
+        return *code;
+
+    QList<nb::ComparisonSource> snapshots;
+    if (!loadSnapshots(compare.snapshots, &snapshots))
+        return 1;
     if (!compare.reportOut.isEmpty() && compare.specPath.isEmpty())
         return writeReport(compare.reportOut, snapshots) ? 0 : 1;
     nb::Comparison spec;
-    if (!compare.specPath.isEmpty()) {
-        QString error;
-        if (!nb::comparisonFromSpecFile(compare.specPath, &spec, &error)) {
-            std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
-            return 1;
-        }
-        if (const QString problem = spec.validate(); !problem.isEmpty()) {
-            std::fprintf(stderr, "nicbench: %s: %s\n", qPrintable(compare.specPath), qPrintable(problem));
-            return 1;
-        }
-    }
+    if (!compare.specPath.isEmpty() && !loadSpec(compare.specPath, &spec))
+        return 1;
     if (cmd.run && !compare.specPath.isEmpty()) {
         std::fprintf(stderr, "nicbench: --run and --compare cannot be combined\n");
         return 2;
@@ -143,45 +218,13 @@ int main(int argc, char *argv[])
             params.host.clear(); // the built-in server
         QTimer::singleShot(0, &window, [&window, params] { window.runTest(params); });
     }
-    nb::gui::ComparisonView *view = window.comparisonView();
     if (!snapshots.isEmpty()) {
-        view->showSources(snapshots);
+        window.comparisonView()->showSources(snapshots);
         window.showCompareArea();
     }
-    if (!compare.specPath.isEmpty()) {
-        QObject::connect(view, &nb::gui::ComparisonView::comparisonFinished, &app,
-                         [out = compare.snapshotOut, report = compare.reportOut,
-                          quit = compare.quitWhenDone](const nb::Comparison &done) {
-                             int code = 0;
-                             for (const nb::Run &r : done.runs)
-                                 code = r.ok() ? code : 2;
-                             if (done.runs.size() != done.schedule().size())
-                                 code = 2;
-                             QString error;
-                             if (!out.isEmpty() && !nb::Snapshot::save(done, out, &error)) {
-                                 std::fprintf(stderr, "nicbench: %s\n", qPrintable(error));
-                                 code = 1;
-                             }
-                             if (!report.isEmpty() && !writeReport(report, {{done.title, done}}))
-                                 code = 1;
-                             if (quit)
-                                 QTimer::singleShot(1500, qApp, [code] { QCoreApplication::exit(code); });
-                         });
-        QTimer::singleShot(0, &window, [&window, view, spec] {
-            window.showCompareArea();
-            if (!view->startComparison(spec)) {
-                std::fprintf(stderr, "nicbench: %s\n", qPrintable(view->banner()->text()));
-                QCoreApplication::exit(1);
-            }
-        });
-    }
-    if (cmd.quitWhenDone) {
-        QObject::connect(&window, &nb::gui::MainWindow::testFinished, &app, [](const nb::TestResult &result) {
-            if (!result.ok())
-                std::fprintf(stderr, "nicbench: %s\n", qPrintable(result.error));
-            // A short pause so the finished window can be seen (and captured) before it goes.
-            QTimer::singleShot(1500, qApp, [ok = result.ok()] { QCoreApplication::exit(ok ? 0 : 1); });
-        });
-    }
+    if (!compare.specPath.isEmpty())
+        runComparisonInWindow(app, window, compare, spec);
+    if (cmd.quitWhenDone)
+        quitWhenTestDone(app, window);
     return app.exec();
 }
