@@ -6,6 +6,7 @@
 #include "model/testparams.h"
 #include "session/commandline.h"
 
+#include <QJsonObject>
 #include <QSet>
 #include <QTest>
 
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void streamAndConnectionLimits();
     void endRule();
     void flagsRoundTripThroughJson();
+    void numbersRoundTripThroughJson();
 };
 
 void TestParameters::flagsUnique()
@@ -152,8 +154,7 @@ void TestParameters::endRule()
 }
 
 // Every on/off row with a JSON key comes back from the snapshot JSON as it went in (a UDP
-// test, so the UDP rows are written too): toJson writes its keys by hand, fromJson reads
-// them from the table, and a row one of them forgets reads back as off.
+// test, so the UDP rows are written too), whatever the rows' Written rules say.
 void TestParameters::flagsRoundTripThroughJson()
 {
     int checked = 0;
@@ -178,6 +179,55 @@ void TestParameters::flagsRoundTripThroughJson()
         }
     }
     QVERIFY(checked >= 5);
+}
+
+// Every numeric row with a JSON key comes back from the snapshot JSON as it went in, for
+// each kind the row belongs to, with a value other than its default (the top of its range):
+// a row the writer leaves out reads back as the default. --threads did (issue 26).
+void TestParameters::numbersRoundTripThroughJson()
+{
+    int checked = 0;
+    for (const param::Parameter &row : param::parameters()) {
+        if (!row.jsonKey || !param::isNumeric(row))
+            continue;
+        for (const auto &[kind, bit] :
+             {std::pair{nb::TestKind::Stream, param::Stream}, std::pair{nb::TestKind::Rr, param::Rr},
+              std::pair{nb::TestKind::Crr, param::Crr}, std::pair{nb::TestKind::LoadedLatency, param::LoadedLatency}}) {
+            if (!(row.kinds & bit))
+                continue;
+            for (const bool udp : {false, true}) {
+                if (udp && kind != nb::TestKind::Stream && kind != nb::TestKind::Rr)
+                    continue;
+                nb::TestParams t;
+                t.host = QStringLiteral("h");
+                t.kind = kind;
+                t.udp = udp;
+                t.tcpPaced = true; // so a TCP stream's rate is written as well
+                const double value = std::min(row.max, 1e9);
+                param::setNumericValue(&t, row, value);
+                if (param::numericValue(t, row) == param::numericValue(nb::TestParams(), row))
+                    continue; // the top of the range is the default: nothing to tell apart
+                const QJsonObject json = t.toJson();
+                // UDP's own timers mean nothing to a TCP test and are left out of its JSON.
+                const QString flag = QLatin1String(row.longFlag);
+                if (!udp && (flag == QLatin1String("pacing-timer") || flag == QLatin1String("udp-rr-timeout"))) {
+                    QVERIFY2(!json.contains(QLatin1String(row.jsonKey)), row.jsonKey);
+                    continue;
+                }
+                nb::TestParams back;
+                QString error;
+                QVERIFY2(nb::TestParams::fromJson(json, &back, &error), qPrintable(error));
+                QVERIFY2(param::numericValue(back, row) == param::numericValue(t, row),
+                         qPrintable(QStringLiteral("--%1 (%2, udp %3): wrote %4, read %5")
+                                        .arg(QLatin1String(row.longFlag), nb::testKindName(kind))
+                                        .arg(udp)
+                                        .arg(param::numericValue(t, row))
+                                        .arg(param::numericValue(back, row))));
+                ++checked;
+            }
+        }
+    }
+    QVERIFY(checked >= 20);
 }
 
 QTEST_GUILESS_MAIN(TestParameters)

@@ -7,6 +7,7 @@
 
 #include "model/testparams.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <cstdint>
@@ -95,6 +96,19 @@ enum class Id {
     Version,
 };
 
+// When the results and snapshots (TestParams::toJson) carry a row's JSON key; the readers
+// take every row whose kinds include the test's.
+enum class Written : unsigned char {
+    Always,          // every test
+    ForKinds,        // tests of the row's kinds
+    WhenSet,         // a non-empty text or a true flag
+    Udp,             // UDP tests, streams and request/response
+    UdpStream,       // UDP streams
+    UdpRr,           // UDP request/response
+    Rated,           // UDP streams and paced TCP streams: the rate
+    RequestResponse, // TCP_RR, TCP_CRR and UDP_RR
+};
+
 // The TestParams member a row sets: generic setters and range checks go through it.
 using Field = std::variant<std::monostate, int TestParams::*, quint16 TestParams::*, std::uint32_t TestParams::*,
                            std::uint64_t TestParams::*, double TestParams::*, bool TestParams::*, QString TestParams::*,
@@ -117,9 +131,10 @@ struct Parameter {
     const char *iperfKey; // key in iperf3's parameter JSON ("nicbench.x": in our extension)
     const char *jsonKey;  // key in TestParams::toJson (results, snapshots)
     Field field;
-    int flagValue = 1;              // Flag rows: the value stored (an enum value or 0/1)
-    double scale = 1;               // stored = given * scale (seconds given, milliseconds kept)
-    const char *tooSmall = nullptr; // command-line message for a size below min
+    int flagValue = 1;                 // Flag rows: the value stored (an enum value or 0/1)
+    double scale = 1;                  // stored = given * scale (seconds given, milliseconds kept)
+    const char *tooSmall = nullptr;    // command-line message for a size below min
+    Written written = Written::Always; // when TestParams::toJson writes jsonKey
 };
 
 std::span<const Parameter> parameters();
@@ -152,6 +167,10 @@ bool appliesTo(const Parameter &p, TestKind kind);
 // The first numeric parameter of the test's kind that is out of range, as a one-line
 // message; empty when all are in range.
 QString checkRanges(const TestParams &t);
+
+// The table's JSON keys of a test (results' and snapshots' "params"), each row by its
+// Written rule; the enumerations (family, direction, peer_protocol, kind) as names.
+QJsonObject paramsJson(const TestParams &t);
 
 // --help text for the options, generated from the table.
 QString optionsHelp();

@@ -3,6 +3,8 @@
 // row applies to a test kind, and the range checks.
 #include "model/parameters.h"
 
+#include <QJsonValue>
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,7 +27,78 @@ unsigned kindBit(TestKind k)
     return Stream;
 }
 
+bool writtenFor(const Parameter &p, const TestParams &t)
+{
+    switch (p.written) {
+    case Written::Always:
+        return true;
+    case Written::ForKinds:
+        return p.kinds & kindBit(t.kind);
+    case Written::WhenSet:
+        if (const auto text = std::get_if<QString TestParams::*>(&p.field))
+            return !(t.**text).isEmpty();
+        if (const auto flag = std::get_if<bool TestParams::*>(&p.field))
+            return t.**flag;
+        return true;
+    case Written::Udp:
+        return t.udp;
+    case Written::UdpStream:
+        return t.udp && t.kind == TestKind::Stream;
+    case Written::UdpRr:
+        return t.udp && t.kind == TestKind::Rr;
+    case Written::Rated:
+        return (t.udp && t.kind == TestKind::Stream) || t.pacesTcp();
+    case Written::RequestResponse:
+        return t.isRequestResponse();
+    }
+    return false;
+}
+
+// A row's value as JSON: whole numbers for integer fields, text, flags; nothing for the
+// enumerations, which paramsJson names.
+QJsonValue jsonValue(const Parameter &p, const TestParams &t)
+{
+    return std::visit(
+        [&t](auto member) -> QJsonValue {
+            using M = decltype(member);
+            if constexpr (std::is_same_v<M, std::monostate>) {
+                return QJsonValue::Undefined;
+            } else {
+                using V = std::remove_cvref_t<decltype(t.*member)>;
+                if constexpr (std::is_same_v<V, bool> || std::is_same_v<V, QString>)
+                    return QJsonValue(t.*member);
+                else if constexpr (std::is_integral_v<V>)
+                    return QJsonValue(qint64(t.*member));
+                else if constexpr (std::is_floating_point_v<V>)
+                    return QJsonValue(double(t.*member));
+                else
+                    return QJsonValue::Undefined;
+            }
+        },
+        p.field);
+}
+
 } // namespace
+
+QJsonObject paramsJson(const TestParams &t)
+{
+    QJsonObject o;
+    for (const Parameter &p : parameters()) {
+        if (!p.jsonKey || !writtenFor(p, t))
+            continue;
+        const QString key = QLatin1String(p.jsonKey);
+        if (const QJsonValue v = jsonValue(p, t); !v.isUndefined() && !o.contains(key))
+            o.insert(key, v);
+    }
+    o.insert(QStringLiteral("family"), t.family == AddressFamily::IPv4   ? QStringLiteral("ipv4")
+                                       : t.family == AddressFamily::IPv6 ? QStringLiteral("ipv6")
+                                                                         : QStringLiteral("any"));
+    o.insert(QStringLiteral("direction"), directionName(t.direction));
+    o.insert(QStringLiteral("peer_protocol"),
+             t.protocol == PeerProtocol::Iperf2 ? QStringLiteral("iperf2") : QStringLiteral("iperf3"));
+    o.insert(QStringLiteral("kind"), testKindName(t.kind));
+    return o;
+}
 
 bool isNumeric(const Parameter &p)
 {

@@ -352,59 +352,7 @@ bool TestParams::fromIperfParams(const QJsonObject &json, TestParams *out, QStri
 
 QJsonObject TestParams::toJson() const
 {
-    QJsonObject o;
-    o.insert(QStringLiteral("host"), host);
-    o.insert(QStringLiteral("port"), port);
-    o.insert(QStringLiteral("bind_address"), bindAddress);
-    o.insert(QStringLiteral("family"), family == AddressFamily::IPv4   ? QStringLiteral("ipv4")
-                                       : family == AddressFamily::IPv6 ? QStringLiteral("ipv6")
-                                                                       : QStringLiteral("any"));
-    o.insert(QStringLiteral("direction"), directionName(direction));
-    o.insert(QStringLiteral("peer_protocol"),
-             protocol == PeerProtocol::Iperf2 ? QStringLiteral("iperf2") : QStringLiteral("iperf3"));
-    o.insert(QStringLiteral("streams"), streams);
-    o.insert(QStringLiteral("block_size"), double(blockSize));
-    o.insert(QStringLiteral("window"), double(window));
-    o.insert(QStringLiteral("mss"), mss);
-    o.insert(QStringLiteral("no_delay"), noDelay);
-    o.insert(QStringLiteral("congestion"), congestion);
-    o.insert(QStringLiteral("duration"), duration);
-    o.insert(QStringLiteral("bytes"), double(bytes));
-    o.insert(QStringLiteral("omit"), omit);
-    o.insert(QStringLiteral("interval"), interval);
-    o.insert(QStringLiteral("skip_rx_copy"), skipRxCopy);
-    o.insert(QStringLiteral("zerocopy"), zeroCopy);
-    if (!title.isEmpty())
-        o.insert(QStringLiteral("title"), title);
-    o.insert(QStringLiteral("kind"), testKindName(kind));
-    if (isRequestResponse()) {
-        o.insert(QStringLiteral("request_size"), double(requestSize));
-        o.insert(QStringLiteral("response_size"), double(responseSize));
-        o.insert(QStringLiteral("in_flight"), inFlight);
-    }
-    if (isLoadedLatency()) {
-        o.insert(QStringLiteral("request_size"), double(requestSize));
-        o.insert(QStringLiteral("response_size"), double(responseSize));
-        o.insert(QStringLiteral("phases"), phases);
-        o.insert(QStringLiteral("phase_seconds"), phaseSeconds);
-        o.insert(QStringLiteral("probe_dscp"), probeDscp);
-    }
-    if (udp) {
-        // The table's JSON keys (fromJson reads them back); a stream's rate and pacing,
-        // a request/response test's timeout.
-        o.insert(QStringLiteral("udp"), true);
-        o.insert(QStringLiteral("dont_fragment"), dontFragment);
-        if (kind == TestKind::Stream) {
-            o.insert(QStringLiteral("bitrate"), double(bandwidth));
-            o.insert(QStringLiteral("pacing_timer_us"), pacingTimerUs);
-            o.insert(QStringLiteral("udp_counters_64bit"), udpCounters64);
-        } else if (kind == TestKind::Rr) {
-            o.insert(QStringLiteral("udp_rr_timeout_ms"), udpRrTimeoutMs);
-        }
-    } else if (pacesTcp()) {
-        o.insert(QStringLiteral("bitrate"), double(bandwidth)); // fromJson: a paced TCP test
-    }
-    return o;
+    return param::paramsJson(*this);
 }
 
 bool TestParams::fromJson(const QJsonObject &o, TestParams *out, QString *error)
