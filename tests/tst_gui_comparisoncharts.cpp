@@ -103,13 +103,13 @@ void TestGuiComparisonCharts::barsMatchStatistics_data()
     QTest::newRow("throughput") << int(Metric::Throughput) << p4 << QStringLiteral("Gbit/s") << 1e9
                                 << QStringLiteral("Throughput");
     QTest::newRow("CPU per Gbit/s") << int(Metric::LocalCpuPerGbps) << p4 << QStringLiteral("% per Gbit/s") << 1.0
-                                    << QStringLiteral("CPU per Gbit/s");
+                                    << QStringLiteral("Client CPU per Gbit/s");
     QTest::newRow("service demand") << int(Metric::LocalServiceDemand) << p4 << QStringLiteral("\u00b5s/KB") << 1.0
                                     << QStringLiteral("Local service demand per KB");
     QTest::newRow("transactions") << int(Metric::TransactionsPerSecond) << rr << QStringLiteral("/s") << 1.0
                                   << QStringLiteral("Transactions/s");
     QTest::newRow("CPU per 1000/s") << int(Metric::LocalCpuPerKtps) << rr << QStringLiteral("% per 1000/s") << 1.0
-                                    << QStringLiteral("CPU per 1000 transactions/s");
+                                    << QStringLiteral("Client CPU per 1000 transactions/s");
     QTest::newRow("latency p99") << int(Metric::LatencyP99) << rr << QStringLiteral("\u00b5s") << 1.0
                                  << QStringLiteral("Latency p99");
     QTest::newRow("local CPU") << int(Metric::LocalCpu) << both << QStringLiteral("%") << 1.0

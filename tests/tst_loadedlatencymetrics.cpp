@@ -15,6 +15,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -280,7 +281,9 @@ void TestLoadedLatencyMetrics::answerForTheVariant()
     // The other variants keep their questions.
     QCOMPARE(answers[0].primary, Metric::Throughput);
     QCOMPARE(answers[1].primary, Metric::TransactionsPerSecond);
-    QVERIFY(answerLines(answers).last().startsWith(QLatin1String("Latency under load: VMXNET3 adds less")));
+    // Its sentence among the other variants' (the CPU side line comes last).
+    const QStringList lines = answerLines(answers);
+    QVERIFY(!lines.filter(QRegularExpression(QStringLiteral("^Latency under load: VMXNET3 adds less"))).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestLoadedLatencyMetrics)

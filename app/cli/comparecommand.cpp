@@ -51,8 +51,10 @@ const char kCompareUsage[] =
     "Exit status: 0 all runs succeeded, 2 snapshot written but some runs failed or the\n"
     "comparison was interrupted, 1 error. Spec format: docs/compare-spec.md.\n";
 
-const char kReportUsage[] = "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown]\n"
-                            "Prints the comparison table of a snapshot (csv: the table only, raw numbers).\n";
+const char kReportUsage[] =
+    "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown] [--cpu-side auto|client|server]\n"
+    "Prints the comparison table of a snapshot (csv: the table only, raw numbers); --cpu-side answers\n"
+    "with that side's CPU cost instead of the side the snapshot was saved with.\n";
 
 // The row of a comparison option given on the command line ("--repeats"), else nullptr.
 const compareopt::Option *comparisonOption(const QString &arg)
@@ -218,6 +220,7 @@ struct CompareOptions {
     std::optional<OrderPolicy> order;
     std::optional<quint64> seed;
     std::optional<double> pause;
+    std::optional<CpuSide> cpuSide;
     std::optional<QString> title;
 };
 
@@ -263,6 +266,12 @@ std::optional<int> parseCompareOption(const QStringList &args, int &i, CompareOp
             o.pause = ok ? parseSeconds(v, &error) : std::nullopt;
             ok = o.pause && compareopt::inRange(*opt, *o.pause);
             break;
+        case compareopt::Id::CpuSide: {
+            CpuSide side;
+            ok = ok && cpuSideFromName(v, &side);
+            o.cpuSide = side;
+            break;
+        }
         }
         if (!ok)
             return fail(error.isEmpty() ? bad : error);
@@ -323,6 +332,8 @@ bool comparisonFromOptions(const CompareOptions &o, Comparison *c, QString *erro
         c->pauseSeconds = *o.pause;
     if (o.title)
         c->title = *o.title;
+    if (o.cpuSide)
+        c->cpuSide = *o.cpuSide;
     if (!o.baselineText.isEmpty() && !resolveBaseline(o.baselineText, *c, &c->baselineIndex, error))
         return false;
     *error = c->validate();
@@ -366,6 +377,7 @@ int reportCommand(const QStringList &args)
 {
     QString path;
     TableFormat format = TableFormat::Text;
+    std::optional<CpuSide> cpuSide;
     for (int i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
@@ -375,6 +387,11 @@ int reportCommand(const QStringList &args)
         if (a == QLatin1String("--format")) {
             if (i + 1 >= args.size() || !parseFormat(args[++i], &format))
                 return fail(QStringLiteral("--format is text, csv or markdown"));
+        } else if (a == QLatin1String("--cpu-side")) {
+            CpuSide s;
+            if (i + 1 >= args.size() || !cpuSideFromName(args[++i], &s))
+                return fail(compareopt::badValueMessage(compareopt::option(compareopt::Id::CpuSide)));
+            cpuSide = s;
         } else if (a.startsWith(QLatin1String("--format="))) {
             if (!parseFormat(a.mid(9), &format))
                 return fail(QStringLiteral("--format is text, csv or markdown"));
@@ -393,6 +410,8 @@ int reportCommand(const QStringList &args)
     SnapshotLoadInfo info;
     if (!Snapshot::load(path, &c, &error, &info))
         return fail(error);
+    if (cpuSide)
+        c.cpuSide = *cpuSide;
     print(renderReport(c, format));
     return 0;
 }

@@ -84,6 +84,30 @@ bool Configuration::fromJson(const QJsonObject &o, Configuration *out, QString *
     return true;
 }
 
+QString cpuSideName(CpuSide s)
+{
+    switch (s) {
+    case CpuSide::Auto:
+        break;
+    case CpuSide::Client:
+        return QStringLiteral("client");
+    case CpuSide::Server:
+        return QStringLiteral("server");
+    }
+    return QStringLiteral("auto");
+}
+
+bool cpuSideFromName(const QString &name, CpuSide *out)
+{
+    for (CpuSide s : {CpuSide::Auto, CpuSide::Client, CpuSide::Server}) {
+        if (name == cpuSideName(s)) {
+            *out = s;
+            return true;
+        }
+    }
+    return false;
+}
+
 QString orderPolicyName(OrderPolicy p)
 {
     return p == OrderPolicy::Shuffled ? QStringLiteral("shuffled") : QStringLiteral("interleaved");

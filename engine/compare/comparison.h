@@ -59,6 +59,12 @@ struct ScheduledRun {
     bool operator==(const ScheduledRun &) const = default;
 };
 // The order runs execute in: `repeats` rounds, each holding every configuration once.
+// Whose CPU the answer's cost quotes: chosen from where the configurations' adapters differ
+// (Auto, compare/cpuside.h), this computer's (Client) or the server's (Server).
+enum class CpuSide { Auto, Client, Server };
+QString cpuSideName(CpuSide s); // "auto", "client", "server"
+bool cpuSideFromName(const QString &name, CpuSide *out);
+
 QList<ScheduledRun> buildSchedule(int configurationCount, int repeats, OrderPolicy policy, quint64 seed);
 
 struct Run {
@@ -78,7 +84,8 @@ struct Comparison {
     QList<Configuration> configurations;
     int repeats = 3;
     OrderPolicy order = OrderPolicy::Interleaved;
-    quint64 seed = 0;          // used by OrderPolicy::Shuffled
+    quint64 seed = 0; // used by OrderPolicy::Shuffled
+    CpuSide cpuSide = CpuSide::Auto;
     double pauseSeconds = 1.0; // idle time between runs, so one run's tail does not load the next
     int baselineIndex = 0;     // a configuration of the baseline adapter: every configuration is
                                // compared with the baseline adapter's one of the same variant

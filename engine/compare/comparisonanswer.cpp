@@ -86,7 +86,13 @@ QString costName(Metric cost)
     switch (cost) {
     case Metric::LocalCpuPerKtps:
     case Metric::UdpRrLocalCpuPerKtps:
-        return QStringLiteral("CPU per 1000 trans/s");
+        return QStringLiteral("client CPU per 1000 trans/s");
+    case Metric::RemoteCpuPerKtps:
+    case Metric::UdpRrRemoteCpuPerKtps:
+        return QStringLiteral("server CPU per 1000 trans/s");
+    case Metric::RemoteCpuPerGbps:
+    case Metric::UdpRemoteCpuPerGbps:
+        return QStringLiteral("server CPU per Gbit/s");
     case Metric::LoadedBidirThroughput:
         return QStringLiteral("bidir throughput");
     case Metric::LoadedDownloadThroughput:
@@ -94,7 +100,7 @@ QString costName(Metric cost)
     case Metric::LoadedUploadThroughput:
         return QStringLiteral("upload throughput");
     default:
-        return QStringLiteral("CPU per Gbit/s");
+        return QStringLiteral("client CPU per Gbit/s");
     }
 }
 
@@ -180,6 +186,11 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
         } else {
             continue;
         }
+        if (const Metric server = serverCostMetric(a.cost); server != a.cost) {
+            a.cpuSide = chooseCpuSide(comparison, configs, statistics, server);
+            if (a.cpuSide.server)
+                a.cost = server;
+        }
         for (int i : configs) {
             AnswerEntry e;
             e.configIndex = i;
@@ -244,9 +255,24 @@ QStringList answerLines(const QList<VariantAnswer> &answers)
 {
     QStringList out;
     const bool prefix = answers.size() > 1 || (answers.size() == 1 && !answers.first().variant.isEmpty());
-    for (const VariantAnswer &a : answers)
+    QStringList sides;
+    for (const VariantAnswer &a : answers) {
         for (const QString &s : a.sentences)
             out.append(prefix && !a.variant.isEmpty() ? QStringLiteral("%1: %2").arg(a.variant, s) : s);
+        if (a.cpuSide.reason.isEmpty() || a.sentences.isEmpty())
+            continue;
+        const QString side = cpuSideLine(a.cpuSide);
+        const QString line = prefix && !a.variant.isEmpty() ? QStringLiteral("%1: %2").arg(a.variant, side) : side;
+        if (!sides.contains(side))
+            sides.append(side);
+        out.append(line);
+    }
+    // One line when the variants agree, instead of one per variant.
+    if (sides.size() == 1) {
+        out.removeIf([&](const QString &l) { return l.endsWith(sides.first()) && l != sides.first(); });
+        if (!out.contains(sides.first()))
+            out.append(sides.first());
+    }
     return out;
 }
 

@@ -7,6 +7,7 @@
 // the statistics.
 
 #include "compare/comparisonstatistics.h"
+#include "compare/cpuside.h"
 
 #include <QList>
 #include <QString>
@@ -34,6 +35,9 @@ struct VariantAnswer {
     // CPU per Gbit/s or per 1000 transactions/s; for latency under load the throughput in
     // the primary's phase (what the latency was paid for).
     Metric cost = Metric::LocalCpuPerGbps;
+    // Whose CPU `cost` is, and why (compare/cpuside.h); no reason for latency under load,
+    // whose cost is a throughput.
+    CpuSideChoice cpuSide;
     // UDP variants: what was lost on the way (UdpLossPercent, UdpRrLostPercent), the figure
     // a UDP comparison is often run for; nullopt for TCP and latency under load.
     std::optional<Metric> loss;
@@ -52,11 +56,12 @@ struct VariantAnswer {
 QList<VariantAnswer> answerComparison(const Comparison &comparison, const ComparisonStatistics &statistics,
                                       const QStringList &seriesNames = {});
 
-// Every answer's sentences, prefixed with the variant ("P=4: ...") when there are several.
+// Every answer's sentences, prefixed with the variant ("P=4: ...") when there are several,
+// then whose CPU the costs are (cpuSideLine), once when every variant agrees.
 QStringList answerLines(const QList<VariantAnswer> &answers);
 
-// "CPU per Gbit/s" and "CPU per 1000 trans/s" (or "bidir throughput"): the cost metric's
-// short name in sentences.
+// "client CPU per Gbit/s", "server CPU per 1000 trans/s" (or "bidir throughput"): the cost
+// metric's short name in sentences.
 QString costName(Metric cost);
 // "throughput", "transactions/s", "bidir p99 latency increase", "UDP goodput": the primary
 // metric in sentences.

@@ -10,11 +10,13 @@ namespace {
 // 2^53 - 1: the largest seed a JSON number carries exactly.
 constexpr double MaxSeed = 9007199254740991.0;
 
-const std::array<Option, 4> kOptions{{
+const std::array<Option, 5> kOptions{{
     {Id::Repeats, "repeats", "N", "repeats", 1, 1000, "3", "runs per configuration"},
     {Id::Order, "order", "interleaved|shuffled", "order", 0, 0, "interleaved", ""},
     {Id::Seed, "seed", "N", "seed", 0, MaxSeed, "", "seed for --order shuffled"},
     {Id::Pause, "pause", "SECONDS", "pause", 0, 3600, "1", "idle time between runs"},
+    {Id::CpuSide, "cpu-side", "auto|client|server", "cpu_side", 0, 0, "auto",
+     "whose CPU the answer quotes per Gbit/s; auto: the server's when only the server's adapter differs"},
 }};
 
 } // namespace
@@ -48,6 +50,8 @@ QString badValueMessage(const Option &o)
         return QStringLiteral("--%1 needs a non-negative integer").arg(QLatin1String(o.flag));
     case Id::Pause:
         return QStringLiteral("--%1 needs %2..%3 seconds").arg(QLatin1String(o.flag)).arg(o.min).arg(o.max);
+    case Id::CpuSide:
+        return QStringLiteral("--%1 is auto, client or server").arg(QLatin1String(o.flag));
     }
     return {};
 }

@@ -11,7 +11,7 @@
 
 namespace nb::compareopt {
 
-enum class Id { Repeats, Order, Seed, Pause };
+enum class Id { Repeats, Order, Seed, Pause, CpuSide };
 
 struct Option {
     Id id;

@@ -88,6 +88,7 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
     Comparison c;
     QJsonArray configs;
     QString orderName = QStringLiteral("interleaved");
+    QString cpuSide = QStringLiteral("auto");
     double seed = 0;
     // Keys and ranges of the comparison options: their table (compare/comparisonoptions.h).
     const auto key = [](compareopt::Id id) { return QLatin1String(compareopt::option(id).specKey); };
@@ -100,10 +101,13 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
         !readString(o, key(compareopt::Id::Order), &orderName, QString(), error) ||
         !readDouble(o, key(seedRow.id), &seed, QString(), error, Need::Optional, seedRow.min, seedRow.max) ||
         !readDouble(o, key(pause.id), &c.pauseSeconds, QString(), error, Need::Optional, pause.min, pause.max) ||
+        !readString(o, key(compareopt::Id::CpuSide), &cpuSide, QString(), error) ||
         !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required, 1024))
         return false;
     if (!orderPolicyFromName(orderName, &c.order))
         return json::fail(error, key(compareopt::Id::Order), QStringLiteral("is interleaved or shuffled"));
+    if (!cpuSideFromName(cpuSide, &c.cpuSide))
+        return json::fail(error, key(compareopt::Id::CpuSide), QStringLiteral("is auto, client or server"));
     c.seed = quint64(seed);
     for (qsizetype i = 0; i < configs.size(); ++i) {
         const QString where = QStringLiteral("configurations[%1]").arg(i);

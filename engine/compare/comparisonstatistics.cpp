@@ -23,20 +23,25 @@ struct MetricDesc {
 constexpr MetricDesc kMetrics[] = {
     {Metric::Throughput, "throughput_bps", "Throughput", stats::Better::Higher},
     {Metric::LocalCpuPerGbps, "local_cpu_pct_per_gbps", "Local CPU per Gbit/s", stats::Better::Lower},
+    {Metric::RemoteCpuPerGbps, "remote_cpu_pct_per_gbps", "Server CPU per Gbit/s", stats::Better::Lower},
     {Metric::TransactionsPerSecond, "transactions_per_second", "Transactions/s", stats::Better::Higher},
     {Metric::LocalCpuPerKtps, "local_cpu_pct_per_ktps", "Local CPU per 1000 transactions/s", stats::Better::Lower},
+    {Metric::RemoteCpuPerKtps, "remote_cpu_pct_per_ktps", "Server CPU per 1000 transactions/s", stats::Better::Lower},
     {Metric::LatencyP50, "latency_p50_us", "Latency p50", stats::Better::Lower},
     {Metric::LatencyP99, "latency_p99_us", "Latency p99", stats::Better::Lower},
     {Metric::UdpGoodput, "udp_goodput_bps", "UDP goodput", stats::Better::Higher},
     {Metric::UdpLossPercent, "udp_loss_pct", "UDP loss", stats::Better::Lower},
     {Metric::UdpJitter, "udp_jitter_us", "UDP jitter", stats::Better::Lower},
     {Metric::UdpLocalCpuPerGbps, "udp_local_cpu_pct_per_gbps", "UDP: local CPU per Gbit/s", stats::Better::Lower},
+    {Metric::UdpRemoteCpuPerGbps, "udp_remote_cpu_pct_per_gbps", "UDP: server CPU per Gbit/s", stats::Better::Lower},
     {Metric::UdpRrTransactionsPerSecond, "udp_rr_transactions_per_second", "UDP_RR transactions/s",
      stats::Better::Higher},
     {Metric::UdpRrLatencyP50, "udp_rr_latency_p50_us", "UDP_RR latency p50", stats::Better::Lower},
     {Metric::UdpRrLatencyP99, "udp_rr_latency_p99_us", "UDP_RR latency p99", stats::Better::Lower},
     {Metric::UdpRrLostPercent, "udp_rr_lost_pct", "UDP_RR lost requests", stats::Better::Lower},
     {Metric::UdpRrLocalCpuPerKtps, "udp_rr_local_cpu_pct_per_ktps", "UDP_RR: local CPU per 1000 transactions/s",
+     stats::Better::Lower},
+    {Metric::UdpRrRemoteCpuPerKtps, "udp_rr_remote_cpu_pct_per_ktps", "UDP_RR: server CPU per 1000 transactions/s",
      stats::Better::Lower},
     {Metric::LoadedIdleP50, "loaded_idle_p50_us", "Idle latency p50", stats::Better::Lower},
     {Metric::LoadedIdleP99, "loaded_idle_p99_us", "Idle latency p99", stats::Better::Lower},
@@ -159,10 +164,14 @@ QString metricUnit(Metric m)
     case Metric::RemoteServiceDemandPerTransaction:
         return QStringLiteral("\u00b5s/transaction");
     case Metric::LocalCpuPerGbps:
+    case Metric::RemoteCpuPerGbps:
     case Metric::UdpLocalCpuPerGbps:
+    case Metric::UdpRemoteCpuPerGbps:
         return QStringLiteral("% per Gbit/s");
     case Metric::LocalCpuPerKtps:
+    case Metric::RemoteCpuPerKtps:
     case Metric::UdpRrLocalCpuPerKtps:
+    case Metric::UdpRrRemoteCpuPerKtps:
         return QStringLiteral("% per 1000/s");
     default:
         break;
@@ -175,6 +184,7 @@ bool isRequestResponseMetric(Metric m)
     switch (m) {
     case Metric::TransactionsPerSecond:
     case Metric::LocalCpuPerKtps:
+    case Metric::RemoteCpuPerKtps:
     case Metric::LatencyP50:
     case Metric::LatencyP99:
     case Metric::LocalServiceDemandPerTransaction:
@@ -212,6 +222,15 @@ stats::Better metricBetter(Metric m)
     return desc(m).better;
 }
 
+std::optional<double> busyPercent(const TestResult &r, bool local)
+{
+    const bool known = local ? r.localCpuKnown : r.remoteCpuKnown;
+    const CpuSample &cpu = local ? r.localCpu : r.remoteCpu;
+    if (!known || !cpu.systemValid)
+        return std::nullopt;
+    return cpu.systemBusyPct;
+}
+
 std::optional<double> metricValue(const TestResult &r, Metric m)
 {
     if (!r.ok())
@@ -234,8 +253,10 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
         switch (m) {
         case Metric::Throughput:
         case Metric::LocalCpuPerGbps:
+        case Metric::RemoteCpuPerGbps:
         case Metric::TransactionsPerSecond:
         case Metric::LocalCpuPerKtps:
+        case Metric::RemoteCpuPerKtps:
         case Metric::LatencyP50:
         case Metric::LatencyP99:
             return std::nullopt;
@@ -269,18 +290,21 @@ std::optional<double> metricValue(const TestResult &r, Metric m)
         return r.localCpuKnown ? finite(serviceDemandPerTransaction(r, r.localCpu)) : std::nullopt;
     case Metric::RemoteServiceDemandPerTransaction:
         return r.remoteCpuKnown ? finite(serviceDemandPerTransaction(r, r.remoteCpu)) : std::nullopt;
-    case Metric::LocalCpuPerKtps: {
-        if (!r.hasRr || !r.localCpuKnown || !r.localCpu.systemValid)
+    case Metric::LocalCpuPerKtps:
+    case Metric::RemoteCpuPerKtps: {
+        const std::optional<double> cpu = busyPercent(r, m == Metric::LocalCpuPerKtps);
+        const double tps = r.hasRr ? r.rr.transactionsPerSecond() : 0.0;
+        if (!cpu || !(tps > 0))
             return std::nullopt;
-        const double tps = r.rr.transactionsPerSecond();
-        if (!(tps > 0))
-            return std::nullopt;
-        return finite(r.localCpu.systemBusyPct / (tps / 1000.0));
+        return finite(*cpu / (tps / 1000.0));
     }
     case Metric::LocalCpuPerGbps:
-        if (!stream || !r.localCpuKnown || !r.localCpu.systemValid)
+    case Metric::RemoteCpuPerGbps: {
+        const std::optional<double> cpu = busyPercent(r, m == Metric::LocalCpuPerGbps);
+        if (!stream || !cpu)
             return std::nullopt;
-        return finite(cpuPctPerGbps(r.localCpu.systemBusyPct, receivedBitsPerSecond(r)));
+        return finite(cpuPctPerGbps(*cpu, receivedBitsPerSecond(r)));
+    }
     default:
         break;
     }

@@ -19,23 +19,28 @@ namespace nb {
 enum class Metric {
     Throughput,            // bit/s delivered to the receiver(s) (stream tests)
     LocalCpuPerGbps,       // local busy % per Gbit/s (stream)
+    RemoteCpuPerGbps,      // the server's busy % per Gbit/s (NicBench server only)
     TransactionsPerSecond, // request/response tests
     LocalCpuPerKtps,       // local busy % per 1000 transactions/s (RR)
+    RemoteCpuPerKtps,      // the server's busy % per 1000 transactions/s (RR)
     LatencyP50,            // microseconds, RR
     LatencyP99,            // microseconds, RR
     // UDP (-u; udpmetrics.h): a UDP stream's receiver bit/s, loss % (lost/expected
     // datagrams), jitter (µs) and local CPU per Gbit/s; UDP request/response's
-    // transactions/s, latency p50 and p99 (µs), requests lost (%) and local CPU per 1000/s.
+    // transactions/s, latency p50 and p99 (µs), requests lost (%) and local CPU per 1000/s;
+    // the server's CPU per Gbit/s and per 1000/s beside the local ones.
     // TCP runs have none of them, UDP runs none of the TCP ones above.
     UdpGoodput,
     UdpLossPercent,
     UdpJitter,
     UdpLocalCpuPerGbps,
+    UdpRemoteCpuPerGbps,
     UdpRrTransactionsPerSecond,
     UdpRrLatencyP50,
     UdpRrLatencyP99,
     UdpRrLostPercent,
     UdpRrLocalCpuPerKtps,
+    UdpRrRemoteCpuPerKtps,
     // Latency under load (TestKind::LoadedLatency; loadedlatencymetrics.h): the probe's idle
     // baseline, then per loaded phase kind the p50 and p99 increase over idle (µs), the
     // loaded p99 (µs) and the load's throughput in that phase (bit/s).
@@ -76,6 +81,9 @@ bool isLatencyMetric(Metric m);
 // True for the metrics in bit/s.
 bool isBitrateMetric(Metric m);
 stats::Better metricBetter(Metric m);
+// One side's system busy % (all cores) over a run: this computer's (local) or the
+// server's; nullopt when that side was not measured (a stock iperf3 server, a failed run).
+std::optional<double> busyPercent(const TestResult &r, bool local);
 // The metric's value for one run; nullopt when the run does not measure it (an RR run has
 // no throughput, a stock iperf3 peer gives no remote CPU, a failed run gives nothing).
 std::optional<double> metricValue(const TestResult &result, Metric m);

@@ -135,6 +135,7 @@ bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
     QJsonObject order, environment, statistics;
     QJsonArray configs, runs, warnings;
     QString policy = QStringLiteral("interleaved");
+    QString cpuSide = QStringLiteral("auto"); // snapshots before 2026-12-05 have none
     double seed = 0;
     if (!readString(o, QStringLiteral("title"), &c.title, QString(), error, Need::Optional, 10000) ||
         !readTime(o, QStringLiteral("created_at"), &c.createdAt, error) ||
@@ -145,6 +146,7 @@ bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
         !readDouble(order, QStringLiteral("seed"), &seed, QStringLiteral("order"), error, Need::Optional, 0,
                     9007199254740991.0) ||
         !readDouble(o, QStringLiteral("pause_seconds"), &c.pauseSeconds, QString(), error, Need::Optional, 0, 3600) ||
+        !readString(o, QStringLiteral("cpu_side"), &cpuSide, QString(), error, Need::Optional, 32) ||
         !readInt(o, QStringLiteral("baseline"), &c.baselineIndex, QString(), error, Need::Required, 0,
                  Snapshot::kMaxConfigurations - 1) ||
         !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required,
@@ -156,6 +158,8 @@ bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
         return false;
     if (!orderPolicyFromName(policy, &c.order))
         return fail(error, QStringLiteral("order.policy"), QStringLiteral("unknown policy \"%1\"").arg(policy));
+    if (!cpuSideFromName(cpuSide, &c.cpuSide))
+        return fail(error, QStringLiteral("cpu_side"), QStringLiteral("is auto, client or server"));
     if (seed != std::floor(seed))
         return fail(error, QStringLiteral("order.seed"), QStringLiteral("must be an integer"));
     c.seed = quint64(seed);
@@ -194,6 +198,7 @@ QJsonObject Snapshot::toJson(const Comparison &c)
     order.insert(QStringLiteral("seed"), double(c.seed & ((quint64(1) << 53) - 1)));
     o.insert(QStringLiteral("order"), order);
     o.insert(QStringLiteral("pause_seconds"), c.pauseSeconds);
+    o.insert(QStringLiteral("cpu_side"), cpuSideName(c.cpuSide));
     o.insert(QStringLiteral("baseline"), c.baselineIndex);
     QJsonArray configs;
     for (const Configuration &conf : c.configurations)

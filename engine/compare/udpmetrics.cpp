@@ -47,13 +47,6 @@ std::optional<double> finiteOrNothing(std::optional<double> v)
     return v && std::isfinite(*v) ? v : std::nullopt;
 }
 
-std::optional<double> localCpu(const TestResult &r)
-{
-    if (!r.localCpuKnown || !r.localCpu.systemValid)
-        return std::nullopt;
-    return r.localCpu.systemBusyPct;
-}
-
 std::optional<double> streamValue(const TestResult &r, Metric m)
 {
     const UdpTotals t = udpTotals(r);
@@ -69,7 +62,8 @@ std::optional<double> streamValue(const TestResult &r, Metric m)
             return std::nullopt;
         return 1000.0 * t.jitterMsSum / t.directions;
     case Metric::UdpLocalCpuPerGbps:
-        if (const auto cpu = localCpu(r))
+    case Metric::UdpRemoteCpuPerGbps:
+        if (const auto cpu = busyPercent(r, m == Metric::UdpLocalCpuPerGbps))
             return finiteOrNothing(cpuPctPerGbps(*cpu, t.goodputBps));
         return std::nullopt;
     default:
@@ -94,8 +88,9 @@ std::optional<double> rrValue(const TestResult &r, Metric m)
             return std::nullopt;
         return 100.0 * double(lost) / sent;
     }
-    case Metric::UdpRrLocalCpuPerKtps: {
-        const auto cpu = localCpu(r);
+    case Metric::UdpRrLocalCpuPerKtps:
+    case Metric::UdpRrRemoteCpuPerKtps: {
+        const auto cpu = busyPercent(r, m == Metric::UdpRrLocalCpuPerKtps);
         const double tps = rr.transactionsPerSecond();
         if (!cpu || !(tps > 0))
             return std::nullopt;
@@ -126,6 +121,7 @@ bool isUdpMetric(Metric m)
     case Metric::UdpLossPercent:
     case Metric::UdpJitter:
     case Metric::UdpLocalCpuPerGbps:
+    case Metric::UdpRemoteCpuPerGbps:
         return true;
     default:
         return isUdpRrMetric(m);
@@ -140,6 +136,7 @@ bool isUdpRrMetric(Metric m)
     case Metric::UdpRrLatencyP99:
     case Metric::UdpRrLostPercent:
     case Metric::UdpRrLocalCpuPerKtps:
+    case Metric::UdpRrRemoteCpuPerKtps:
         return true;
     default:
         return false;

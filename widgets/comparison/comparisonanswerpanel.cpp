@@ -115,7 +115,10 @@ QString ComparisonAnswerPanel::cellText(int variant, const QString &column) cons
                 (*a.loss == nb::Metric::UdpRrLostPercent ? tr("lost %1").arg(lossValue) : tr("loss %1").arg(lossValue));
         if (cost.isEmpty())
             return line1;
-        QString line2 = nb::isBitrateMetric(a.cost) ? cost : tr("CPU %1").arg(cost);
+        // Whose CPU, always said: the host's and a guest's differ by far (compare/cpuside.h).
+        QString line2 = nb::isBitrateMetric(a.cost) ? cost
+                        : a.cpuSide.server          ? tr("server CPU %1").arg(cost)
+                                                    : tr("client CPU %1").arg(cost);
         if (deltas && !e.isBaseline && !deltaText(e.cost).isEmpty())
             line2 += QStringLiteral("  ") + deltaText(e.cost);
         return line1 + QLatin1Char('\n') + line2;

@@ -39,9 +39,13 @@ QString chartTitle(Metric metric)
 {
     switch (metric) {
     case Metric::LocalCpuPerGbps:
-        return QObject::tr("CPU per Gbit/s");
+        return QObject::tr("Client CPU per Gbit/s");
+    case Metric::RemoteCpuPerGbps:
+        return QObject::tr("Server CPU per Gbit/s");
     case Metric::LocalCpuPerKtps:
-        return QObject::tr("CPU per 1000 transactions/s");
+        return QObject::tr("Client CPU per 1000 transactions/s");
+    case Metric::RemoteCpuPerKtps:
+        return QObject::tr("Server CPU per 1000 transactions/s");
     default:
         return metricName(metric);
     }

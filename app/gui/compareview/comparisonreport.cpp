@@ -30,7 +30,9 @@ QString reportMetricName(nb::Metric m)
 {
     switch (m) {
     case nb::Metric::LocalCpuPerGbps:
-        return QObject::tr("CPU per Gbit/s");
+        return QObject::tr("Client CPU per Gbit/s");
+    case nb::Metric::RemoteCpuPerGbps:
+        return QObject::tr("Server CPU per Gbit/s");
     case nb::Metric::LocalServiceDemand:
         return QObject::tr("Local svc demand");
     case nb::Metric::RemoteServiceDemand:

@@ -362,6 +362,7 @@ void ComparisonView::refresh()
         m_verdicts.clear();
     } else {
         m_overlay = m_sources.overlay();
+        m_overlay.merged.cpuSide = m_cpuSide; // the answer's, the report's and the exports' side
         const nb::Comparison &merged = m_overlay.merged;
         m_stats = nb::computeStatistics(merged);
         // The answer names series as the legends do: "E1000", or "E1000 (before)".

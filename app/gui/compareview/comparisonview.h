@@ -109,6 +109,8 @@ public:
     ComparisonChartGrid *chartGrid() const { return m_charts; }
     nb::ui::ComparisonAnswerPanel *answerPanel() const { return m_answerPanel; }
     QComboBox *baselineCombo() const { return m_baseline; }
+    // Whose CPU the answer quotes (nb::CpuSide: automatic, this computer, the server).
+    QComboBox *cpuSideCombo() const { return m_cpuSideCombo; }
     nb::ui::ComparisonTableModel *tableModel() const { return m_tableModel; }
     QTableView *tableView() const { return m_table; }
     nb::ui::MessageBanner *banner() const { return m_banner; }
@@ -178,6 +180,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QListWidget *m_sourceList = nullptr;
     QComboBox *m_baseline = nullptr;
+    QComboBox *m_cpuSideCombo = nullptr;
+    nb::CpuSide m_cpuSide = nb::CpuSide::Auto;
     QLabel *m_verdictLabel = nullptr;
     QTextBrowser *m_details = nullptr;
     QWidget *m_emptyPage = nullptr;

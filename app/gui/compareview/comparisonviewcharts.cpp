@@ -18,12 +18,14 @@ QList<nb::Metric> ComparisonChartGrid::chartMetrics()
 {
     // The questions first (how fast, at what CPU cost), then the detail. Remote service
     // demand stays in the table: one chart per unit is enough here.
-    return {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::TransactionsPerSecond,
-            nb::Metric::LocalCpuPerKtps, nb::Metric::LatencyP50, nb::Metric::LatencyP99,
+    return {nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps, nb::Metric::RemoteCpuPerGbps,
+            nb::Metric::TransactionsPerSecond, nb::Metric::LocalCpuPerKtps, nb::Metric::RemoteCpuPerKtps,
+            nb::Metric::LatencyP50, nb::Metric::LatencyP99,
             // UDP: what arrived, what was lost, the jitter, the CPU cost; UDP_RR likewise.
             nb::Metric::UdpGoodput, nb::Metric::UdpLossPercent, nb::Metric::UdpJitter, nb::Metric::UdpLocalCpuPerGbps,
-            nb::Metric::UdpRrTransactionsPerSecond, nb::Metric::UdpRrLatencyP50, nb::Metric::UdpRrLatencyP99,
-            nb::Metric::UdpRrLostPercent, nb::Metric::UdpRrLocalCpuPerKtps,
+            nb::Metric::UdpRemoteCpuPerGbps, nb::Metric::UdpRrTransactionsPerSecond, nb::Metric::UdpRrLatencyP50,
+            nb::Metric::UdpRrLatencyP99, nb::Metric::UdpRrLostPercent, nb::Metric::UdpRrLocalCpuPerKtps,
+            nb::Metric::UdpRrRemoteCpuPerKtps,
             // Latency under load: the increase per loaded phase first (the question), then
             // the idle baseline, the loaded p99 and what the load achieved.
             nb::Metric::LoadedDownloadP99Increase, nb::Metric::LoadedUploadP99Increase,

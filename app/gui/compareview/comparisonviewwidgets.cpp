@@ -229,6 +229,21 @@ QWidget *ComparisonView::createAnswerArea()
     });
     auto *baselineLabel = new QLabel(tr("&Baseline:"));
     baselineLabel->setBuddy(m_baseline);
+    // Host -> guest, the adapter under test is the guest's: its CPU is the cost that matters.
+    m_cpuSideCombo = new QComboBox;
+    m_cpuSideCombo->setObjectName(QStringLiteral("cpuSideCombo"));
+    m_cpuSideCombo->addItem(tr("Automatic"), int(nb::CpuSide::Auto));
+    m_cpuSideCombo->addItem(tr("Client (this computer)"), int(nb::CpuSide::Client));
+    m_cpuSideCombo->addItem(tr("Server"), int(nb::CpuSide::Server));
+    m_cpuSideCombo->setToolTip(tr("Whose CPU the answer quotes per Gbit/s (or per 1000 transactions/s).\n"
+                                  "Automatic: the server's when the configurations differ only in the "
+                                  "server's adapter (host -> guests), else this computer's."));
+    connect(m_cpuSideCombo, &QComboBox::activated, this, [this](int index) {
+        m_cpuSide = nb::CpuSide(m_cpuSideCombo->itemData(index).toInt());
+        refresh();
+    });
+    auto *cpuSideLabel = new QLabel(tr("CPU c&ost:"));
+    cpuSideLabel->setBuddy(m_cpuSideCombo);
     m_chartCaption = new QLabel(tr("Bars: mean of the runs, whiskers: 95% confidence interval. "
                                    "Verdicts: Welch's t-test against the baseline at alpha 0.05."));
     m_chartCaption->setObjectName(QStringLiteral("chartCaption"));
@@ -241,6 +256,9 @@ QWidget *ComparisonView::createAnswerArea()
     auto *header = new QHBoxLayout;
     header->addWidget(baselineLabel);
     header->addWidget(m_baseline);
+    header->addSpacing(12);
+    header->addWidget(cpuSideLabel);
+    header->addWidget(m_cpuSideCombo);
     header->addSpacing(12);
     header->addWidget(m_chartCaption, 1);
     m_answerPanel = new nb::ui::ComparisonAnswerPanel;

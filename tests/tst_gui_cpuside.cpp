@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Whose CPU the Compare view's answer quotes (issue 27 item 4): host -> guests, the adapters
+// under test sit at the servers, so Automatic quotes the server's CPU per Gbit/s; the CPU cost
+// selector switches to this computer's and back, and the answer in words says which it is.
+#include "comparisonruns.h"
+
+#include <compareview/comparisoncontroller.h>
+#include <compareview/comparisonview.h>
+#include <comparison/comparisonanswerpanel.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QImage>
+#include <QStandardPaths>
+#include <QTest>
+
+namespace {
+
+// E1000 guest at 2 Gbit/s, 80% busy; VMXNET3 guest at 4 Gbit/s, 40% busy; the host 50% busy
+// in both. Three rounds with a 1% step so the intervals are narrow but not zero.
+nb::Comparison hostToGuests()
+{
+    nb::Comparison c;
+    c.title = QStringLiteral("Host to guests");
+    c.repeats = 3;
+    c.configurations = {nbtest::namedConfiguration(QStringLiteral("E1000"), QString()),
+                        nbtest::namedConfiguration(QStringLiteral("VMXNET3"), QString())};
+    nbtest::addScheduledRuns(c, [](const nb::Run &run) {
+        const bool vmxnet3 = run.configIndex == 1;
+        const double gbps = (vmxnet3 ? 4.0 : 2.0) * (1 + 0.01 * run.repeatIndex);
+        nb::TestResult r;
+        r.params.duration = 2;
+        r.params.host = vmxnet3 ? QStringLiteral("198.18.0.12") : QStringLiteral("198.18.0.11");
+        nb::StreamSummary s;
+        s.id = 1;
+        s.seconds = s.receiverSeconds = 2;
+        s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
+        r.streams.append(s);
+        r.localCpuKnown = r.remoteCpuKnown = true;
+        r.localCpu.end = 2;
+        r.localCpu.cpuCount = 2;
+        r.localCpu.systemValid = true;
+        r.localCpu.systemBusyPct = 50;
+        r.remoteCpu = r.localCpu;
+        r.remoteCpu.systemBusyPct = vmxnet3 ? 40 : 80;
+        nb::AdapterInfo guest;
+        guest.name = QStringLiteral("eth0");
+        guest.driver = vmxnet3 ? QStringLiteral("vmxnet3") : QStringLiteral("e1000");
+        r.remoteAdapter = guest;
+        return r;
+    });
+    return c;
+}
+
+} // namespace
+
+class TestGuiCpuSide : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void selectorSwitchesTheAnswer();
+};
+
+void TestGuiCpuSide::selectorSwitchesTheAnswer()
+{
+    nb::gui::ComparisonController controller;
+    nb::gui::ComparisonView view(&controller);
+    view.resize(1280, 720);
+    view.showSources({{QStringLiteral("lab"), hostToGuests()}});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QComboBox *side = view.cpuSideCombo();
+    QVERIFY(side && side->isVisible());
+    QCOMPARE(side->currentText(), QStringLiteral("Automatic"));
+
+    // Automatic: the guests' CPU, -75% per Gbit/s for VMXNET3 (10 against 40).
+    const QString vmxnet3 = view.answerPanel()->cellText(0, QStringLiteral("VMXNET3"));
+    QVERIFY2(vmxnet3.contains(QStringLiteral("server CPU")), qPrintable(vmxnet3));
+    QVERIFY2(view.verdicts().first().contains(QStringLiteral("server CPU per Gbit/s -75.0%")),
+             qPrintable(view.verdicts().join(QLatin1Char('\n'))));
+    QVERIFY2(view.verdicts().last().startsWith(QStringLiteral("CPU cost is the server's")),
+             qPrintable(view.verdicts().last()));
+
+    const QString shots = qEnvironmentVariable("NICBENCH_SCREENSHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(view.grab().toImage().save(QDir(shots).filePath(QStringLiteral("cpuside-auto-1280x720.png"))));
+
+    // This computer's: the host is 50% busy in both, -50% per Gbit/s.
+    side->setCurrentIndex(side->findData(int(nb::CpuSide::Client)));
+    emit side->activated(side->currentIndex());
+    const QString client = view.answerPanel()->cellText(0, QStringLiteral("VMXNET3"));
+    QVERIFY2(client.contains(QStringLiteral("client CPU")), qPrintable(client));
+    QVERIFY2(view.verdicts().first().contains(QStringLiteral("client CPU per Gbit/s -50.0%")),
+             qPrintable(view.verdicts().join(QLatin1Char('\n'))));
+    QVERIFY2(view.verdicts().last().startsWith(QStringLiteral("CPU cost is this computer's")),
+             qPrintable(view.verdicts().last()));
+
+    // And the server's again, asked for.
+    side->setCurrentIndex(side->findData(int(nb::CpuSide::Server)));
+    emit side->activated(side->currentIndex());
+    QVERIFY2(view.verdicts().last().contains(QStringLiteral("as asked")), qPrintable(view.verdicts().last()));
+}
+
+QTEST_MAIN(TestGuiCpuSide)
+#include "tst_gui_cpuside.moc"
