@@ -144,6 +144,7 @@ private slots:
     void udpMetrics();
     void udpMetricProperties();
     void udpAnswer();
+    void failedRunsStayInTheAnswer();
     void cpuSide_data();
     void cpuSide();
 };
@@ -392,6 +393,52 @@ void TestComparisonAnswer::udpAnswer()
 QTEST_GUILESS_MAIN(TestComparisonAnswer)
 // The text tables' 95% interval starts at 0 at most: every metric is a figure of zero or
 // more (review minor 22: "-1.2 % .. 3.4 %" of loss in the CLI report).
+// Review M1 (issue 29): a variant whose runs all failed keeps its place in the answer with
+// the reason; a configuration whose runs all failed is named; partial failures are counted.
+void TestComparisonAnswer::failedRunsStayInTheAnswer()
+{
+    Comparison c = makeComparison({{QStringLiteral("E1000"), QStringLiteral("P=1"), false, 1, 40},
+                                   {QStringLiteral("VMXNET3"), QStringLiteral("P=1"), false, 2, 40},
+                                   {QStringLiteral("E1000"), QStringLiteral("TCP_RR"), true, 10000, 30},
+                                   {QStringLiteral("VMXNET3"), QStringLiteral("TCP_RR"), true, 20000, 30},
+                                   {QStringLiteral("E1000"), QStringLiteral("P=4"), false, 1, 40},
+                                   {QStringLiteral("VMXNET3"), QStringLiteral("P=4"), false, 2, 40}},
+                                  0);
+    const QString noRr = QStringLiteral("the server does not answer request/response tests");
+    for (Run &run : c.runs) {
+        const bool rr = run.configIndex == 2 || run.configIndex == 3;
+        const bool vmxnet3P4 = run.configIndex == 5;
+        const bool firstE1000 = run.configIndex == 0 && run.repeatIndex == 0;
+        if (rr || vmxnet3P4 || firstE1000) {
+            const QString error = rr ? noRr : QStringLiteral("connection refused");
+            run.result = TestResult();
+            run.result.error = error;
+        }
+    }
+    const QList<VariantAnswer> a = answerComparison(c, computeStatistics(c));
+    QCOMPARE(a.size(), 3);
+    // P=1: decided, with E1000's failed run counted.
+    QCOMPARE(a[0].variant, QStringLiteral("P=1"));
+    QVERIFY(a[0].failure.isEmpty());
+    QCOMPARE(a[0].entries[0].runs, 3);
+    QCOMPARE(a[0].entries[0].failedRuns, 1);
+    // TCP_RR: every run failed, and it says why.
+    QCOMPARE(a[1].variant, QStringLiteral("TCP_RR"));
+    QCOMPARE(a[1].failure, QStringLiteral("6 of 6 runs failed: ") + noRr);
+    QCOMPARE(a[1].entries.size(), 2);
+    // P=4: VMXNET3 has no successful run; the answer names it.
+    QCOMPARE(a[2].variant, QStringLiteral("P=4"));
+    QVERIFY2(a[2].sentences.contains(QStringLiteral("VMXNET3: 3 of 3 runs failed: connection refused")),
+             qPrintable(a[2].sentences.join(QLatin1Char('\n'))));
+    const QStringList lines = answerLines(a);
+    QVERIFY2(lines.contains(QStringLiteral("TCP_RR: 6 of 6 runs failed: ") + noRr),
+             qPrintable(lines.join(QLatin1Char('\n'))));
+    QVERIFY2(!lines.filter(QStringLiteral("P=1: VMXNET3 is faster than E1000")).isEmpty(),
+             qPrintable(lines.join(QLatin1Char('\n'))));
+    QVERIFY2(lines.first().endsWith(QStringLiteral("(E1000: 1 of 3 runs failed)")),
+             qPrintable(lines.join(QLatin1Char('\n'))));
+}
+
 // Host -> guest (issue 27 item 4): E1000 at 2 Gbit/s with the guest 80% busy, VMXNET3 at
 // 4 Gbit/s with the guest 40% busy; the host is 50% busy in both. The host's CPU per Gbit/s
 // is -50% for VMXNET3, the guest's (the adapter's) -75%.

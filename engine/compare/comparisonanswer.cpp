@@ -79,6 +79,55 @@ QString lossClause(Metric loss, const MetricStatistics &candidate, const MetricS
     return values;
 }
 
+// Each configuration's runs so far: how many, how many failed, the first failure.
+void countRuns(const Comparison &c, AnswerEntry *e)
+{
+    for (const Run &run : c.runs) {
+        if (run.configIndex != e->configIndex)
+            continue;
+        ++e->runs;
+        if (run.ok())
+            continue;
+        ++e->failedRuns;
+        if (e->failure.isEmpty())
+            e->failure = run.result.error.left(200);
+    }
+}
+
+QString failedWords(int failed, int runs, const QString &why)
+{
+    return QStringLiteral("%1 of %2 runs failed%3")
+        .arg(failed)
+        .arg(runs)
+        .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why);
+}
+
+// A variant none of whose runs succeeded keeps its place in the answer, with the reason.
+std::optional<VariantAnswer> failedVariant(const Comparison &c, const QString &variant, const QList<int> &configs,
+                                           const QStringList &seriesNames)
+{
+    VariantAnswer a;
+    a.variant = variant;
+    int runs = 0, failed = 0;
+    QString why;
+    for (int i : configs) {
+        AnswerEntry e;
+        e.configIndex = i;
+        e.adapter = seriesName(c, seriesNames, i);
+        countRuns(c, &e);
+        runs += e.runs;
+        failed += e.failedRuns;
+        if (why.isEmpty())
+            why = e.failure;
+        a.entries.append(e);
+    }
+    if (runs == 0 || failed < runs)
+        return std::nullopt; // not run yet, or runs without this kind's figures
+    a.failure = failedWords(failed, runs, why);
+    a.sentences.append(a.failure);
+    return a;
+}
+
 } // namespace
 
 QString costName(Metric cost)
@@ -184,6 +233,8 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
             a.primary = Metric::LoadedUploadP99Increase;
             a.cost = Metric::LoadedUploadThroughput;
         } else {
+            if (const auto failed = failedVariant(comparison, variant, configs, seriesNames))
+                out.append(*failed);
             continue;
         }
         if (const Metric server = serverCostMetric(a.cost); server != a.cost) {
@@ -206,6 +257,7 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
             if (a.loss)
                 if (const MetricStatistics *l = statistics.find(i, *a.loss))
                     e.loss = *l;
+            countRuns(comparison, &e);
             a.entries.append(e);
         }
         const bool higher = metricBetter(a.primary) == stats::Better::Higher;
@@ -244,8 +296,23 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
                 if (const MetricStatistics *base =
                         statistics.find(statistics.configurations[e.configIndex].baselineConfig, *a.loss))
                     s += QStringLiteral("; ") + lossClause(*a.loss, *e.loss, *base);
+            // Run counts, when some failed: the candidate's, then its baseline's.
+            QStringList failures;
+            if (e.failedRuns > 0)
+                failures << QStringLiteral("%1: %2").arg(e.adapter, failedWords(e.failedRuns, e.runs, QString()));
+            const int baseConfig = statistics.configurations[e.configIndex].baselineConfig;
+            for (const AnswerEntry &b : a.entries)
+                if (b.configIndex == baseConfig && b.failedRuns > 0)
+                    failures << QStringLiteral("%1: %2").arg(b.adapter, failedWords(b.failedRuns, b.runs, QString()));
+            if (!failures.isEmpty())
+                s += QStringLiteral(" (%1)").arg(failures.join(QStringLiteral("; ")));
             a.sentences.append(s);
         }
+        // A configuration with no successful run is named, with the reason, not left out.
+        for (const AnswerEntry &e : a.entries)
+            if (e.runs > 0 && e.failedRuns == e.runs)
+                a.sentences.append(
+                    QStringLiteral("%1: %2").arg(e.adapter, failedWords(e.failedRuns, e.runs, e.failure)));
         out.append(a);
     }
     return out;

@@ -25,6 +25,8 @@ struct AnswerEntry {
     std::optional<MetricStatistics> primary; // throughput or transactions/s
     std::optional<MetricStatistics> cost;    // CPU per Gbit/s or per 1000 transactions/s
     std::optional<MetricStatistics> loss;    // UDP: datagrams or requests lost (%)
+    int runs = 0, failedRuns = 0;            // of this configuration, as run so far
+    QString failure;                         // the first failed run's error
 };
 
 struct VariantAnswer {
@@ -42,7 +44,10 @@ struct VariantAnswer {
     // a UDP comparison is often run for; nullopt for TCP and latency under load.
     std::optional<Metric> loss;
     QList<AnswerEntry> entries; // configuration order
-    int winner = -1;            // index into entries: the best mean of the primary metric
+    // Set when no run of the variant succeeded: "6 of 6 runs failed: the server does not
+    // answer request/response tests". The variant keeps its row; nothing else is set.
+    QString failure;
+    int winner = -1; // index into entries: the best mean of the primary metric
     // The winner is significantly better than every configuration it was compared with
     // (or than its baseline), so the answer is not a coin toss.
     bool decided = false;

@@ -98,6 +98,8 @@ QString ComparisonAnswerPanel::cellText(int variant, const QString &column) cons
     for (const nb::AnswerEntry &e : a.entries) {
         if (e.adapter != column)
             continue;
+        if (e.runs > 0 && e.failedRuns == e.runs)
+            return tr("%1 of %2 runs failed").arg(e.failedRuns).arg(e.runs);
         const QString primary = valueText(a.primary, e.primary);
         const QString cost = valueText(a.cost, e.cost);
         // With more than two columns (an overlay) the differences stay in the tooltip, the
@@ -167,6 +169,13 @@ ComparisonAnswerPanel::AnswerWords ComparisonAnswerPanel::answerWords(const nb::
 {
     // The answer: who wins (symbol and words), then the difference with its interval.
     AnswerWords w;
+    if (!a.failure.isEmpty()) {
+        // Every run failed: the row stays, with why (the whole text in the tooltip).
+        w.first = tr("\u2717 No result");
+        const QFontMetrics fm(font());
+        w.second = fm.elidedText(a.failure, Qt::ElideRight, fm.averageCharWidth() * 60);
+        return w;
+    }
     const int key = keyEntry(a);
     if (key < 0) {
         w.first = tr("? Not compared");

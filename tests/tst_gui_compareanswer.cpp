@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Whose CPU the Compare view's answer quotes (issue 27 item 4): host -> guests, the adapters
-// under test sit at the servers, so Automatic quotes the server's CPU per Gbit/s; the CPU cost
-// selector switches to this computer's and back, and the answer in words says which it is.
+// The Compare view's answer. Whose CPU it quotes (issue 27 item 4): host -> guests, the
+// adapters under test sit at the servers, so Automatic quotes the server's CPU per Gbit/s; the
+// CPU cost selector switches to this computer's and back, and the answer in words says which
+// it is. And a variant whose runs all failed keeps its row, with the reason (review M1).
 #include "comparisonruns.h"
 
 #include <compareview/comparisoncontroller.h>
@@ -54,14 +55,15 @@ nb::Comparison hostToGuests()
 
 } // namespace
 
-class TestGuiCpuSide : public QObject {
+class TestGuiCompareAnswer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void selectorSwitchesTheAnswer();
+    void failedVariantKeepsItsRow();
 };
 
-void TestGuiCpuSide::selectorSwitchesTheAnswer()
+void TestGuiCompareAnswer::selectorSwitchesTheAnswer()
 {
     nb::gui::ComparisonController controller;
     nb::gui::ComparisonView view(&controller);
@@ -101,5 +103,46 @@ void TestGuiCpuSide::selectorSwitchesTheAnswer()
     QVERIFY2(view.verdicts().last().contains(QStringLiteral("as asked")), qPrintable(view.verdicts().last()));
 }
 
-QTEST_MAIN(TestGuiCpuSide)
-#include "tst_gui_cpuside.moc"
+void TestGuiCompareAnswer::failedVariantKeepsItsRow()
+{
+    nb::Comparison c = hostToGuests();
+    // A second variant, TCP_RR, against servers that refuse request/response tests.
+    for (int i = 0; i < 2; ++i) {
+        c.configurations[i].variant = QStringLiteral("P=1");
+        nb::Configuration rr = c.configurations[i];
+        rr.variant = QStringLiteral("TCP_RR");
+        rr.label = nb::Configuration::joinLabel(rr.adapter, rr.variant);
+        c.configurations.append(rr);
+    }
+    for (int i = 0; i < 2; ++i)
+        c.configurations[i].label = nb::Configuration::joinLabel(c.configurations[i].adapter, QStringLiteral("P=1"));
+    const QString why = QStringLiteral("the server does not answer request/response tests");
+    for (int config : {2, 3}) {
+        for (int k = 0; k < 3; ++k) {
+            nb::Run run;
+            run.configIndex = config;
+            run.repeatIndex = k;
+            run.orderIndex = int(c.runs.size());
+            run.result.error = why;
+            c.runs.append(run);
+        }
+    }
+    nb::gui::ComparisonController controller;
+    nb::gui::ComparisonView view(&controller);
+    view.resize(1280, 720);
+    view.showSources({{QStringLiteral("lab"), c}});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    nb::ui::ComparisonAnswerPanel *panel = view.answerPanel();
+    QCOMPARE(panel->variantCount(), 2);
+    QVERIFY2(panel->answerText(1).contains(QStringLiteral("6 of 6 runs failed")), qPrintable(panel->answerText(1)));
+    QCOMPARE(panel->cellText(1, QStringLiteral("VMXNET3")), QStringLiteral("3 of 3 runs failed"));
+    QVERIFY2(view.verdicts().contains(QStringLiteral("TCP_RR: 6 of 6 runs failed: ") + why),
+             qPrintable(view.verdicts().join(QLatin1Char('\n'))));
+    const QString shots = qEnvironmentVariable("NICBENCH_SCREENSHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(view.grab().toImage().save(QDir(shots).filePath(QStringLiteral("failed-variant-1280x720.png"))));
+}
+
+QTEST_MAIN(TestGuiCompareAnswer)
+#include "tst_gui_compareanswer.moc"
