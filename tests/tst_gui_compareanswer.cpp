@@ -97,6 +97,13 @@ void TestGuiCompareAnswer::selectorSwitchesTheAnswer()
     QVERIFY2(view.verdicts().last().startsWith(QStringLiteral("CPU cost is this computer's")),
              qPrintable(view.verdicts().last()));
 
+    // A snapshot saved with a side opens with it.
+    nb::Comparison saved = hostToGuests();
+    saved.cpuSide = nb::CpuSide::Client;
+    view.showSources({{QStringLiteral("saved"), saved}});
+    QCOMPARE(side->currentData().toInt(), int(nb::CpuSide::Client));
+    QVERIFY2(view.verdicts().last().contains(QStringLiteral("--cpu-side client")), qPrintable(view.verdicts().last()));
+
     // And the server's again, asked for.
     side->setCurrentIndex(side->findData(int(nb::CpuSide::Server)));
     emit side->activated(side->currentIndex());

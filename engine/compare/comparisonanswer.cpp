@@ -322,24 +322,23 @@ QStringList answerLines(const QList<VariantAnswer> &answers)
 {
     QStringList out;
     const bool prefix = answers.size() > 1 || (answers.size() == 1 && !answers.first().variant.isEmpty());
+    const auto named = [prefix](const VariantAnswer &a, const QString &s) {
+        return prefix && !a.variant.isEmpty() ? QStringLiteral("%1: %2").arg(a.variant, s) : s;
+    };
+    // Whose CPU each variant's cost is: one line when they agree, else one per variant.
+    const auto hasSide = [](const VariantAnswer &a) { return !a.cpuSide.reason.isEmpty() && !a.sentences.isEmpty(); };
     QStringList sides;
+    for (const VariantAnswer &a : answers)
+        if (hasSide(a) && !sides.contains(cpuSideLine(a.cpuSide)))
+            sides.append(cpuSideLine(a.cpuSide));
     for (const VariantAnswer &a : answers) {
         for (const QString &s : a.sentences)
-            out.append(prefix && !a.variant.isEmpty() ? QStringLiteral("%1: %2").arg(a.variant, s) : s);
-        if (a.cpuSide.reason.isEmpty() || a.sentences.isEmpty())
-            continue;
-        const QString side = cpuSideLine(a.cpuSide);
-        const QString line = prefix && !a.variant.isEmpty() ? QStringLiteral("%1: %2").arg(a.variant, side) : side;
-        if (!sides.contains(side))
-            sides.append(side);
-        out.append(line);
+            out.append(named(a, s));
+        if (sides.size() > 1 && hasSide(a))
+            out.append(named(a, cpuSideLine(a.cpuSide)));
     }
-    // One line when the variants agree, instead of one per variant.
-    if (sides.size() == 1) {
-        out.removeIf([&](const QString &l) { return l.endsWith(sides.first()) && l != sides.first(); });
-        if (!out.contains(sides.first()))
-            out.append(sides.first());
-    }
+    if (sides.size() == 1)
+        out.append(sides.first());
     return out;
 }
 

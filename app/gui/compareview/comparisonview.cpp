@@ -153,6 +153,7 @@ bool ComparisonView::startComparison(const nb::Comparison &comparison)
         return false;
     }
     m_banner->dismiss();
+    adoptCpuSide(comparison.cpuSide);
     m_sources.startLive(
         nb::ComparisonSource{comparison.title.isEmpty() ? tr("This run") : comparison.title, m_controller->current()},
         comparison.configurations.value(comparison.baselineIndex).adapterName());
@@ -193,8 +194,16 @@ void ComparisonView::showSources(const QList<nb::ComparisonSource> &loaded)
 {
     // A running comparison keeps its place; the rest is replaced.
     m_sources.replace(loaded);
+    if (!loaded.isEmpty())
+        adoptCpuSide(loaded.first().comparison.cpuSide); // as the snapshot was saved
     refresh();
     Q_EMIT activated();
+}
+
+void ComparisonView::adoptCpuSide(nb::CpuSide side)
+{
+    m_cpuSide = side;
+    m_cpuSideCombo->setCurrentIndex(std::max(0, m_cpuSideCombo->findData(int(side))));
 }
 
 void ComparisonView::removeSource(int index)

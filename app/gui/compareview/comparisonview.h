@@ -182,6 +182,8 @@ private:
     QComboBox *m_baseline = nullptr;
     QComboBox *m_cpuSideCombo = nullptr;
     nb::CpuSide m_cpuSide = nb::CpuSide::Auto;
+    // Shows the side a started comparison or an opened snapshot was given.
+    void adoptCpuSide(nb::CpuSide side);
     QLabel *m_verdictLabel = nullptr;
     QTextBrowser *m_details = nullptr;
     QWidget *m_emptyPage = nullptr;
