@@ -26,6 +26,11 @@ bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *o
         *error = QStringLiteral("configuration \"%1\": args must describe a client test (-c HOST ...)").arg(label);
         return false;
     }
+    if (!cl.fromHost.isEmpty()) {
+        *error = QStringLiteral("configuration \"%1\": --from (a test run by an agent) is not taken in comparisons yet")
+                     .arg(label);
+        return false;
+    }
     *out = cl.params;
     return true;
 }

@@ -182,6 +182,8 @@ QJsonObject nicbenchJson(const TestResult &r)
         nb.insert(key("peer"), r.peerExtension);
     if (r.remoteHost)
         nb.insert(key("remote_host"), r.remoteHost->toJson());
+    if (r.drivenBy)
+        nb.insert(key("driven_by"), r.drivenBy->toJson());
     if (r.errorCode != ErrorCode::None)
         nb.insert(key("error_code"), errorCodeName(r.errorCode));
     return nb;
@@ -229,6 +231,8 @@ void readNicbenchCpuAndAdapters(const QJsonObject &nb, TestResult *r)
     if (nb.value(key("remote_host")).isObject() &&
         HostEnvironment::fromJson(nb.value(key("remote_host")).toObject(), &host, &ignored))
         r->remoteHost = host;
+    if (nb.value(key("driven_by")).isObject())
+        r->drivenBy = DrivenBy::fromJson(nb.value(key("driven_by")).toObject());
 }
 
 bool readNicbench(const QJsonObject &nb, TestResult *r, QString *error)
