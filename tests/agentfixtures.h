@@ -50,8 +50,8 @@ public:
         if (netns.isEmpty())
             m_child.start(cliPath(), all);
         else
-            m_child.start(QStringLiteral("ip"), QStringList{QStringLiteral("netns"), QStringLiteral("exec"), netns,
-                                                            cliPath()} + all);
+            m_child.start(QStringLiteral("ip"),
+                          QStringList{QStringLiteral("netns"), QStringLiteral("exec"), netns, cliPath()} + all);
         if (!m_child.waitStarted(5000) || !m_child.waitForOutput("Server listening", 10000))
             return QStringLiteral("server did not start: %1").arg(output());
         return {};

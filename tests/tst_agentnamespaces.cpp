@@ -76,8 +76,8 @@ public:
             return false;
         for (int h = 0; h < Count; ++h) {
             const QString port = QStringLiteral("port%1").arg(h);
-            if (!runIp({s("link"), s("add"), device(h), s("netns"), hosts[h], s("type"), s("veth"), s("peer"), s("name"),
-                        port, s("netns"), bridge},
+            if (!runIp({s("link"), s("add"), device(h), s("netns"), hosts[h], s("type"), s("veth"), s("peer"),
+                        s("name"), port, s("netns"), bridge},
                        error) ||
                 !runIp({s("-n"), bridge, s("link"), s("set"), port, s("master"), s("br0"), s("up")}, error) ||
                 !runIp({s("-n"), hosts[h], s("addr"), s("add"), address(h) + s("/24"), s("dev"), device(h)}, error) ||
@@ -144,10 +144,14 @@ void TestAgentNamespaces::thirdPartyTest_data()
 {
     QTest::addColumn<QString>("flags");
     QTest::addColumn<QString>("kind");
-    QTest::newRow("stream") << "-t 2" << "stream";
-    QTest::newRow("-R") << "-t 2 -R" << "stream";
-    QTest::newRow("rr") << "-t 2 --rr" << "rr";
-    QTest::newRow("udp") << "-t 2 -u -b 50M" << "stream";
+    QTest::newRow("stream") << "-t 2"
+                            << "stream";
+    QTest::newRow("-R") << "-t 2 -R"
+                        << "stream";
+    QTest::newRow("rr") << "-t 2 --rr"
+                        << "rr";
+    QTest::newRow("udp") << "-t 2 -u -b 50M"
+                         << "stream";
 }
 
 void TestAgentNamespaces::thirdPartyTest()
