@@ -28,31 +28,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
-PID = str(os.getpid())
-BRIDGE, C, A, B = ("nbbx" + PID, "nbbc" + PID, "nbba" + PID, "nbbb" + PID)
-ADDR = {C: "198.18.0.1", A: "198.18.0.2", B: "198.18.0.3"}
-
-
-def ip(*args):
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
-
-
-def make_namespaces():
-    for ns in (BRIDGE, C, A, B):
-        ip("netns", "add", ns)
-        ip("-n", ns, "link", "set", "lo", "up")
-    ip("-n", BRIDGE, "link", "add", "br0", "type", "bridge")
-    ip("-n", BRIDGE, "link", "set", "br0", "up")
-    for i, ns in enumerate((C, A, B)):
-        ip("link", "add", "eth0", "netns", ns, "type", "veth", "peer", "name", "p%d" % i, "netns", BRIDGE)
-        ip("-n", BRIDGE, "link", "set", "p%d" % i, "master", "br0", "up")
-        ip("-n", ns, "addr", "add", ADDR[ns] + "/24", "dev", "eth0")
-        ip("-n", ns, "link", "set", "eth0", "up")
-
-
-def delete_namespaces():
-    for ns in (C, A, B, BRIDGE):
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+NETS = benchlib.BridgedNamespaces("nbb", 3)
+C, A, B = NETS.hosts
+ADDR = {ns: NETS.address(i) for i, ns in enumerate(NETS.hosts)}
 
 
 def start_server(cli, ns, extra):
@@ -106,7 +84,7 @@ def main():
         f.write(os.urandom(32).hex() + "\n")
     procs = []
     try:
-        make_namespaces()
+        NETS.create()
         procs.append(start_server(cli, B, ["-B", ADDR[B]]))
         procs.append(start_server(cli, A, ["--agent-key", key]))
         target = ["-c", ADDR[B], "-t", str(opt.duration), "-J"]
@@ -140,7 +118,7 @@ def main():
     finally:
         for p in procs:
             stop(p)
-        delete_namespaces()
+        NETS.delete()
         os.unlink(key)
         os.rmdir(key_dir)
 

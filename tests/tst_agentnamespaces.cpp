@@ -6,13 +6,12 @@
 // agent's default rule (its own subnets) lets B in and keeps a host beyond a router out.
 // Needs root (CI runs as root); skips with the reason otherwise.
 #include "agentfixtures.h"
+#include "bridgedhosts.h"
 #include "netfixtures.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
-
-#include <unistd.h>
 
 using namespace nbtest;
 
@@ -23,83 +22,8 @@ QString s(const char *text)
     return QString::fromLatin1(text);
 }
 
-bool runIp(const QStringList &args, QString *error)
-{
-    Child c;
-    c.start(s("ip"), args);
-    if (!c.waitStarted() || !c.waitFinished(10000) || c.crashed() || c.exitCode() != 0) {
-        *error = QStringLiteral("ip %1: %2").arg(args.join(QLatin1Char(' ')), QString::fromLocal8Bit(c.err()));
-        return false;
-    }
-    return true;
-}
-
-} // namespace
-
-// Four namespaces: three hosts and the bridge between them (its own, so the root namespace
-// holds nothing of the test). The destructor deletes them, taking the veths along, however
-// the test ends.
-class ThreeHosts {
-public:
-    static constexpr int Count = 3; // controller, agent, server
-    ThreeHosts()
-    {
-        const QString pid = QString::number(::getpid());
-        bridge = s("nbagx") + pid;
-        for (const char *h : {"c", "a", "b"})
-            hosts.append(s("nbag") + QLatin1String(h) + pid);
-    }
-    ~ThreeHosts()
-    {
-        QString ignored;
-        for (const QString &ns : m_created)
-            runIp({s("netns"), s("del"), ns}, &ignored);
-    }
-    ThreeHosts(const ThreeHosts &) = delete;
-    ThreeHosts &operator=(const ThreeHosts &) = delete;
-
-    static QString address(int host) { return QStringLiteral("198.18.0.%1").arg(host + 1); }
-    // The host's end of its veth: what the adapter in its results must be.
-    static QString device(int host) { return QStringLiteral("veth%1").arg(QLatin1Char("cab"[host])); }
-
-    bool create(QString *error)
-    {
-        for (const QString &ns : QStringList{bridge} + hosts) {
-            if (!runIp({s("netns"), s("add"), ns}, error))
-                return false;
-            m_created.append(ns);
-            if (!runIp({s("-n"), ns, s("link"), s("set"), s("lo"), s("up")}, error))
-                return false;
-        }
-        if (!runIp({s("-n"), bridge, s("link"), s("add"), s("br0"), s("type"), s("bridge")}, error) ||
-            !runIp({s("-n"), bridge, s("link"), s("set"), s("br0"), s("up")}, error))
-            return false;
-        for (int h = 0; h < Count; ++h) {
-            const QString port = QStringLiteral("port%1").arg(h);
-            if (!runIp({s("link"), s("add"), device(h), s("netns"), hosts[h], s("type"), s("veth"), s("peer"),
-                        s("name"), port, s("netns"), bridge},
-                       error) ||
-                !runIp({s("-n"), bridge, s("link"), s("set"), port, s("master"), s("br0"), s("up")}, error) ||
-                !runIp({s("-n"), hosts[h], s("addr"), s("add"), address(h) + s("/24"), s("dev"), device(h)}, error) ||
-                !runIp({s("-n"), hosts[h], s("link"), s("set"), device(h), s("up")}, error))
-                return false;
-        }
-        return true;
-    }
-
-    QString bridge;
-    QStringList hosts; // controller, agent, server
-
-private:
-    QStringList m_created;
-};
-
-namespace {
-
-CliRun runIn(const QString &netns, const QStringList &args, int timeoutMs)
-{
-    return runCli(QStringList{s("netns"), s("exec"), netns, cliPath()} + args, timeoutMs, s("ip"));
-}
+// Controller, agent, server.
+using ThreeHosts = BridgedHosts;
 
 } // namespace
 
@@ -128,7 +52,7 @@ void TestAgentNamespaces::initTestCase()
 {
     if (const QString why = vethUnavailableReason(); !why.isEmpty())
         QSKIP(qPrintable(why));
-    m_hosts = std::make_unique<ThreeHosts>();
+    m_hosts = std::make_unique<ThreeHosts>(s("nbag"), 3);
     QString error;
     QVERIFY2(m_hosts->create(&error), qPrintable(error));
     // Each in its own namespace: the ports are theirs alone.
@@ -159,7 +83,7 @@ void TestAgentNamespaces::thirdPartyTest()
     QFETCH(QString, flags);
     QFETCH(QString, kind);
     const QStringList args = controller(ThreeHosts::address(2), flags.split(QLatin1Char(' ')) << s("-J"));
-    const CliRun r = runIn(m_hosts->hosts[0], args, 60000);
+    const CliRun r = runInNamespace(m_hosts->hosts[0], args, 60000);
     QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
     const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
     checkThirdPartyDocument(doc, ThreeHosts::address(0), ThreeHosts::address(1) + s(":5201"));
@@ -181,7 +105,7 @@ void TestAgentNamespaces::hostBeyondTheSubnetIsRefused()
 {
     const int accepted = m_server.count(s("Accepted connection"));
     const QStringList args = controller(s("198.18.1.3"), {s("-t"), s("1")});
-    const CliRun r = runIn(m_hosts->hosts[0], args, 30000);
+    const CliRun r = runInNamespace(m_hosts->hosts[0], args, 30000);
     QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe(args)));
     QCOMPARE(r.err.count('\n'), 1);
     QVERIFY2(r.err.contains("198.18.1.3 is outside this agent's targets (") && r.err.contains("198.18.0.0/24"),

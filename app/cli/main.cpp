@@ -7,6 +7,7 @@
 #include "core/sanitize.h"
 #include "interrupts.h"
 #include "labcommand.h"
+#include "meshcommand.h"
 #include "platform/adapterinfo.h"
 #include "platform/platform.h"
 #include "reportprinter.h"
@@ -184,6 +185,8 @@ int main(int argc, char **argv)
     }
     if (!args.isEmpty() && nb::cli::isComparisonSubcommand(args.first()))
         return nb::cli::runComparisonSubcommand(args);
+    if (!args.isEmpty() && args.first() == QLatin1String("mesh"))
+        return nb::cli::meshCommand(args.mid(1));
     if (!args.isEmpty() && nb::cli::isLabSubcommand(args.first()))
         return nb::cli::runLabSubcommand(args);
 

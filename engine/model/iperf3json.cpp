@@ -60,9 +60,11 @@ QJsonObject startJson(const TestResult &r)
         connected.append(c.toJson());
     start.insert(key("connected"), connected);
     start.insert(key("version"), QStringLiteral("nicbench %1").arg(r.version));
-    start.insert(
-        key("system_info"),
-        QStringLiteral("%1 %2 %3").arg(QSysInfo::kernelType(), QSysInfo::machineHostName(), QSysInfo::kernelVersion()));
+    start.insert(key("system_info"),
+                 !r.systemInfo.isEmpty()
+                     ? r.systemInfo
+                     : QStringLiteral("%1 %2 %3")
+                           .arg(QSysInfo::kernelType(), QSysInfo::machineHostName(), QSysInfo::kernelVersion()));
     const QJsonObject ts{
         {key("time"), QDateTime::fromSecsSinceEpoch(r.timestampSecs, Qt::UTC).toString(Qt::RFC2822Date)},
         {key("timesecs"), double(r.timestampSecs)},
@@ -298,6 +300,7 @@ void readStockParams(const QJsonObject &start, TestResult *r)
 bool readStart(const QJsonObject &start, TestResult *r, QString *error)
 {
     r->cookie = valueOr(start, key("cookie"), QString());
+    r->systemInfo = valueOr(start, key("system_info"), QString());
     r->timestampSecs = valueOr<std::int64_t>(valueOr(start, key("timestamp"), QJsonObject()), key("timesecs"), 0);
     QJsonArray connected;
     if (!json::readArray(start, key("connected"), &connected, key("start"), error))

@@ -188,6 +188,9 @@ struct TestResult {
     QString version;          // our version
     QString remoteVersion;    // peer's, when known
     qint64 timestampSecs = 0; // start, Unix time
+    // start.system_info as the machine that ran the test wrote it (an agent's, a snapshot's
+    // run); empty: this machine's, taken when the document is written.
+    QString systemInfo;
     QString cookie;
     QList<ConnectionInfo> connections;
     QList<IntervalReport> intervals;
