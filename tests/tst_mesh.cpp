@@ -64,6 +64,7 @@ private slots:
     void matrixOfRuns();
     void fromInSpecsAndSnapshots();
     void agentsNeedKeyAndOptions();
+    void dnsNameOfOneAddress();
 };
 
 void TestMesh::pairs_data()
@@ -104,8 +105,7 @@ void TestMesh::hostsFromText_data()
     QTest::newRow("commas") << s("a,b:5300") << QStringList{s("a"), s("b:5300")} << QString();
     QTest::newRow("lines and comments") << s("198.18.0.2\n# the second\n198.18.0.3 198.18.0.4:5201\n")
                                         << QStringList{s("198.18.0.2"), s("198.18.0.3"), s("198.18.0.4")} << QString();
-    QTest::newRow("ipv6") << s("fd00::2,[fd00::3]:5300")
-                          << QStringList{s("fd00::2"), s("[fd00::3]:5300")} << QString();
+    QTest::newRow("ipv6") << s("fd00::2,[fd00::3]:5300") << QStringList{s("fd00::2"), s("[fd00::3]:5300")} << QString();
     QTest::newRow("one host") << s("a") << QStringList() << s("at least 2 hosts");
     QTest::newRow("twice") << s("a,b,A") << QStringList() << s("given twice");
     QTest::newRow("bad port") << s("a,b:99999") << QStringList() << s("b:99999");
@@ -304,6 +304,18 @@ void TestMesh::agentsNeedKeyAndOptions()
     QVERIFY(c.checkAgents().isEmpty());
     c.configurations[1].from.given.clear(); // as read from a snapshot
     QVERIFY2(c.checkAgents().contains(s("not known")), qPrintable(c.checkAgents()));
+}
+
+void TestMesh::dnsNameOfOneAddress()
+{
+    // An address resolves to itself: one host is no mesh, and the message names it.
+    QList<MeshHost> out;
+    QString error;
+    QVERIFY(!meshHostsFromDns(s("127.0.0.1:5300"), &out, &error));
+    QVERIFY2(error.startsWith(s("--hosts-from-dns 127.0.0.1 (127.0.0.1:5300): a mesh needs at least 2 hosts")),
+             qPrintable(error));
+    QVERIFY(!meshHostsFromDns(s("agents:99999"), &out, &error));
+    QVERIFY2(error.contains(s("99999")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestMesh)

@@ -90,8 +90,8 @@ nb::Comparison TestMeshNamespaces::mesh(const QStringList &args, CliRun *run)
 {
     static int count = 0;
     const QString out = m_dir.filePath(QStringLiteral("mesh%1.nicbench").arg(++count));
-    const QStringList all = QStringList{s("mesh"), s("--agent-key"), m_key.path(), s("-o"), out, s("--pause"), s("0")} +
-                            args;
+    const QStringList all =
+        QStringList{s("mesh"), s("--agent-key"), m_key.path(), s("-o"), out, s("--pause"), s("0")} + args;
     *run = runInNamespace(m_hosts->hosts[0], all, 180000);
     nb::Comparison c;
     QString error;
@@ -155,7 +155,8 @@ void TestMeshNamespaces::ringSideBySide()
         QVERIFY2(a.ok() && b.ok(), qPrintable(a.result.error + b.result.error));
         QVERIFY(a.result.hasRr && b.result.hasRr);
         const qint64 apart = std::abs(a.startedAt.msecsTo(b.startedAt));
-        QVERIFY2(apart < 1000, qPrintable(QStringLiteral("runs %1 and %2 started %3 ms apart").arg(i).arg(i + 1).arg(apart)));
+        QVERIFY2(apart < 1000,
+                 qPrintable(QStringLiteral("runs %1 and %2 started %3 ms apart").arg(i).arg(i + 1).arg(apart)));
     }
     const nb::Run &second = c.runs[2];
     QVERIFY2(c.runs[0].startedAt.msecsTo(second.startedAt) >= 1900, "the second group started before the first ended");
@@ -193,8 +194,8 @@ void TestMeshNamespaces::hostsFromDns()
     QVERIFY2(m_dns.waitStarted(5000) && m_dns.waitForOutput("started", 10000), m_dns.out().constData());
 
     CliRun r;
-    const QStringList args{s("--hosts-from-dns"), s("agents.nb.test"), s("--pairs"), s("ring"),
-                           s("--"),               s("-n"),             s("1M")};
+    const QStringList args{
+        s("--hosts-from-dns"), s("agents.nb.test"), s("--pairs"), s("ring"), s("--"), s("-n"), s("1M")};
     const nb::Comparison c = mesh(args, &r);
     QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(args)));
     QStringList sources;

@@ -6,10 +6,8 @@
 
 #include "compare/comparisonoptions.h"
 #include "compare/mesh.h"
-#include "core/hostport.h"
 #include "core/sanitize.h"
 #include "core/units.h"
-#include "net/address.h"
 
 #include <QFile>
 
@@ -119,34 +117,6 @@ std::optional<int> parseMeshOption(const QStringList &args, int &i, MeshOptions 
     return std::nullopt;
 }
 
-// The hosts of a DNS name: each of its addresses, on the name's port.
-bool hostsFromDns(const QString &name, QList<MeshHost> *out, QString *error)
-{
-    QString host;
-    int port = 0;
-    QString why;
-    if (!splitHostPort(name, &host, &port, &why) || host.isEmpty()) {
-        *error = QStringLiteral("--hosts-from-dns: %1").arg(why.isEmpty() ? QStringLiteral("needs a name") : why);
-        return false;
-    }
-    const QList<net::Address> addresses = net::resolveAllAddresses(host, 0, AddressFamily::Any, &why);
-    if (addresses.isEmpty()) {
-        *error = QStringLiteral("--hosts-from-dns %1: %2").arg(host, why);
-        return false;
-    }
-    QStringList texts;
-    for (const net::Address &a : addresses)
-        texts.append(port > 0 ? (a.family() == AddressFamily::IPv6 ? QStringLiteral("[%1]:%2") : QStringLiteral("%1:%2"))
-                                    .arg(a.host())
-                                    .arg(port)
-                              : a.host());
-    if (!meshHostsFromText(texts.join(QLatin1Char(',')), out, error)) {
-        *error = QStringLiteral("--hosts-from-dns %1 (%2): %3").arg(host, texts.join(QStringLiteral(", ")), *error);
-        return false;
-    }
-    return true;
-}
-
 // The hosts from whichever of --hosts, --hosts-file and --hosts-from-dns was given (one).
 bool meshHosts(const MeshOptions &o, QList<MeshHost> *out, QString *error)
 {
@@ -156,7 +126,7 @@ bool meshHosts(const MeshOptions &o, QList<MeshHost> *out, QString *error)
         return false;
     }
     if (!o.dnsName.isEmpty())
-        return hostsFromDns(o.dnsName, out, error);
+        return meshHostsFromDns(o.dnsName, out, error);
     QString text = o.hostsText;
     if (!o.hostsFile.isEmpty()) {
         QFile f(o.hostsFile);
@@ -197,8 +167,9 @@ int meshCommand(const QStringList &args)
     Comparison c;
     if (!meshHosts(o, &hosts, &error) || !meshComparison(hosts, o.pairs, o.testFlags, &c, &error))
         return fail(error);
-    c.title = o.title.isEmpty() ? QStringLiteral("Mesh of %1 agents (%2 pairs)").arg(hosts.size()).arg(c.configurations.size())
-                                : o.title;
+    c.title = o.title.isEmpty()
+                  ? QStringLiteral("Mesh of %1 agents (%2 pairs)").arg(hosts.size()).arg(c.configurations.size())
+                  : o.title;
     c.repeats = o.repeats;
     c.pauseSeconds = o.pause;
     c.agentKeyPath = o.key;

@@ -3,6 +3,7 @@
 
 #include "compare/comparisonspec.h"
 #include "core/hostport.h"
+#include "net/address.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -88,6 +89,32 @@ bool meshHostsFromText(const QString &text, QList<MeshHost> *out, QString *error
     return true;
 }
 
+bool meshHostsFromDns(const QString &name, QList<MeshHost> *out, QString *error)
+{
+    QString host;
+    int port = 0;
+    QString why;
+    if (!splitHostPort(name, &host, &port, &why) || host.isEmpty()) {
+        *error = QStringLiteral("--hosts-from-dns: %1").arg(why.isEmpty() ? QStringLiteral("needs a name") : why);
+        return false;
+    }
+    const QList<net::Address> addresses = net::resolveAllAddresses(host, 0, AddressFamily::Any, &why);
+    if (addresses.isEmpty()) {
+        *error = QStringLiteral("--hosts-from-dns %1: %2").arg(host, why);
+        return false;
+    }
+    QStringList texts;
+    for (const net::Address &a : addresses) {
+        MeshHost h{a.host(), port > 0 ? quint16(port) : quint16(5201)};
+        texts.append(h.text());
+    }
+    if (!meshHostsFromText(texts.join(QLatin1Char(',')), out, error)) {
+        *error = QStringLiteral("--hosts-from-dns %1 (%2): %3").arg(host, texts.join(QStringLiteral(", ")), *error);
+        return false;
+    }
+    return true;
+}
+
 namespace {
 
 // The flags the mesh gives itself, per pair: one of them among the test flags, or "".
@@ -106,8 +133,8 @@ QString meshOwnFlag(const QStringList &flags)
 
 } // namespace
 
-bool meshComparison(const QList<MeshHost> &hosts, MeshPairs pairs, const QStringList &testFlags,
-                    Comparison *out, QString *error)
+bool meshComparison(const QList<MeshHost> &hosts, MeshPairs pairs, const QStringList &testFlags, Comparison *out,
+                    QString *error)
 {
     if (const QString own = meshOwnFlag(testFlags); !own.isEmpty()) {
         *error = QStringLiteral("mesh: %1 is the mesh's to give (hosts and ports come from the host list, the key "
@@ -121,9 +148,9 @@ bool meshComparison(const QList<MeshHost> &hosts, MeshPairs pairs, const QString
         conf.adapter = hosts[from].text();
         conf.variant = QStringLiteral("to %1").arg(hosts[to].text());
         conf.label = QStringLiteral("%1 -> %2").arg(hosts[from].text(), hosts[to].text());
-        const QStringList args = QStringList{QStringLiteral("-c"), hosts[to].host, QStringLiteral("-p"),
-                                             QString::number(hosts[to].port)} +
-                                 testFlags;
+        const QStringList args =
+            QStringList{QStringLiteral("-c"), hosts[to].host, QStringLiteral("-p"), QString::number(hosts[to].port)} +
+            testFlags;
         if (!paramsFromArgs(args, conf.label, &conf.params, error, &conf.from))
             return false;
         conf.from.host = hosts[from].host;

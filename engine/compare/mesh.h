@@ -42,11 +42,15 @@ constexpr int MaxMeshHosts = 1000;
 // error, as are more than MaxMeshHosts and fewer than 2.
 bool meshHostsFromText(const QString &text, QList<MeshHost> *out, QString *error);
 
+// The hosts of a DNS name, NAME[:PORT]: each of its A and AAAA records (a Kubernetes headless
+// service's pods) on the name's port. False with a one-line *error naming the name.
+bool meshHostsFromDns(const QString &name, QList<MeshHost> *out, QString *error);
+
 // The mesh as a comparison: one configuration per pair, labelled "A -> B" (adapter: the
 // source, variant: "to B"), each with the test flags (client flags without -c, -p, --from
 // and --agent-key, which the mesh gives) toward the destination, run on the source.
-bool meshComparison(const QList<MeshHost> &hosts, MeshPairs pairs, const QStringList &testFlags,
-                    Comparison *out, QString *error);
+bool meshComparison(const QList<MeshHost> &hosts, MeshPairs pairs, const QStringList &testFlags, Comparison *out,
+                    QString *error);
 
 // Groups of pairs that share no host, in the order given, each pair in the first group it
 // fits: what `--parallel disjoint` runs at once.

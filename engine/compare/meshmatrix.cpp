@@ -34,9 +34,8 @@ int indexOf(QStringList *hosts, const QString &host)
 
 bool MeshMatrix::isMesh(const Comparison &c)
 {
-    return !c.configurations.isEmpty() &&
-           std::all_of(c.configurations.cbegin(), c.configurations.cend(),
-                       [](const Configuration &conf) { return conf.from.isSet(); });
+    return !c.configurations.isEmpty() && std::all_of(c.configurations.cbegin(), c.configurations.cend(),
+                                                      [](const Configuration &conf) { return conf.from.isSet(); });
 }
 
 Metric MeshMatrix::defaultMetric(const ComparisonStatistics &stats)
@@ -87,8 +86,8 @@ QString MeshMatrix::cellText(int source, int destination) const
                               : QStringLiteral("%1 of %2 failed").arg(cell.failedRuns).arg(cell.runs);
     QString text = ComparisonTable::formatValue(metric, cell.summary.mean, metricUnit(metric));
     if (cell.summary.spreadKnown)
-        text += QStringLiteral(" \u00b1 %1%").arg(100 * cell.summary.ciHalfWidth() / std::max(1e-12, cell.summary.mean),
-                                                0, 'f', 1);
+        text += QStringLiteral(" \u00b1 %1%")
+                    .arg(100 * cell.summary.ciHalfWidth() / std::max(1e-12, cell.summary.mean), 0, 'f', 1);
     if (cell.failedRuns > 0)
         text += QStringLiteral(" (%1 failed)").arg(cell.failedRuns);
     return text;

@@ -17,7 +17,7 @@ struct MeshCell {
     int configIndex = -1; // -1: the pair is not in the mesh (the diagonal, a ring's gaps)
     int runs = 0;         // runs recorded
     int failedRuns = 0;
-    QString failure;       // the last failed run's error
+    QString failure;        // the last failed run's error
     stats::Summary summary; // of the matrix's metric over the successful runs; empty when none
 };
 
