@@ -404,3 +404,44 @@ def cli_help(cli):
         return r.stdout.decode("utf-8", "replace")
     except (OSError, subprocess.TimeoutExpired):
         return ""
+
+
+# --- network namespaces on one bridge (agent.py, mesh.py; root) -------------------------
+
+def _ip(*args):
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
+
+
+class BridgedNamespaces:
+    """Hosts on one switch: a namespace per host, each with a veth into a bridge that lives in
+    a namespace of its own, host i at 198.18.0.(i + 1)/16 (198.18.1.x from the 250th), no route out.
+    delete() removes them all (the veths go with them); use it in a finally."""
+
+    def __init__(self, prefix, count):
+        tag = "%s%d" % (prefix, os.getpid())
+        self.bridge = tag + "x"
+        self.hosts = ["%sh%d" % (tag, i) for i in range(count)]
+        self.created = []
+
+    @staticmethod
+    def address(i):
+        return "198.18.%d.%d" % divmod(i + 1, 250)
+
+    def create(self):
+        for ns in [self.bridge] + self.hosts:
+            _ip("netns", "add", ns)
+            self.created.append(ns)
+            _ip("-n", ns, "link", "set", "lo", "up")
+        _ip("-n", self.bridge, "link", "add", "br0", "type", "bridge")
+        _ip("-n", self.bridge, "link", "set", "br0", "up")
+        for i, ns in enumerate(self.hosts):
+            port = "p%d" % i
+            _ip("link", "add", "eth0", "netns", ns, "type", "veth", "peer", "name", port, "netns", self.bridge)
+            _ip("-n", self.bridge, "link", "set", port, "master", "br0", "up")
+            _ip("-n", ns, "addr", "add", self.address(i) + "/16", "dev", "eth0")
+            _ip("-n", ns, "link", "set", "eth0", "up")
+
+    def delete(self):
+        for ns in reversed(self.created):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        self.created = []

@@ -276,11 +276,12 @@ struct CliRun {
     }
 };
 
-inline CliRun runCli(const QStringList &args, int timeoutMs)
+// program: what to start instead (`ip netns exec NS nicbench-cli ...` passes "ip").
+inline CliRun runCli(const QStringList &args, int timeoutMs, const QString &program = cliPath())
 {
     CliRun r;
     QProcess p;
-    p.start(cliPath(), args);
+    p.start(program, args);
     r.finished = p.waitForFinished(timeoutMs);
     if (!r.finished) {
         p.kill();

@@ -294,8 +294,8 @@ void TestCompare::runnerEndToEnd()
     c.title = QStringLiteral("P1 vs P4");
     c.repeats = 2;
     c.pauseSeconds = 0.2;
-    c.configurations = {{QStringLiteral("P1"), {}, {}, loopbackParams(server.port(), 1, 1), QString()},
-                        {QStringLiteral("P4"), {}, {}, loopbackParams(server.port(), 4, 1), QString()}};
+    c.configurations = {{QStringLiteral("P1"), {}, {}, loopbackParams(server.port(), 1, 1), QString(), {}},
+                        {QStringLiteral("P4"), {}, {}, loopbackParams(server.port(), 4, 1), QString(), {}}};
     Recorder recorder;
     ComparisonRunner runner(c, &recorder);
     const Comparison done = runner.run();
@@ -334,8 +334,8 @@ void TestCompare::failedRunIsRecorded()
     Comparison c;
     c.repeats = 1;
     c.pauseSeconds = 0;
-    c.configurations = {{QStringLiteral("nobody home"), {}, {}, loopbackParams(dead, 1, 1), QString()},
-                        {QStringLiteral("live"), {}, {}, loopbackParams(server.port(), 1, 1), QString()}};
+    c.configurations = {{QStringLiteral("nobody home"), {}, {}, loopbackParams(dead, 1, 1), QString(), {}},
+                        {QStringLiteral("live"), {}, {}, loopbackParams(server.port(), 1, 1), QString(), {}}};
     c.configurations[0].params.connectTimeoutMs = 2000;
     const Comparison done = ComparisonRunner(c).run();
     QCOMPARE(done.runs.size(), 2);
@@ -364,7 +364,7 @@ void TestCompare::stopEndsEarly()
     Comparison c;
     c.repeats = 3;
     c.pauseSeconds = 0;
-    c.configurations = {{QStringLiteral("long"), {}, {}, loopbackParams(server.port(), 1, 30), QString()}};
+    c.configurations = {{QStringLiteral("long"), {}, {}, loopbackParams(server.port(), 1, 30), QString(), {}}};
     ComparisonRunner runner(c);
     QElapsedTimer t;
     t.start();

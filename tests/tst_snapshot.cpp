@@ -111,10 +111,10 @@ Comparison makeComparison()
     TestParams p;
     p.host = QStringLiteral("127.0.0.1");
     p.duration = 3;
-    Configuration a{QStringLiteral("lo, P=1"), QStringLiteral("lo"), QStringLiteral("P=1"), p,
-                    QStringLiteral("notes here")};
+    Configuration a{
+        QStringLiteral("lo, P=1"), QStringLiteral("lo"), QStringLiteral("P=1"), p, QStringLiteral("notes here"), {}};
     p.streams = 4;
-    Configuration b{QStringLiteral("lo, P=4"), QStringLiteral("lo"), QStringLiteral("P=4"), p, QString()};
+    Configuration b{QStringLiteral("lo, P=4"), QStringLiteral("lo"), QStringLiteral("P=4"), p, QString(), {}};
     c.configurations = {a, b};
     const QList<ScheduledRun> schedule = c.schedule();
     for (int i = 0; i < schedule.size(); ++i) {

@@ -9,6 +9,7 @@
 // Without that folder or wine it skips with a line saying so; ./dev test sets
 // NICBENCH_REQUIRE_WINDOWS=1 after it built the Windows side, and then a skip is a failure.
 
+#include "agentfixtures.h"
 #include "integrationhelpers.h"
 
 #include <QDir>
@@ -297,6 +298,60 @@ private slots:
             QVERIFY2(sumBitsPerSecond(root) > 1e6, windows.out.right(2000).constData());
         const QString diff = keyDifference(keysOf(native.out), keysOf(windows.out));
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    void windowsAgent_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("rr");
+        QTest::newRow("stream") << QStringList{QStringLiteral("-t"), QStringLiteral("2")} << false;
+        QTest::newRow("--rr") << QStringList{QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("--rr")} << true;
+    }
+
+    // nicbench-cli.exe -s --agent-key under wine is an agent: the Linux controller has it run a
+    // test toward the native server, and gets the Windows side's document with driven_by.
+    void windowsAgent()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, rr);
+        KeyFile key;
+        const quint16 agentPort = freePort();
+        QVERIFY(agentPort != 0);
+        Child agent;
+        agent.process()->setProcessEnvironment(m_env);
+        agent.process()->setProcessChannelMode(QProcess::MergedChannels);
+        agent.start(QStringLiteral("wine"),
+                    {exe("nicbench-cli.exe"), QStringLiteral("-s"), QStringLiteral("-B"), kLoopback,
+                     QStringLiteral("-p"), QString::number(agentPort), QStringLiteral("--agent-key"),
+                     winPath(key.path()), QStringLiteral("--agent-targets"), QStringLiteral("127.0.0.0/8")});
+        QVERIFY(agent.waitStarted());
+        QVERIFY2(agent.waitForOutput("Server listening", 60000), qPrintable(agent.describe()));
+        ServerProcess server;
+        const QString error = server.start(cliPath(), {QStringLiteral("-s"), QStringLiteral("-B"), kLoopback});
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QStringList full{QStringLiteral("-c"),          kLoopback,
+                         QStringLiteral("-p"),          QString::number(server.port()),
+                         QStringLiteral("--from"),      QStringLiteral("%1:%2").arg(kLoopback).arg(agentPort),
+                         QStringLiteral("--agent-key"), key.path(),
+                         QStringLiteral("-J")};
+        full += args;
+        const Run r = run(cliPath(), full, 90000, false);
+        QVERIFY2(r.code == 0,
+                 qPrintable(r.describe(full.join(QLatin1Char(' '))) + QStringLiteral("\nagent: ") + agent.describe()));
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        if (rr)
+            QVERIFY2(rrTransactions(root) > 0, r.out.right(2000).constData());
+        else
+            QVERIFY2(sumBitsPerSecond(root) > 1e6, r.out.right(2000).constData());
+        const QJsonObject by =
+            root.value(QStringLiteral("nicbench")).toObject().value(QStringLiteral("driven_by")).toObject();
+        QCOMPARE(by.value(QStringLiteral("agent")).toString(), QStringLiteral("%1:%2").arg(kLoopback).arg(agentPort));
+        QCOMPARE(by.value(QStringLiteral("controller")).toString(), kLoopback);
+        // The document is the Windows side's, as it wrote it: its system_info is Windows'.
+        const QString systemInfo =
+            root.value(QStringLiteral("start")).toObject().value(QStringLiteral("system_info")).toString();
+        QVERIFY2(systemInfo.startsWith(QStringLiteral("winnt ")), qPrintable(systemInfo));
+        QVERIFY2(agent.running(), qPrintable(agent.describe()));
     }
 
     // nicbench.exe on the offscreen platform: a test against its built-in loopback server,

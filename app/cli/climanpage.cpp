@@ -28,6 +28,12 @@ QString cliManPage()
                        "takes (--max-duration, --max-streams, --max-bitrate, --allow, --rate-limit); the "
                        "nicbench-server.service unit runs it under systemd with the options in "
                        "/etc/default/nicbench-server."),
+        QStringLiteral("With --agent-key FILE a server is also an agent: a controller that holds the same key "
+                       "(nicbench-cli -c B --from A --agent-key FILE) has it run a test toward B, only toward the "
+                       "networks of --agent-targets or else the subnets of its own addresses, and receives the "
+                       "intervals as they come and the agent's -J document, with driven_by. Both ends prove the "
+                       "key with HMAC-SHA256 over fresh nonces; the key file must hold 16 bytes or more and not be "
+                       "readable by every user."),
         QStringLiteral("The compare subcommand runs several configurations interleaved, repeats each and "
                        "writes a .nicbench snapshot; report prints the comparison table of a snapshot. "
                        "The nicbench(1) window opens the same snapshots."),

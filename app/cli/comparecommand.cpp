@@ -8,10 +8,12 @@
 #include "compare/comparisonrunner.h"
 #include "compare/comparisonspec.h"
 #include "compare/comparisontable.h"
+#include "compare/meshmatrix.h"
 #include "compare/snapshot.h"
 #include "core/format.h"
 #include "core/units.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 
@@ -43,6 +45,7 @@ const char kCompareUsageHead[] =
     "  --config \"LABEL=ARGS\"   a configuration: a label and test flags (\"P4=-c HOST -P 4 -t 5\")\n";
 const char kCompareUsage[] =
     "  --baseline LABEL|INDEX  configuration the others are compared with (default the first)\n"
+    "  --agent-key FILE        the key of the agents that configurations with --from (or \"from\") run on\n"
     "  --title TEXT\n"
     "  -o, --output FILE       snapshot to write (gzip when it ends in .gz)\n"
     "      --gzip              compress whatever the name\n"
@@ -65,7 +68,7 @@ const compareopt::Option *comparisonOption(const QString &arg)
     return nullptr;
 }
 
-enum class TableFormat { Text, Csv, Markdown };
+} // namespace
 
 bool parseFormat(const QString &text, TableFormat *out)
 {
@@ -79,6 +82,8 @@ bool parseFormat(const QString &text, TableFormat *out)
         return false;
     return true;
 }
+
+namespace {
 
 QString environmentLines(const Comparison &c)
 {
@@ -99,9 +104,13 @@ QString environmentLines(const Comparison &c)
             parts << QStringLiteral("nicbench %1").arg(h.nicbenchVersion);
         return parts.join(QStringLiteral(", "));
     };
+    // Tests run by agents: this computer only drove them; each run names its two ends.
+    const bool agents = std::any_of(c.configurations.cbegin(), c.configurations.cend(),
+                                    [](const Configuration &conf) { return conf.from.isSet(); });
     if (c.environment.local.known)
-        out += QStringLiteral("Local:  %1\n").arg(host(c.environment.local));
-    if (c.environment.remote.known)
+        out += QStringLiteral("%1 %2\n").arg(agents ? QStringLiteral("Controller:") : QStringLiteral("Local: "),
+                                             host(c.environment.local));
+    if (c.environment.remote.known && !agents)
         out += QStringLiteral("Remote: %1\n").arg(host(c.environment.remote));
     return out;
 }
@@ -138,6 +147,10 @@ QString renderReport(const Comparison &c, TableFormat format)
                    .arg(c.repeats)
                    .arg(orderPolicyName(c.order), baseline);
         out += environmentLines(c) + QLatin1Char('\n');
+        if (MeshMatrix::isMesh(c)) {
+            const ComparisonStatistics &stats = table.statistics();
+            out += MeshMatrix::of(c, stats, MeshMatrix::defaultMetric(stats)).toText() + QLatin1Char('\n');
+        }
         for (const QString &line : answer)
             out += QStringLiteral("%1\n").arg(line);
         if (!answer.isEmpty())
@@ -222,6 +235,7 @@ struct CompareOptions {
     std::optional<double> pause;
     std::optional<CpuSide> cpuSide;
     std::optional<QString> title;
+    QString agentKey;
 };
 
 // Reads one option (and its value) at args[i], moving i past it. Returns an exit code when
@@ -285,6 +299,9 @@ std::optional<int> parseCompareOption(const QStringList &args, int &i, CompareOp
     } else if (a == QLatin1String("-o") || a == QLatin1String("--output")) {
         if (!value(&o.output))
             return fail(error);
+    } else if (a == QLatin1String("--agent-key")) {
+        if (!value(&o.agentKey))
+            return fail(error);
     } else if (a == QLatin1String("--gzip")) {
         o.gzip = true;
     } else if (a == QLatin1String("-q") || a == QLatin1String("--quiet")) {
@@ -334,11 +351,44 @@ bool comparisonFromOptions(const CompareOptions &o, Comparison *c, QString *erro
         c->title = *o.title;
     if (o.cpuSide)
         c->cpuSide = *o.cpuSide;
+    if (!o.agentKey.isEmpty())
+        c->agentKeyPath = o.agentKey;
     if (!o.baselineText.isEmpty() && !resolveBaseline(o.baselineText, *c, &c->baselineIndex, error))
         return false;
     *error = c->validate();
+    if (error->isEmpty())
+        *error = c->checkAgents();
     return error->isEmpty();
 }
+
+} // namespace
+
+int runAndReport(const Comparison &comparison, const RunOutput &out, const QList<QList<int>> &groups)
+{
+    installInterruptHandler(&stopRunner);
+    ProgressPrinter progress(out.quiet);
+    ComparisonRunner runner(comparison, &progress);
+    runner.setConcurrentGroups(groups);
+    g_runner.store(&runner);
+    const Comparison done = runner.run();
+    g_runner.store(nullptr);
+
+    QString error;
+    SnapshotSaveOptions options;
+    if (out.gzip)
+        options.compression = SnapshotCompression::Gzip;
+    if (!Snapshot::save(done, out.path, &error, options))
+        return fail(error);
+    if (!out.quiet)
+        print(QStringLiteral("\nSnapshot written to %1\n\n").arg(out.path));
+    print(renderReport(done, out.format));
+    bool allOk = done.runs.size() == done.schedule().size();
+    for (const Run &r : done.runs)
+        allOk = allOk && r.ok();
+    return allOk ? 0 : 2;
+}
+
+namespace {
 
 int compareCommand(const QStringList &args)
 {
@@ -352,25 +402,7 @@ int compareCommand(const QStringList &args)
     if (!comparisonFromOptions(o, &c, &error))
         return fail(error);
 
-    installInterruptHandler(&stopRunner);
-    ProgressPrinter progress(o.quiet);
-    ComparisonRunner runner(c, &progress);
-    g_runner.store(&runner);
-    const Comparison done = runner.run();
-    g_runner.store(nullptr);
-
-    SnapshotSaveOptions options;
-    if (o.gzip)
-        options.compression = SnapshotCompression::Gzip;
-    if (!Snapshot::save(done, o.output, &error, options))
-        return fail(error);
-    if (!o.quiet)
-        print(QStringLiteral("\nSnapshot written to %1\n\n").arg(o.output));
-    print(renderReport(done, o.format));
-    bool allOk = done.runs.size() == done.schedule().size();
-    for (const Run &r : done.runs)
-        allOk = allOk && r.ok();
-    return allOk ? 0 : 2;
+    return runAndReport(c, RunOutput{o.output, o.gzip, o.quiet, o.format});
 }
 
 int reportCommand(const QStringList &args)

@@ -7,9 +7,12 @@
 #include "core/sanitize.h"
 #include "interrupts.h"
 #include "labcommand.h"
+#include "meshcommand.h"
 #include "platform/adapterinfo.h"
 #include "platform/platform.h"
 #include "reportprinter.h"
+#include "session/agentcontroller.h"
+#include "session/agentpolicy.h"
 #include "session/authoptions.h"
 #include "session/commandline.h"
 #include "session/server.h"
@@ -26,11 +29,14 @@
 namespace {
 
 std::atomic<nb::ThroughputClient *> g_client{nullptr};
+std::atomic<nb::AgentController *> g_controller{nullptr};
 std::atomic<nb::Server *> g_server{nullptr};
 void stopAll()
 {
     // First Ctrl-C ends the test gracefully and prints what was measured.
     if (auto *c = g_client.load())
+        c->requestStop();
+    if (auto *c = g_controller.load())
         c->requestStop();
     if (auto *s = g_server.load())
         s->stop();
@@ -179,6 +185,8 @@ int main(int argc, char **argv)
     }
     if (!args.isEmpty() && nb::cli::isComparisonSubcommand(args.first()))
         return nb::cli::runComparisonSubcommand(args);
+    if (!args.isEmpty() && args.first() == QLatin1String("mesh"))
+        return nb::cli::meshCommand(args.mid(1));
     if (!args.isEmpty() && nb::cli::isLabSubcommand(args.first()))
         return nb::cli::runLabSubcommand(args);
 
@@ -216,6 +224,14 @@ int main(int argc, char **argv)
                     "Server listening on %u (nicbench %s)\n"
                     "-----------------------------------------------------------\n",
                     unsigned(server.port()), NICBENCH_VERSION);
+        if (!cl.server.agentKeyPath.isEmpty())
+            std::printf("Agent: runs tests for controllers holding the key in %s, toward %s\n",
+                        local8(cl.server.agentKeyPath).constData(),
+                        local8(cl.server.agentTargets
+                                   ? nb::networksText(*cl.server.agentTargets)
+                                   : nb::networksText(nb::connectedSubnets(nb::platform::listAdapters())) +
+                                         QStringLiteral(" (this machine's subnets)"))
+                            .constData());
         std::fflush(stdout);
         const int rc = server.serve();
         g_server.store(nullptr);
@@ -223,6 +239,14 @@ int main(int argc, char **argv)
     }
     case nb::CommandLine::Mode::Client: {
         nb::ReportPrinter printer(style, cl.verbose, false);
+        if (!cl.fromHost.isEmpty()) {
+            // The test runs on the agent; its reports print here as they arrive.
+            nb::AgentController controller(cl, &printer);
+            g_controller.store(&controller);
+            const nb::TestResult r = controller.run();
+            g_controller.store(nullptr);
+            return r.ok() ? 0 : fail(r.error);
+        }
         nb::ThroughputClient client(cl.params, &printer);
         g_client.store(&client);
         const nb::TestResult r = client.run();

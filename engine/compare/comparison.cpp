@@ -2,6 +2,7 @@
 #include "compare/comparison.h"
 
 #include "compare/comparisonoptions.h"
+#include "core/hostport.h"
 #include "core/jsonfields.h"
 
 #include <QSet>
@@ -9,6 +10,41 @@
 #include <random>
 
 namespace nb {
+
+QString AgentFrom::text() const
+{
+    if (host.isEmpty())
+        return {};
+    return (host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2") : QStringLiteral("%1:%2")).arg(host).arg(port);
+}
+
+bool AgentFrom::fromText(const QString &text, AgentFrom *out, QString *error)
+{
+    int port = 0;
+    QString why;
+    if (!splitHostPort(text.trimmed(), &out->host, &port, &why) || out->host.isEmpty()) {
+        *error = why.isEmpty() ? QStringLiteral("\"%1\" names no agent host").arg(text) : why;
+        return false;
+    }
+    out->port = port > 0 ? quint16(port) : quint16(5201);
+    return true;
+}
+
+namespace {
+
+// A configuration's "from": absent for a test run here.
+bool readFrom(const QJsonObject &o, AgentFrom *out, const QString &where, QString *error)
+{
+    QString text;
+    if (!json::readString(o, QStringLiteral("from"), &text, where, error, json::Need::Optional, 300))
+        return false;
+    QString why;
+    if (!text.isEmpty() && !AgentFrom::fromText(text, out, &why))
+        return json::fail(error, where + QStringLiteral(".from"), why);
+    return true;
+}
+
+} // namespace
 
 QString Configuration::joinLabel(const QString &adapter, const QString &variant)
 {
@@ -61,6 +97,8 @@ QJsonObject Configuration::toJson() const
     o.insert(QStringLiteral("params"), params.toJson());
     if (!notes.isEmpty())
         o.insert(QStringLiteral("notes"), notes);
+    if (from.isSet())
+        o.insert(QStringLiteral("from"), from.text());
     return o;
 }
 
@@ -74,7 +112,7 @@ bool Configuration::fromJson(const QJsonObject &o, Configuration *out, QString *
         !readString(o, QStringLiteral("adapter"), &c.adapter, w, error, Need::Optional, 1000) ||
         !readString(o, QStringLiteral("variant"), &c.variant, w, error, Need::Optional, 1000) ||
         !readString(o, QStringLiteral("notes"), &c.notes, w, error) ||
-        !readObject(o, QStringLiteral("params"), &params, w, error, Need::Required))
+        !readObject(o, QStringLiteral("params"), &params, w, error, Need::Required) || !readFrom(o, &c.from, w, error))
         return false;
     QString paramError;
     if (!TestParams::fromJson(params, &c.params, &paramError))
@@ -255,6 +293,23 @@ QList<const Run *> Comparison::runsOf(int configIndex, bool okOnly) const
         if (r.configIndex == configIndex && (!okOnly || r.ok()))
             out.append(&r);
     return out;
+}
+
+QString Comparison::checkAgents() const
+{
+    for (const Configuration &conf : configurations) {
+        if (!conf.from.isSet())
+            continue;
+        if (conf.from.keyPath.isEmpty() && agentKeyPath.isEmpty())
+            return QStringLiteral("configuration \"%1\" runs on the agent %2: give the agent key (--agent-key FILE, "
+                                  "or \"agent_key\" in the spec)")
+                .arg(conf.label, conf.from.text());
+        if (conf.from.given.isEmpty())
+            return QStringLiteral("configuration \"%1\" runs on the agent %2, but its test options are not known "
+                                  "(a configuration read from a snapshot): run it from a spec")
+                .arg(conf.label, conf.from.text());
+    }
+    return {};
 }
 
 QString Comparison::validate() const

@@ -8,6 +8,7 @@
 #include "model/results.h"
 #include "model/testparams.h"
 #include "platform/hostenvironment.h"
+#include "session/commandline.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -18,6 +19,22 @@
 
 namespace nb {
 
+// Where a configuration's test runs: on this computer, or on an agent that this controller
+// drives toward the configuration's host (`nicbench-cli -c B --from A`, docs/protocol.md §6).
+// Snapshots keep `host` and `port` ("from"); the options and the key are for running only.
+struct AgentFrom {
+    QString host;             // empty: the test runs here
+    quint16 port = 5201;      // the agent's server port
+    QList<GivenOption> given; // the test's options as given, which travel to the agent
+    QString keyPath;          // the agent key file; empty: the comparison's agentKeyPath
+
+    bool isSet() const { return !host.isEmpty(); }
+    // "198.18.0.2:5201", "[fd00::2]:5201"; empty when not set.
+    QString text() const;
+    // "HOST[:PORT]" (port 5201 unless given) as the host and port; false with a one-line *error.
+    static bool fromText(const QString &text, AgentFrom *out, QString *error);
+};
+
 // A comparison is adapters x test variants: each configuration is one adapter (an endpoint:
 // "E1000", "VMXNET3") running one variant of the test ("P=4", "TCP_RR"). Charts put the
 // variants on the axis and one bar per adapter in each group; verdicts compare each
@@ -27,7 +44,8 @@ struct Configuration {
     QString adapter; // "E1000": the bar's series and legend entry
     QString variant; // "P=4": the group on the axis; empty when the comparison has one variant
     TestParams params;
-    QString notes; // free text ("jumbo frames on both ends")
+    QString notes;  // free text ("jumbo frames on both ends")
+    AgentFrom from; // run by an agent (a mesh's pair, a spec's "from")
 
     // "<adapter>, <variant>", or the adapter alone.
     static QString joinLabel(const QString &adapter, const QString &variant);
@@ -96,6 +114,7 @@ struct Comparison {
     QStringList warnings; // comparison-level ("run 3 failed: ...", "adapters differ")
     QDateTime createdAt;  // UTC
     QDateTime finishedAt; // UTC; invalid while running or when stopped early
+    QString agentKeyPath; // for configurations run by agents (AgentFrom); never saved
 
     QList<ScheduledRun> schedule() const { return buildSchedule(int(configurations.size()), repeats, order, seed); }
     // The baseline adapter: configurations[baselineIndex].adapter.
@@ -114,6 +133,9 @@ struct Comparison {
     QList<const Run *> runsOf(int configIndex, bool okOnly = true) const;
     // Checks indices and counts; returns an empty string when consistent.
     QString validate() const;
+    // Whether the configurations run by agents can run: each has the options that travel
+    // and a key (its own or agentKeyPath). Empty when they can (or there are none).
+    QString checkAgents() const;
 };
 
 } // namespace nb

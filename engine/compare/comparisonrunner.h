@@ -3,7 +3,8 @@
 // Runs a comparison: every configuration `repeats` times in the comparison's order
 // (interleaved A B C A B C ..., or shuffled rounds), one test at a time, recording each
 // run's result, start time and position. A failed run is recorded with its error and the
-// comparison goes on. run() blocks the calling thread (use a worker thread in a GUI);
+// comparison goes on. A configuration with an agent (Configuration::from) runs on that
+// agent, driven from here (session/agentcontroller.h). run() blocks the calling thread (use a worker thread in a GUI);
 // requestStop() may be called from any thread.
 
 #include "compare/comparison.h"
@@ -15,6 +16,7 @@
 
 namespace nb {
 
+class AgentController;
 class ThroughputClient;
 
 // Called on the thread that runs the comparison; a GUI hands the values over with a
@@ -48,16 +50,30 @@ public:
     // A run that meets a busy server ("the server is busy running a test") is retried
     // this many times, one second apart, before it counts as failed.
     void setBusyRetries(int retries) { m_busyRetries = retries; }
+    // Configurations that run at once: each round runs the groups one after the other and
+    // the configurations of a group side by side (a mesh's pairs that share no host,
+    // `--parallel disjoint`). Every configuration in exactly one group; the comparison's
+    // order is then the groups'. Empty (the default): one run at a time. While groups run,
+    // the listener's interval() and message() come from the runs' threads.
+    void setConcurrentGroups(QList<QList<int>> groups) { m_groups = std::move(groups); }
 
 private:
-    TestResult runOne(const TestParams &params, int orderIndex);
+    QString checkGroups() const;
+    QList<QList<ScheduledRun>> batchesOf(const Comparison &c) const;
+    Run runSlot(const ScheduledRun &slot, int orderIndex);
+    TestResult runOne(const Configuration &conf, int orderIndex);
+    // One attempt: here, or on the configuration's agent.
+    TestResult attempt(const Configuration &conf, TestListener *forwarder);
     void sleepUnlessStopped(double seconds);
 
     Comparison m_comparison;
     ComparisonListener *m_listener;
     std::atomic<bool> m_stop{false};
     std::mutex m_clientMutex;
-    ThroughputClient *m_client = nullptr;
+    std::mutex m_listenerMutex;          // interval() and message() of runs side by side
+    QList<ThroughputClient *> m_clients; // the tests running now, for requestStop()
+    QList<AgentController *> m_agents;
+    QList<QList<int>> m_groups;
     int m_busyRetries = 3;
 };
 

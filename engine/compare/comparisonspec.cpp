@@ -14,7 +14,7 @@
 
 namespace nb {
 
-bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *out, QString *error)
+bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *out, QString *error, AgentFrom *from)
 {
     CommandLine cl;
     QString e;
@@ -25,6 +25,18 @@ bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *o
     if (cl.mode != CommandLine::Mode::Client) {
         *error = QStringLiteral("configuration \"%1\": args must describe a client test (-c HOST ...)").arg(label);
         return false;
+    }
+    if (!cl.fromHost.isEmpty() && !from) {
+        *error = QStringLiteral("configuration \"%1\": --from (a test run by an agent) is not taken here").arg(label);
+        return false;
+    }
+    if (from) {
+        from->given = cl.given;
+        if (!cl.fromHost.isEmpty()) {
+            from->host = cl.fromHost;
+            from->port = cl.fromPort;
+            from->keyPath = cl.agentKeyPath;
+        }
     }
     *out = cl.params;
     return true;
@@ -67,7 +79,7 @@ bool configurationFromFlag(const QString &flag, Configuration *out, QString *err
     }
     Configuration c;
     c.label = flag.left(eq).trimmed();
-    if (!paramsFromArgs(QProcess::splitCommand(flag.mid(eq + 1)), c.label, &c.params, error))
+    if (!paramsFromArgs(QProcess::splitCommand(flag.mid(eq + 1)), c.label, &c.params, error, &c.from))
         return false;
     c.completeFromLabel();
     *out = c;
@@ -102,6 +114,7 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
         !readDouble(o, key(seedRow.id), &seed, QString(), error, Need::Optional, seedRow.min, seedRow.max) ||
         !readDouble(o, key(pause.id), &c.pauseSeconds, QString(), error, Need::Optional, pause.min, pause.max) ||
         !readString(o, key(compareopt::Id::CpuSide), &cpuSide, QString(), error) ||
+        !readString(o, QStringLiteral("agent_key"), &c.agentKeyPath, QString(), error, Need::Optional, 4096) ||
         !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required, 1024))
         return false;
     if (!orderPolicyFromName(orderName, &c.order))
@@ -140,8 +153,15 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
             return json::fail(error, where + QStringLiteral(".args"),
                               QStringLiteral("must be a string or an array of strings"));
         }
-        if (!paramsFromArgs(args, conf.label, &conf.params, error))
+        QString fromText;
+        if (!paramsFromArgs(args, conf.label, &conf.params, error, &conf.from) ||
+            !readString(co, QStringLiteral("from"), &fromText, where, error, Need::Optional, 300))
             return false;
+        QString why;
+        if (!fromText.isEmpty() && conf.from.isSet())
+            return json::fail(error, where, QStringLiteral("gives \"from\" and --from in its args: give one"));
+        if (!fromText.isEmpty() && !AgentFrom::fromText(fromText, &conf.from, &why))
+            return json::fail(error, where + QStringLiteral(".from"), why);
         c.configurations.append(conf);
     }
     const QJsonValue b = o.value(QStringLiteral("baseline"));

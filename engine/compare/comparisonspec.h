@@ -18,9 +18,11 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
 bool comparisonFromSpecFile(const QString &path, Comparison *out, QString *error);
 // "LABEL=ARGS" as given to --config.
 bool configurationFromFlag(const QString &flag, Configuration *out, QString *error);
-// Client flags (`-c HOST ...`, engine/commandline.h) as a configuration's parameters;
-// `label` names the configuration in the error.
-bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *out, QString *error);
+// Client flags (`-c HOST ...`, session/commandline.h) as a configuration's parameters;
+// `label` names the configuration in the error. With `from`, --from (and --agent-key) are
+// taken and it receives them with the options as given; without, --from is refused.
+bool paramsFromArgs(const QStringList &args, const QString &label, TestParams *out, QString *error,
+                    AgentFrom *from = nullptr);
 // A baseline given as a configuration label or an index.
 bool resolveBaseline(const QString &text, const Comparison &comparison, int *out, QString *error);
 

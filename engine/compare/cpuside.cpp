@@ -33,26 +33,8 @@ bool measuredEverywhere(const QList<int> &configs, const ComparisonStatistics &s
     return !configs.isEmpty();
 }
 
-} // namespace
-
-Metric serverCostMetric(Metric localCost)
-{
-    switch (localCost) {
-    case Metric::LocalCpuPerGbps:
-        return Metric::RemoteCpuPerGbps;
-    case Metric::LocalCpuPerKtps:
-        return Metric::RemoteCpuPerKtps;
-    case Metric::UdpLocalCpuPerGbps:
-        return Metric::UdpRemoteCpuPerGbps;
-    case Metric::UdpRrLocalCpuPerKtps:
-        return Metric::UdpRrRemoteCpuPerKtps;
-    default:
-        return localCost;
-    }
-}
-
-CpuSideChoice chooseCpuSide(const Comparison &c, const QList<int> &configs, const ComparisonStatistics &statistics,
-                            Metric serverCost)
+CpuSideChoice chooseSide(const Comparison &c, const QList<int> &configs, const ComparisonStatistics &statistics,
+                         Metric serverCost)
 {
     const bool serverMeasured = measuredEverywhere(configs, statistics, serverCost);
     const QString notMeasured = QStringLiteral("the server's CPU was not measured in every configuration: a stock "
@@ -75,10 +57,43 @@ CpuSideChoice chooseCpuSide(const Comparison &c, const QList<int> &configs, cons
     return {false, QStringLiteral("--cpu-side server for the server's")};
 }
 
+} // namespace
+
+Metric serverCostMetric(Metric localCost)
+{
+    switch (localCost) {
+    case Metric::LocalCpuPerGbps:
+        return Metric::RemoteCpuPerGbps;
+    case Metric::LocalCpuPerKtps:
+        return Metric::RemoteCpuPerKtps;
+    case Metric::UdpLocalCpuPerGbps:
+        return Metric::UdpRemoteCpuPerGbps;
+    case Metric::UdpRrLocalCpuPerKtps:
+        return Metric::UdpRrRemoteCpuPerKtps;
+    default:
+        return localCost;
+    }
+}
+
+CpuSideChoice chooseCpuSide(const Comparison &c, const QList<int> &configs, const ComparisonStatistics &statistics,
+                            Metric serverCost)
+{
+    CpuSideChoice choice = chooseSide(c, configs, statistics, serverCost);
+    for (int i : configs)
+        if (i >= 0 && i < c.configurations.size() && c.configurations[i].from.isSet())
+            choice.clientIsAgent = true;
+    if (choice.clientIsAgent)
+        choice.reason.replace(QLatin1String("this computer's"), QLatin1String("the client's"));
+    return choice;
+}
+
 QString cpuSideLine(const CpuSideChoice &choice)
 {
     return QStringLiteral("CPU cost is %1 (%2).")
-        .arg(choice.server ? QStringLiteral("the server's") : QStringLiteral("this computer's"), choice.reason);
+        .arg(choice.server          ? QStringLiteral("the server's")
+             : choice.clientIsAgent ? QStringLiteral("the client's, the agent that ran the test")
+                                    : QStringLiteral("this computer's"),
+             choice.reason);
 }
 
 } // namespace nb

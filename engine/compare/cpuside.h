@@ -13,8 +13,9 @@
 namespace nb {
 
 struct CpuSideChoice {
-    bool server = false; // quote the server's CPU
-    QString reason;      // "the configurations differ in the server's adapter"
+    bool server = false;        // quote the server's CPU
+    QString reason;             // "the configurations differ in the server's adapter"
+    bool clientIsAgent = false; // the client ran on an agent (a mesh, --from), not here
 };
 
 // The side for the configurations of one variant. Server (asked, or Auto) needs the server's

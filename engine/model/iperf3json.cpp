@@ -60,9 +60,11 @@ QJsonObject startJson(const TestResult &r)
         connected.append(c.toJson());
     start.insert(key("connected"), connected);
     start.insert(key("version"), QStringLiteral("nicbench %1").arg(r.version));
-    start.insert(
-        key("system_info"),
-        QStringLiteral("%1 %2 %3").arg(QSysInfo::kernelType(), QSysInfo::machineHostName(), QSysInfo::kernelVersion()));
+    start.insert(key("system_info"),
+                 !r.systemInfo.isEmpty()
+                     ? r.systemInfo
+                     : QStringLiteral("%1 %2 %3")
+                           .arg(QSysInfo::kernelType(), QSysInfo::machineHostName(), QSysInfo::kernelVersion()));
     const QJsonObject ts{
         {key("time"), QDateTime::fromSecsSinceEpoch(r.timestampSecs, Qt::UTC).toString(Qt::RFC2822Date)},
         {key("timesecs"), double(r.timestampSecs)},
@@ -182,6 +184,8 @@ QJsonObject nicbenchJson(const TestResult &r)
         nb.insert(key("peer"), r.peerExtension);
     if (r.remoteHost)
         nb.insert(key("remote_host"), r.remoteHost->toJson());
+    if (r.drivenBy)
+        nb.insert(key("driven_by"), r.drivenBy->toJson());
     if (r.errorCode != ErrorCode::None)
         nb.insert(key("error_code"), errorCodeName(r.errorCode));
     return nb;
@@ -229,6 +233,8 @@ void readNicbenchCpuAndAdapters(const QJsonObject &nb, TestResult *r)
     if (nb.value(key("remote_host")).isObject() &&
         HostEnvironment::fromJson(nb.value(key("remote_host")).toObject(), &host, &ignored))
         r->remoteHost = host;
+    if (nb.value(key("driven_by")).isObject())
+        r->drivenBy = DrivenBy::fromJson(nb.value(key("driven_by")).toObject());
 }
 
 bool readNicbench(const QJsonObject &nb, TestResult *r, QString *error)
@@ -294,6 +300,7 @@ void readStockParams(const QJsonObject &start, TestResult *r)
 bool readStart(const QJsonObject &start, TestResult *r, QString *error)
 {
     r->cookie = valueOr(start, key("cookie"), QString());
+    r->systemInfo = valueOr(start, key("system_info"), QString());
     r->timestampSecs = valueOr<std::int64_t>(valueOr(start, key("timestamp"), QJsonObject()), key("timesecs"), 0);
     QJsonArray connected;
     if (!json::readArray(start, key("connected"), &connected, key("start"), error))

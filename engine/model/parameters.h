@@ -27,7 +27,7 @@ enum class Type {
 };
 
 // The --help (and man page) section a row is listed in, in this order.
-enum class Section { Common, Server, Client, RequestResponse, LoadedLatency, Other };
+enum class Section { Common, Server, Client, RequestResponse, LoadedLatency, Agent, Other };
 
 // The test kinds that read a parameter (a bit set).
 enum Kinds : unsigned { NoKind = 0, Stream = 1, Rr = 2, Crr = 4, LoadedLatency = 8, AllKinds = 15 };
@@ -92,6 +92,9 @@ enum class Id {
     Interfaces,
     Username,
     RsaPublicKeyPath,
+    AgentKey,
+    AgentTargets,
+    From,
     Help,
     Version,
 };

@@ -30,6 +30,8 @@ QString sectionTitle(Section s)
         return QStringLiteral("Request/response (needs a NicBench server):");
     case Section::LoadedLatency:
         return QStringLiteral("Latency under load (the probe needs a NicBench server):");
+    case Section::Agent:
+        return QStringLiteral("Agents (a test between two other machines):");
     case Section::Other:
         return QStringLiteral("Other:");
     }
@@ -74,7 +76,7 @@ QString optionsHelp()
     constexpr qsizetype column = 26;
     QString h;
     for (Section s : {Section::Common, Section::Server, Section::Client, Section::RequestResponse,
-                      Section::LoadedLatency, Section::Other}) {
+                      Section::LoadedLatency, Section::Agent, Section::Other}) {
         h += sectionTitle(s) + QLatin1Char('\n');
         for (const Parameter &p : parameters()) {
             if (p.section != s)

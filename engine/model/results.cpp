@@ -250,7 +250,30 @@ const json::Field<C> kConnectionFields[] = {
     {"remote_host", &C::remoteHost, Need::Tolerant},
 };
 
+using D = DrivenBy;
+const json::Field<D> kDrivenByFields[] = {
+    {"controller", &D::controller, Need::Tolerant},
+    {"controller_host", &D::controllerHost, Need::Tolerant},
+    {"agent", &D::agent, Need::Tolerant},
+};
+
 } // namespace
+
+QJsonObject DrivenBy::toJson() const
+{
+    QJsonObject o;
+    json::writeFields(*this, kDrivenByFields, &o);
+    return o;
+}
+
+DrivenBy DrivenBy::fromJson(const QJsonObject &json)
+{
+    DrivenBy d;
+    json::readFields(json, &d, kDrivenByFields, QString(), nullptr);
+    for (QString *s : {&d.controller, &d.controllerHost, &d.agent})
+        *s = s->left(255);
+    return d;
+}
 
 QJsonObject CpuUtilization::toJson() const
 {

@@ -150,6 +150,17 @@ struct ConnectionInfo {
     static ConnectionInfo fromJson(const QJsonObject &json);
 };
 
+// A test an agent ran for a controller (docs/protocol.md §6): who drove it. JSON
+// nicbench.driven_by; peers' text, so readers cut it to 255 characters.
+struct DrivenBy {
+    QString controller;     // the controller's address as the agent saw it
+    QString controllerHost; // the host name the controller gave
+    QString agent;          // the agent as the controller named it (--from HOST:PORT)
+    bool operator==(const DrivenBy &) const = default;
+    QJsonObject toJson() const;
+    static DrivenBy fromJson(const QJsonObject &json);
+};
+
 // Request/response result of the whole test (client side measures it).
 struct RrSummary {
     TestKind kind = TestKind::Rr;
@@ -177,6 +188,9 @@ struct TestResult {
     QString version;          // our version
     QString remoteVersion;    // peer's, when known
     qint64 timestampSecs = 0; // start, Unix time
+    // start.system_info as the machine that ran the test wrote it (an agent's, a snapshot's
+    // run); empty: this machine's, taken when the document is written.
+    QString systemInfo;
     QString cookie;
     QList<ConnectionInfo> connections;
     QList<IntervalReport> intervals;
@@ -201,6 +215,8 @@ struct TestResult {
     // The server's machine as its hello described it (NicBench servers that know the info
     // query, docs/protocol.md §2.2); JSON nicbench.remote_host.
     std::optional<HostEnvironment> remoteHost;
+    // Run by an agent for a controller (nicbench-cli --from); JSON nicbench.driven_by.
+    std::optional<DrivenBy> drivenBy;
     // System-wide CPU: local always, remote when the peer is a NicBench server.
     bool localCpuKnown = false;
     CpuSample localCpu;

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #endif
 
+#include <QStringList>
 #include <cstring>
 
 namespace nb::net {
@@ -125,6 +126,29 @@ Address resolveAddress(const QString &host, quint16 port, AddressFamily family, 
         copyAddress(&a, res);
     freeaddrinfo(res);
     return a;
+}
+
+QList<Address> resolveAllAddresses(const QString &host, quint16 port, AddressFamily family, QString *error)
+{
+    QList<Address> all;
+    addrinfo *res = nullptr;
+    if (!resolve(host, port, familyHint(family), false, &res, error))
+        return all;
+    QStringList seen;
+    for (const addrinfo *ai = res; ai; ai = ai->ai_next) {
+        Address a;
+        if (ai->ai_addrlen > Address::Capacity)
+            continue;
+        copyAddress(&a, ai);
+        if (a.valid() && !seen.contains(a.toString())) {
+            seen.append(a.toString());
+            all.append(a);
+        }
+    }
+    freeaddrinfo(res);
+    if (all.isEmpty() && error)
+        *error = QStringLiteral("%1 has no address").arg(host);
+    return all;
 }
 
 // getsockname / getpeername: socklen_t is an int on Windows, as its calls want.

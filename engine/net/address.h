@@ -3,6 +3,7 @@
 // Socket addresses without OS headers: the sockaddr bytes are kept opaque here and only
 // address_linux.cpp (or a Windows file) looks inside.
 
+#include <QList>
 #include <QString>
 
 #include <cstddef>
@@ -37,6 +38,9 @@ private:
 
 // Resolves host:port to the first address of the wanted family; invalid on failure.
 Address resolveAddress(const QString &host, quint16 port, AddressFamily family, QString *error);
+// Every address of host (each A and AAAA record, as a DNS server lists a Kubernetes headless
+// service's pods), in the resolver's order without repeats; empty with *error on failure.
+QList<Address> resolveAllAddresses(const QString &host, quint16 port, AddressFamily family, QString *error);
 // Resolves a numeric or named local address for binding (port 0); invalid on failure.
 Address localAddressFor(const QString &host, AddressFamily family);
 

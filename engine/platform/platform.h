@@ -81,6 +81,12 @@ FileLimit fileLimit();
 // process (GetProcessHandleCount: threads, events and keys too).
 int openFileCount();
 
+// --- Files ---------------------------------------------------------------------------------
+// Whether every user of the machine may read the file (a secret kept in it is no secret):
+// the "others" read bit on Linux. Windows keeps access in ACLs, which this does not read:
+// false there.
+bool isReadableByEveryone(const QString &path);
+
 // --- Process signals ---------------------------------------------------------------------
 // Calls onInterrupt for each Ctrl+C / termination request (SIGINT, SIGTERM; on Windows a
 // console control handler). It runs in a signal handler: it must only touch atomics.

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace nb::platform {
@@ -512,6 +513,12 @@ int openFileCount()
     }
     ::closedir(dir);
     return n - 1; // the directory's own descriptor
+}
+
+bool isReadableByEveryone(const QString &path)
+{
+    struct stat st {};
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0 && (st.st_mode & S_IROTH);
 }
 
 } // namespace nb::platform

@@ -318,6 +318,11 @@ FileLimit fileLimit()
 // Counts every kernel handle of the process (threads, events, registry keys, files), not
 // only sockets: an upper bound of what Linux's /proc/self/fd would show. A running process
 // always holds some; wine 8 answers 0, which is "not counted", so unknown.
+bool isReadableByEveryone(const QString &)
+{
+    return false; // ACLs are not read (platform.h)
+}
+
 int openFileCount()
 {
     DWORD n = 0;

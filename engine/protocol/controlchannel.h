@@ -30,6 +30,7 @@ public:
     bool valid() const { return m_socket.valid(); }
     const net::Socket &socket() const { return m_socket; }
     void close() { m_socket.reset(); }
+    net::Socket takeSocket() { return std::move(m_socket); }
 
     net::IoStatus readBytes(void *buffer, std::size_t size, net::Deadline deadline, QString *error,
                             const std::atomic<bool> *cancel = nullptr) const;

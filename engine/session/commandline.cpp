@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/commandline.h"
 
+#include "core/hostport.h"
 #include "core/units.h"
 #include "model/parameters.h"
 #include "net/socket.h"
@@ -98,6 +99,21 @@ bool setValue(const param::Parameter &p, const QString &v, TestParams *params, Q
     return false;
 }
 
+// --from AGENT[:PORT]: the agent's server port unless given.
+bool parseFrom(const QString &text, QString *host, quint16 *port, QString *error)
+{
+    int p = 0;
+    QString why;
+    if (!splitHostPort(text, host, &p, &why) || host->isEmpty()) {
+        *error = QStringLiteral("--from: %1")
+                     .arg(why.isEmpty() ? QStringLiteral("needs an agent's host name or address") : why);
+        return false;
+    }
+    if (p > 0)
+        *port = quint16(p);
+    return true;
+}
+
 } // namespace
 
 namespace {
@@ -190,6 +206,7 @@ private:
     {
         if (!setValue(o, value, &m_cl.params, m_error))
             return false;
+        m_cl.given.append({o.id, value});
         if (isPolicyOption(o.id))
             return setPolicyOption(o.id, value, &m_cl.server.policy, m_error);
         switch (o.id) {
@@ -248,6 +265,19 @@ private:
                                 .arg(m_kindFlag, QLatin1String(o.longFlag)));
             m_kindFlag = QLatin1String(o.longFlag);
             break;
+        case param::Id::AgentKey:
+            m_cl.agentKeyPath = value;
+            m_cl.server.agentKeyPath = value;
+            break;
+        case param::Id::AgentTargets: {
+            const auto targets = parseNetworks(value, QStringLiteral("--agent-targets"), m_error);
+            if (!targets)
+                return false;
+            m_cl.server.agentTargets = m_cl.server.agentTargets.value_or(QList<Subnet>()) + *targets;
+            break;
+        }
+        case param::Id::From:
+            return parseFrom(value, &m_cl.fromHost, &m_cl.fromPort, m_error);
         case param::Id::Json:
             m_cl.json = true;
             break;
@@ -287,6 +317,8 @@ private:
             m_cl.params.duration = 0;
         if (const QString authError = checkAuthOptions(m_cl.params, m_cl.server); !authError.isEmpty())
             return fail(authError);
+        if (const QString agentError = checkAgentOptions(); !agentError.isEmpty())
+            return fail(agentError);
         if (m_cl.mode == CommandLine::Mode::Client) {
             if (m_cl.params.host.isEmpty())
                 return fail(QStringLiteral("-c needs a host name or address"));
@@ -309,6 +341,26 @@ private:
             }
         }
         return true;
+    }
+
+    // --agent-key, --agent-targets and --from: each with the mode it belongs to.
+    QString checkAgentOptions() const
+    {
+        const bool server = m_cl.mode == CommandLine::Mode::Server;
+        if (m_cl.server.agentTargets && (!server || m_cl.agentKeyPath.isEmpty()))
+            return QStringLiteral("--agent-targets belongs to an agent: -s --agent-key FILE --agent-targets NET");
+        if (!m_cl.fromHost.isEmpty()) {
+            if (m_cl.mode != CommandLine::Mode::Client)
+                return QStringLiteral("--from runs a test through an agent: give it with -c HOST");
+            if (m_cl.agentKeyPath.isEmpty())
+                return QStringLiteral("--from needs --agent-key FILE: the key the agent was started with");
+            if (!m_cl.params.username.isEmpty() || !m_cl.params.rsaPublicKeyPath.isEmpty())
+                return QStringLiteral("--username cannot go through an agent (it has no terminal to ask for the "
+                                      "password, and the agent's connection is not encrypted)");
+        } else if (!m_cl.agentKeyPath.isEmpty() && !server && m_cl.mode != CommandLine::Mode::None) {
+            return QStringLiteral("--agent-key with -c needs --from AGENT, the agent that runs the test");
+        }
+        return {};
     }
 
     const QStringList &m_args;
@@ -335,9 +387,10 @@ QString commandLineHelp(const QString &program, bool gui)
                             "Starts the NicBench window. With --run, starts the given test at once.\n\n")
                  .arg(program);
     else
-        h += QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 --interfaces [-c HOST [-p "
-                            "PORT] [-B ADDR]] [-J]\n\n")
-                 .arg(program);
+        h +=
+            QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 -c HOST --from AGENT[:PORT] "
+                           "--agent-key FILE [options]\n       %1 --interfaces [-c HOST [-p PORT] [-B ADDR]] [-J]\n\n")
+                .arg(program);
     h += param::optionsHelp();
     return h;
 }

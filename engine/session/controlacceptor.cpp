@@ -49,10 +49,11 @@ std::optional<ControlAcceptor::Handshake> ControlAcceptor::wait(int timeoutMs)
                              .arg(Admission::HoldPenaltySecs)
                              .arg(Admission::HoldStrikes)
                              .arg(Admission::HoldWindowSecs));
-        m_server.logLine(
-            QStringLiteral("Dropped the connection from %1: no %2 within %3 s")
-                .arg(p.peer.toString(), p.cookieDone ? QStringLiteral("test parameters") : QStringLiteral("cookie"))
-                .arg(messageSecs()));
+        m_server.logLine(QStringLiteral("Dropped the connection from %1: no %2 within %3 s")
+                             .arg(p.peer.toString(), p.agent        ? QStringLiteral("next agent handshake message")
+                                                     : p.cookieDone ? QStringLiteral("test parameters")
+                                                                    : QStringLiteral("cookie"))
+                             .arg(messageSecs()));
     });
     return ready;
 }
@@ -89,7 +90,7 @@ void ControlAcceptor::acceptNew()
         m_pending.pop_back();
 }
 
-bool ControlAcceptor::readCookie(Pending &p)
+bool ControlAcceptor::readCookie(Pending &p, std::optional<Handshake> *ready)
 {
     char buffer[proto::CookieSize];
     const net::Transfer t = net::receiveSome(p.socket, buffer, std::size_t(proto::CookieSize - p.cookie.size()));
@@ -97,6 +98,11 @@ bool ControlAcceptor::readCookie(Pending &p)
         return false;
     if (t.status != net::IoStatus::Ok || t.bytes <= 0)
         return drop(p, QStringLiteral("it closed before its cookie"));
+    // A cookie never starts with an agent greeting's first byte (protocol/agentwire.h).
+    if (p.cookie.isEmpty() && !m_server.agentKey.isEmpty() && proto::agent::isGreetingStart(buffer[0])) {
+        p.agent = std::make_unique<proto::agent::AgentHandshake>(m_server.agentKey);
+        return advanceAgent(p, buffer, std::size_t(t.bytes), ready);
+    }
     p.cookie.append(buffer, qsizetype(t.bytes));
     if (p.cookie.size() < proto::CookieSize)
         return false;
@@ -111,10 +117,60 @@ bool ControlAcceptor::readCookie(Pending &p)
     return false;
 }
 
+bool ControlAcceptor::advanceAgent(Pending &p, const char *data, std::size_t size, std::optional<Handshake> *ready)
+{
+    using Handshake = proto::agent::AgentHandshake;
+    char buffer[4096];
+    if (size == 0) {
+        const net::Transfer t = net::receiveSome(p.socket, buffer, std::min(p.agent->bytesWanted(), sizeof buffer));
+        if (t.status == net::IoStatus::Timeout)
+            return false;
+        if (t.status != net::IoStatus::Ok || t.bytes <= 0)
+            return drop(p, QStringLiteral("it closed during the agent handshake"));
+        data = buffer;
+        size = std::size_t(t.bytes);
+    }
+    std::size_t used = 0;
+    const Handshake::Status s = p.agent->feed(data, size, &used);
+    if (s == Handshake::Status::Failed)
+        return refuseAgent(p);
+    // Answers of a few dozen bytes on a connection that sent us its part: they fit the
+    // socket's buffer at once.
+    if (const QByteArray out = p.agent->takeOutput(); !out.isEmpty())
+        net::sendNow(p.socket, out.constData(), std::size_t(out.size()));
+    if (p.agent->stepChanged())
+        p.deadline = net::deadlineIn(messageSecs()); // each message has its own deadline
+    if (s != Handshake::Status::Done)
+        return false;
+    m_poller.remove(p.socket);
+    net::setNonBlocking(p.socket, false);
+    *ready = ControlAcceptorHandshake{proto::ControlChannel(std::move(p.socket)), p.peer, QByteArray(),
+                                      p.agent->request(), p.agent->takeSession()};
+    return true;
+}
+
+// A failed agent handshake (a wrong key, a replayed proof, a request without a proof):
+// counted and logged as refusals are, and a strike against the client, as a holder's is.
+bool ControlAcceptor::refuseAgent(Pending &p)
+{
+    m_server.logRefusal(p.peer, QStringLiteral("failed the agent handshake: %1").arg(p.agent->error()));
+    if (m_server.admission.held(QHostAddress(p.peer.host()), nowSecs()))
+        m_server.say(QStringLiteral("Refusing %1 for %2 s: %3 of its connections in %4 s failed the agent handshake or "
+                                    "started no test in time")
+                         .arg(p.client)
+                         .arg(Admission::HoldPenaltySecs)
+                         .arg(Admission::HoldStrikes)
+                         .arg(Admission::HoldWindowSecs));
+    p.socket.reset();
+    return true;
+}
+
 bool ControlAcceptor::advance(Pending &p, std::optional<Handshake> *ready)
 {
+    if (p.agent)
+        return advanceAgent(p, nullptr, 0, ready);
     if (!p.cookieDone)
-        return readCookie(p);
+        return readCookie(p, ready);
     char buffer[4096];
     const std::size_t want = std::min(p.params.bytesWanted(), sizeof buffer);
     const net::Transfer t = net::receiveSome(p.socket, buffer, want);
@@ -136,7 +192,7 @@ bool ControlAcceptor::advance(Pending &p, std::optional<Handshake> *ready)
     }
     m_poller.remove(p.socket);
     net::setNonBlocking(p.socket, false);
-    *ready = Handshake{proto::ControlChannel(std::move(p.socket)), p.peer, p.cookie, p.params.object()};
+    *ready = Handshake{proto::ControlChannel(std::move(p.socket)), p.peer, p.cookie, p.params.object(), std::nullopt};
     return true;
 }
 

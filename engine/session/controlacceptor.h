@@ -6,11 +6,14 @@
 // says nothing holds no one up. Each waits at most min(--idle-timeout, HandshakeSecs) per
 // message; at most MaxPendingPerClient wait per client (clientKey: an address, an IPv6
 // /64) and MaxPending in all. One that runs out of time is a holder, counted against its
-// client by Admission::held.
+// client by Admission::held. With agent mode on, a connection whose first byte starts an
+// agent greeting goes through the agent handshake here instead (protocol/agentwire.h), under
+// the same deadlines and caps; a failed one counts against its client as a holder does.
 
 #include "net/address.h"
 #include "net/poller.h"
 #include "net/socket.h"
+#include "protocol/agentwire.h"
 #include "protocol/controlchannel.h"
 #include "protocol/protocol.h"
 #include "session/server_p.h"
@@ -19,6 +22,7 @@
 #include <QJsonObject>
 
 #include <list>
+#include <memory>
 #include <optional>
 
 namespace nb {
@@ -50,12 +54,16 @@ private:
         QByteArray cookie;
         bool cookieDone = false;
         proto::JsonFrameDecoder params{proto::MaxParamsJsonSize};
+        // A controller's handshake instead of a cookie (agent mode, docs/protocol.md §6).
+        std::unique_ptr<proto::agent::AgentHandshake> agent;
     };
     void acceptNew();
     // True when the entry is settled (ready, dropped) and may be erased.
     bool advance(Pending &p, std::optional<Handshake> *ready);
-    bool readCookie(Pending &p);
+    bool readCookie(Pending &p, std::optional<Handshake> *ready);
+    bool advanceAgent(Pending &p, const char *data, std::size_t size, std::optional<Handshake> *ready);
     bool drop(Pending &p, const QString &why);
+    bool refuseAgent(Pending &p);
     double messageSecs() const;
 
     Server::Impl &m_server;

@@ -8,6 +8,7 @@
 #include "net/connect.h"
 #include "platform/hostenvironment.h"
 #include "protocol/protocol.h"
+#include "session/agentkey.h"
 #include "session/controlacceptor.h"
 #include "session/server_p.h"
 #include "session/serverinfo.h"
@@ -183,6 +184,8 @@ bool Server::listen(QString *error)
         for (const QString &line : warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             d->say(line);
     }
+    if (!d->options.agentKeyPath.isEmpty() && !loadAgentKey(d->options.agentKeyPath, &d->agentKey, error))
+        return false;
     d->listenFd = net::listenTcp(d->options.bindAddress, d->options.port, d->options.family, {}, error);
     if (!d->listenFd.valid())
         return false;
@@ -210,6 +213,17 @@ int Server::serve()
         d->flushLog();
         if (!next)
             continue;
+        if (next->agent) {
+            // A test this agent runs toward another host holds the server as a test does; a
+            // refused request leaves the others waiting.
+            if (!d->runAgentTest(std::move(*next), [&] { acceptor->turnAwayRest(); }))
+                continue;
+            acceptor = std::make_unique<ControlAcceptor>(*d);
+            m_testsServed.fetch_add(1);
+            if (d->options.oneOff)
+                break;
+            continue;
+        }
         // An info query is not a test: the others go on waiting (it takes a moment).
         const bool infoQuery = isInfoQuery(next->params);
         if (!infoQuery)

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace nb {
 
@@ -25,6 +26,10 @@ struct ServerOptions {
     QString authorizedUsersPath; // --authorized-users-path
     int timeSkewSeconds = 10;    // --time-skew-threshold
     ServerPolicy policy;         // who may connect and which tests are taken (test/serverpolicy.h)
+    // Agent mode (docs/protocol.md §6): on with a key file. The networks a controller may
+    // have us test toward; nullopt: the subnets of this machine's addresses.
+    QString agentKeyPath;                      // --agent-key
+    std::optional<QList<Subnet>> agentTargets; // --agent-targets
 };
 
 // iperf3-protocol server. listen() binds; serve() runs tests one at a time on the calling

@@ -5,6 +5,7 @@
 
 #include "net/address.h"
 #include "net/socket.h"
+#include "protocol/agentwire.h"
 #include "protocol/auth.h"
 #include "protocol/controlchannel.h"
 #include "session/server.h"
@@ -12,15 +13,20 @@
 #include <QJsonObject>
 
 #include <atomic>
+#include <functional>
+#include <optional>
 
 namespace nb {
 
-// A control connection whose cookie and test parameters are in (session/controlacceptor.h).
+// A control connection whose cookie and test parameters are in (session/controlacceptor.h),
+// or a controller that proved it holds the agent key and sent its request (params; agent
+// then holds the session's frame keys, docs/protocol.md §6).
 struct ControlAcceptorHandshake {
     proto::ControlChannel ctrl; // blocking
     net::Address peer;
     QByteArray cookie;
     QJsonObject params;
+    std::optional<proto::agent::Session> agent;
 };
 
 // The hello every NicBench client gets (docs/protocol.md §2.2): what we can do and, since
@@ -36,6 +42,7 @@ struct Server::Impl {
     quint16 boundPort = 0;
     std::atomic<bool> stop{false};
     proto::auth::Authenticator auth; // enabled with --rsa-private-key-path (test/authoptions.h)
+    QByteArray agentKey;             // --agent-key: agent mode on when not empty
     Admission admission;
     LogLimiter log;
     std::atomic<int> refused{0};
@@ -62,6 +69,9 @@ struct Server::Impl {
     // the connection was an info query rather than a test.
     bool runTest(ControlAcceptorHandshake handshake);
     void describeMachine(const proto::ControlChannel &ctrl, const net::Address &peer);
+    // A test a controller asked this agent for (agentrun.cpp); beforeTest runs once the
+    // request is accepted. False when it was refused.
+    bool runAgentTest(ControlAcceptorHandshake handshake, const std::function<void()> &beforeTest);
 };
 
 } // namespace nb

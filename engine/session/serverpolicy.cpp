@@ -62,12 +62,12 @@ QString clientKey(const QHostAddress &peer)
     return QHostAddress(bytes).toString() + QStringLiteral("/64");
 }
 
-std::optional<QList<Subnet>> parseAllowList(const QString &text, QString *error)
+std::optional<QList<Subnet>> parseNetworks(const QString &text, const QString &option, QString *error)
 {
     QList<Subnet> out;
     const QStringList items = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (items.isEmpty()) {
-        *error = QStringLiteral("--allow needs at least one network, e.g. 10.0.0.0/8,2001:db8::/32");
+        *error = QStringLiteral("%1 needs at least one network, e.g. 10.0.0.0/8,2001:db8::/32").arg(option);
         return std::nullopt;
     }
     for (QString item : items) {
@@ -79,13 +79,18 @@ std::optional<QList<Subnet>> parseAllowList(const QString &text, QString *error)
             s = {a, a.protocol() == QAbstractSocket::IPv6Protocol ? 128 : 32};
         }
         if (s.first.isNull() || s.second < 0) {
-            *error = QStringLiteral("--allow: '%1' is not a network (ADDRESS/PREFIX, e.g. 10.0.0.0/8)")
-                         .arg(printable(item, 60));
+            *error = QStringLiteral("%1: '%2' is not a network (ADDRESS/PREFIX, e.g. 10.0.0.0/8)")
+                         .arg(option, printable(item, 60));
             return std::nullopt;
         }
         out.append(s);
     }
     return out;
+}
+
+std::optional<QList<Subnet>> parseAllowList(const QString &text, QString *error)
+{
+    return parseNetworks(text, QStringLiteral("--allow"), error);
 }
 
 std::optional<RateLimit> parseRateLimit(const QString &text, QString *error)
@@ -178,16 +183,19 @@ bool setPolicyOption(param::Id id, const QString &value, ServerPolicy *policy, Q
     }
 }
 
+bool inNetworks(const QList<Subnet> &networks, const QHostAddress &address)
+{
+    const QHostAddress plain = unmapped(address);
+    return std::any_of(networks.cbegin(), networks.cend(), [&](const Subnet &s) {
+        // Both forms: an IPv4 network takes a mapped address, and a network written in the
+        // mapped form (::ffff:0:0/96) still takes what it names.
+        return plain.isInSubnet(s) || address.isInSubnet(s);
+    });
+}
+
 bool isAllowed(const ServerPolicy &policy, const QHostAddress &peer)
 {
-    if (policy.allow.isEmpty())
-        return true;
-    const QHostAddress plain = unmapped(peer);
-    return std::any_of(policy.allow.cbegin(), policy.allow.cend(), [&](const Subnet &s) {
-        // Both forms: an IPv4 network takes a mapped client, and a network written in the
-        // mapped form (::ffff:0:0/96) still takes what it names.
-        return plain.isInSubnet(s) || peer.isInSubnet(s);
-    });
+    return policy.allow.isEmpty() || inNetworks(policy.allow, peer);
 }
 
 std::optional<double> requestedBitrate(const QJsonObject &iperfParams)

@@ -42,8 +42,12 @@ struct ServerPolicy {
 };
 
 // "10.0.0.0/8,192.168.1.7,2001:db8::/32": comma-separated networks; an address without a
-// prefix is that one host. nullopt and *error for anything else.
-std::optional<QList<Subnet>> parseAllowList(const QString &text, QString *error);
+// prefix is that one host. nullopt and *error (naming the option) for anything else.
+std::optional<QList<Subnet>> parseNetworks(const QString &text, const QString &option, QString *error);
+std::optional<QList<Subnet>> parseAllowList(const QString &text, QString *error); // --allow
+// Whether the address lies in one of the networks. IPv4-mapped IPv6 addresses
+// (::ffff:10.1.2.3, what a dual-stack listener reports) match IPv4 networks.
+bool inNetworks(const QList<Subnet> &networks, const QHostAddress &address);
 // "60/60" (60 per 60 s), "10/1", "100/1m", "1000/1h"; "0": no limit.
 std::optional<RateLimit> parseRateLimit(const QString &text, QString *error);
 QString rateLimitText(const RateLimit &limit);

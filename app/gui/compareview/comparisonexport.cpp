@@ -3,6 +3,7 @@
 
 #include <compare/comparison.h>
 #include <compare/comparisontable.h>
+#include <compare/meshmatrix.h>
 #include <comparison/comparisonchart.h>
 
 #include <QDir>
@@ -52,6 +53,11 @@ QString comparisonMarkdown(const nb::Comparison &c, const nb::ComparisonTable &t
     QString text = QStringLiteral("# %1\n\n").arg(c.title.isEmpty() ? QObject::tr("Comparison") : c.title);
     if (!answerLines.isEmpty())
         text += QStringLiteral("- ") + answerLines.join(QStringLiteral("\n- ")) + QStringLiteral("\n\n");
+    if (nb::MeshMatrix::isMesh(c)) {
+        const nb::ComparisonStatistics &stats = table.statistics();
+        text += QStringLiteral("```\n%1```\n\n")
+                    .arg(nb::MeshMatrix::of(c, stats, nb::MeshMatrix::defaultMetric(stats)).toText());
+    }
     text += table.toMarkdown();
     return text;
 }

@@ -5,7 +5,9 @@
 #include <common/chartstyle.h>
 #include <compare/comparisonanswer.h>
 #include <compare/comparisontable.h>
+#include <compare/meshmatrix.h>
 #include <comparison/comparisoncharts.h>
+#include <comparison/meshmatrixview.h>
 
 #include <QApplication>
 #include <QDateTime>
@@ -530,6 +532,36 @@ void drawReportPage(ReportPage &page, const QString &path, const nb::ComparisonO
     drawFooter(page, path);
 }
 
+// A mesh's second page: the matrix of its headline metric, as the Compare view draws it (on
+// the report's light palette), scaled to the page when the fleet is large.
+void drawMatrixPage(ReportPage &page, const QString &path, const nb::Comparison &c,
+                    const nb::ComparisonStatistics &statistics)
+{
+    QCPPainter &p = page.p;
+    const nb::Metric metric = nb::MeshMatrix::defaultMetric(statistics);
+    p.setPen(Qt::black);
+    page.setFont(14, true);
+    int y = drawLine(p, 0, 0, page.width, QObject::tr("Matrix: %1").arg(nb::metricName(metric)));
+    page.setFont(8.5);
+    y += drawLine(p, 0, y, page.width,
+                  QObject::tr("Rows: the agent that ran the test (source); columns: its destination. Mean over %n "
+                              "run(s); the stronger the colour, the better.",
+                              nullptr, c.repeats));
+    y += 8;
+    nb::ui::MeshGrid grid;
+    grid.setPalette(lightPalette());
+    grid.setFont(page.font(8));
+    grid.setMatrix(nb::MeshMatrix::of(c, statistics, metric));
+    grid.resize(grid.sizeHint());
+    const double scale = std::min({1.0, double(page.width) / grid.width(), double(page.bottom - y) / grid.height()});
+    p.save();
+    p.translate(0, y);
+    p.scale(scale, scale);
+    grid.render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+    p.restore();
+    drawFooter(page, path);
+}
+
 } // namespace
 
 bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
@@ -560,6 +592,11 @@ bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &ove
     p.setMode(QCPPainter::pmNoCaching);
     ReportPage page{p, rect.width(), rect.height(), rect.height() - 16};
     drawReportPage(page, path, overlay, statistics, charts);
+    if (nb::MeshMatrix::isMesh(c)) {
+        if (!writer.newPage())
+            return fail(QObject::tr("Cannot add the matrix page to %1").arg(path));
+        drawMatrixPage(page, path, c, statistics);
+    }
     if (!p.end())
         return fail(QObject::tr("Cannot draw the report into %1").arg(path));
     if (!file.commit())

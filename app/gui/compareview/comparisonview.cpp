@@ -11,6 +11,7 @@
 #include <comparison/comparisonanswerpanel.h>
 #include <comparison/comparisoncharts.h>
 #include <comparison/comparisontablemodel.h>
+#include <comparison/meshmatrixview.h>
 
 #include <QAction>
 #include <QComboBox>
@@ -31,6 +32,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -367,6 +369,7 @@ void ComparisonView::refresh()
         m_answers.clear();
         m_charts->clearData();
         m_tableModel->clear();
+        refreshMatrix(nb::Comparison());
         m_answerPanel->clear();
         m_verdicts.clear();
     } else {
@@ -400,6 +403,7 @@ void ComparisonView::refresh()
         m_answerPanel->setAnswers(shown, columns);
         m_charts->setData(m_overlay, m_stats);
         m_tableModel->setComparison(merged);
+        refreshMatrix(merged);
     }
     refreshBaselineCombo();
     fitTableColumns();
@@ -411,6 +415,40 @@ void ComparisonView::refresh()
                                 : QStringLiteral("\u2022 ") + m_verdicts.join(QStringLiteral("\n\u2022 ")));
     updateDetails();
     updateActions();
+}
+
+void ComparisonView::refreshMatrix(const nb::Comparison &merged)
+{
+    const bool wasShown = m_bottomTabs->isTabVisible(0);
+    m_matrix->setComparison(merged);
+    m_bottomTabs->setTabVisible(0, m_matrix->hasMesh());
+    if (!m_matrix->hasMesh() && m_bottomTabs->currentWidget() == m_matrix)
+        m_bottomTabs->setCurrentWidget(m_table);
+    if (m_matrix->hasMesh() && !wasShown) {
+        m_bottomTabs->setCurrentWidget(m_matrix);
+        // The grid needs room: the answer and the charts give some of theirs.
+        const int total = m_splitter->sizes().value(0) + m_splitter->sizes().value(1);
+        const int tabBar = m_bottomTabs->tabBar()->sizeHint().height();
+        const int wanted = std::min(m_matrix->sizeHint().height() + tabBar, total / 2);
+        if (m_splitter->sizes().value(1) < wanted)
+            m_splitter->setSizes({total - wanted, wanted});
+    }
+}
+
+void ComparisonView::showPairInTable(int configIndex)
+{
+    const nb::ComparisonTable *table = m_tableModel->table();
+    if (!table)
+        return;
+    for (int row = 0; row < table->rows().size(); ++row) {
+        if (table->rows().at(row).configIndex != configIndex)
+            continue;
+        const QModelIndex index = m_proxy->mapFromSource(m_tableModel->index(row, 0));
+        m_bottomTabs->setCurrentWidget(m_table);
+        m_table->selectRow(index.row());
+        m_table->scrollTo(index, QAbstractItemView::PositionAtTop);
+        return;
+    }
 }
 
 void ComparisonView::refreshBaselineCombo()

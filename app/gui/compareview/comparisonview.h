@@ -43,6 +43,7 @@ class ComparisonBarChart;
 class ComparisonTableModel;
 class ComparisonTimelineChart;
 class LatencyDistributionChart;
+class MeshMatrixView;
 class MessageBanner;
 } // namespace nb::ui
 
@@ -113,6 +114,8 @@ public:
     QComboBox *cpuSideCombo() const { return m_cpuSideCombo; }
     nb::ui::ComparisonTableModel *tableModel() const { return m_tableModel; }
     QTableView *tableView() const { return m_table; }
+    // A mesh's matrix (a tab shown only for meshes), for tests.
+    nb::ui::MeshMatrixView *meshMatrix() const { return m_matrix; }
     nb::ui::MessageBanner *banner() const { return m_banner; }
     QToolButton *exportButton() const { return m_exportButton; }
     // The answer in sentences (nb::answerLines): "P=4: VMXNET3 is faster than E1000: ...".
@@ -149,6 +152,10 @@ private:
     void updateProgressText();
     QString timeLeftText() const;
     void fitTableColumns();
+    // The Matrix tab for a mesh (shown and brought forward when one opens), hidden otherwise.
+    void refreshMatrix(const nb::Comparison &merged);
+    // A matrix cell's pair: its rows in the table, selected and in view.
+    void showPairInTable(int configIndex);
     void updateActions();
     void updateDetails();
     void onRunFinished();
@@ -192,6 +199,7 @@ private:
     nb::ui::ComparisonAnswerPanel *m_answerPanel = nullptr;
     ComparisonChartGrid *m_charts = nullptr;
     QTabWidget *m_bottomTabs = nullptr;
+    nb::ui::MeshMatrixView *m_matrix = nullptr; // a mesh's pairs, first tab while one is shown
     QToolButton *m_exportButton = nullptr;
     nb::ui::ComparisonTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;

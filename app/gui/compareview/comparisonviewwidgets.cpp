@@ -8,6 +8,7 @@
 
 #include <comparison/comparisonanswerpanel.h>
 #include <comparison/comparisontablemodel.h>
+#include <comparison/meshmatrixview.h>
 
 #include <QAction>
 #include <QComboBox>
@@ -190,9 +191,15 @@ QWidget *ComparisonView::createMainArea()
     m_bottomTabs = new QTabWidget;
     m_bottomTabs->setObjectName(QStringLiteral("comparisonTabs"));
     m_bottomTabs->setDocumentMode(true);
+    m_matrix = new nb::ui::MeshMatrixView;
+    m_bottomTabs->addTab(m_matrix, tr("Matrix"));
+    m_bottomTabs->setTabVisible(0, false);
+    connect(m_matrix, &nb::ui::MeshMatrixView::pairActivated, this, &ComparisonView::showPairInTable);
     m_bottomTabs->addTab(m_table, tr("Table"));
     m_bottomTabs->addTab(m_details, tr("Environment and warnings"));
-    for (QWidget *page : {static_cast<QWidget *>(m_table), static_cast<QWidget *>(m_details)})
+    m_bottomTabs->setCurrentWidget(m_table);
+    for (QWidget *page :
+         {static_cast<QWidget *>(m_matrix), static_cast<QWidget *>(m_table), static_cast<QWidget *>(m_details)})
         page->setMinimumSize(200, 90);
 
     m_splitter = new QSplitter(Qt::Vertical);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "testview/formfields.h"
 
+#include <core/hostport.h>
 #include <core/units.h>
 
 #include <QLineEdit>
@@ -39,49 +40,13 @@ bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, st
     return true;
 }
 
-namespace {
-
-bool targetPort(const QString &text, int *port, QString *error)
-{
-    bool ok = false;
-    const int p = text.toInt(&ok);
-    if (!ok || p < 1 || p > 65535) {
-        *error = QObject::tr("Target: port '%1' must be a whole number from 1 to 65535").arg(text);
-        return false;
-    }
-    *port = p;
-    return true;
-}
-
-} // namespace
-
 bool splitTarget(const QString &text, QString *host, int *port, QString *error)
 {
-    *port = 0;
-    *host = text.trimmed();
-    if (host->startsWith(QLatin1Char('['))) {
-        const qsizetype close = host->indexOf(QLatin1Char(']'));
-        if (close < 0) {
-            *error = QObject::tr("Target: '%1' has no closing ']'").arg(*host);
-            return false;
-        }
-        const QString rest = host->mid(close + 1);
-        *host = host->mid(1, close - 1);
-        if (rest.isEmpty())
-            return true;
-        if (!rest.startsWith(QLatin1Char(':'))) {
-            *error = QObject::tr("Target: '%1' after ']' is not ':port'").arg(rest);
-            return false;
-        }
-        return targetPort(rest.mid(1), port, error);
-    }
-    if (host->count(QLatin1Char(':')) != 1)
+    QString why;
+    if (nb::splitHostPort(text, host, port, &why))
         return true;
-    const qsizetype colon = host->indexOf(QLatin1Char(':'));
-    if (!targetPort(host->mid(colon + 1), port, error))
-        return false;
-    host->truncate(colon);
-    return true;
+    *error = QObject::tr("Target: %1").arg(why);
+    return false;
 }
 
 } // namespace nb::gui

@@ -95,6 +95,8 @@ GuiCommandLine parseGuiCommandLine(const QStringList &arguments)
         break;
     case nb::CommandLine::Mode::Client:
         result.hostGiven = true;
+        if (!cl.fromHost.isEmpty())
+            result.error = QStringLiteral("--from (a test run by an agent) is nicbench-cli's");
         break;
     case nb::CommandLine::Mode::Server:
         result.error = QStringLiteral("the window always runs its own server on loopback; "
