@@ -9,17 +9,17 @@
 #include <compare/mesh.h>
 #include <compareview/comparisoncontroller.h>
 #include <compareview/comparisonview.h>
-#include <window/apptheme.h>
 #include <comparison/meshmatrixview.h>
+#include <window/apptheme.h>
 
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QItemSelectionModel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -107,7 +107,8 @@ void TestGuiMeshMatrix::meshOpensWithItsMatrix()
     QCOMPARE(m.cellText(3, 0), s("2 of 2 failed"));
     QVERIFY2(grid->toolTipText(3, 0).contains(s("disappeared during the test")), qPrintable(grid->toolTipText(3, 0)));
     QVERIFY2(grid->toolTipText(3, 2).contains(s("95% interval of the mean: ")), qPrintable(grid->toolTipText(3, 2)));
-    QVERIFY2(grid->toolTipText(3, 2).startsWith(s("198.18.0.5 \u2192 198.18.0.4")), qPrintable(grid->toolTipText(3, 2)));
+    QVERIFY2(grid->toolTipText(3, 2).startsWith(s("198.18.0.5 \u2192 198.18.0.4")),
+             qPrintable(grid->toolTipText(3, 2)));
 
     // CPU per Gbit/s: lower is better, so the shading turns round. Source 5 is the busiest
     // per Gbit/s? (10 * from) / gbps: .2 -> .3 is 20 / 3.3 = 6.1, .5 -> .4 is 50 / 6.4 = 7.8.

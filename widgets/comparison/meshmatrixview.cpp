@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "meshmatrixview.h"
+#include "comparison/meshmatrixview.h"
 
-#include "comparisonanswerpanel.h"
+#include "comparison/comparisonanswerpanel.h"
 
 #include <common/chartstyle.h>
 #include <compare/comparisontable.h>
@@ -27,7 +27,8 @@ constexpr int Margin = 4;
 
 QColor mix(const QColor &a, const QColor &b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
                             float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
@@ -285,8 +286,7 @@ void MeshMatrixView::showMetric()
                            .arg(matrix.hosts.size())
                            .arg(m_comparison.configurations.size())
                            .arg(m_comparison.repeats)
-                           .arg(nb::metricBetter(metric()) == nb::stats::Better::Higher ? tr("higher")
-                                                                                         : tr("lower")));
+                           .arg(nb::metricBetter(metric()) == nb::stats::Better::Higher ? tr("higher") : tr("lower")));
 }
 
 } // namespace nb::ui
