@@ -12,8 +12,12 @@
 #include <QComboBox>
 #include <QDir>
 #include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 namespace {
 
@@ -48,6 +52,14 @@ nb::Comparison hostToGuests()
         guest.name = QStringLiteral("eth0");
         guest.driver = vmxnet3 ? QStringLiteral("vmxnet3") : QStringLiteral("e1000");
         r.remoteAdapter = guest;
+        nb::HostEnvironment server;
+        server.known = true;
+        server.hostName = vmxnet3 ? QStringLiteral("guest-vmxnet3") : QStringLiteral("guest-e1000");
+        server.cpuCount = 1;
+        r.remoteHost = server;
+        nb::AdapterInfo bridge; // the lab's host bridge carries both
+        bridge.name = QStringLiteral("nblab-br0");
+        r.localAdapter = bridge;
         return r;
     });
     return c;
@@ -61,6 +73,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void selectorSwitchesTheAnswer();
     void failedVariantKeepsItsRow();
+    void reportNamesEachServer();
 };
 
 void TestGuiCompareAnswer::selectorSwitchesTheAnswer()
@@ -149,6 +162,46 @@ void TestGuiCompareAnswer::failedVariantKeepsItsRow()
     const QString shots = qEnvironmentVariable("NICBENCH_SCREENSHOTS");
     if (!shots.isEmpty())
         QVERIFY(view.grab().toImage().save(QDir(shots).filePath(QStringLiteral("failed-variant-1280x720.png"))));
+}
+
+// Review M10: two guests are two servers; the Environment tab and the PDF report name each
+// configuration's server and adapters, not one "Server side".
+void TestGuiCompareAnswer::reportNamesEachServer()
+{
+    nb::gui::ComparisonController controller;
+    nb::gui::ComparisonView view(&controller);
+    view.resize(1280, 720);
+    view.showSources({{QStringLiteral("lab"), hostToGuests()}});
+    auto *details = view.findChild<QTextBrowser *>(QStringLiteral("comparisonDetails"));
+    QVERIFY(details);
+    const QString text = details->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("Adapters and servers per configuration")) &&
+                 !text.contains(QStringLiteral("Server side")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("E1000: client nblab-br0: ")) &&
+                 text.contains(QStringLiteral("guest-e1000, 1 CPU")) &&
+                 text.contains(QStringLiteral("VMXNET3: client nblab-br0: ")) &&
+                 text.contains(QStringLiteral("guest-vmxnet3, 1 CPU")) && text.contains(QStringLiteral("vmxnet3")),
+             qPrintable(text));
+
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (pdftotext.isEmpty())
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath(QStringLiteral("lab.pdf"));
+    QVERIFY(view.exportPdfReport(pdf));
+    QProcess p;
+    p.start(pdftotext, {QStringLiteral("-raw"), pdf, QStringLiteral("-")}); // drawing order: one list item whole
+    QVERIFY(p.waitForFinished(30000));
+    // Without white space (a narrow column breaks "guest-vmxnet3" after its hyphen) and with
+    // the PDF's "fi" ligature as two letters.
+    const QString report = QString::fromUtf8(p.readAllStandardOutput())
+                               .remove(QRegularExpression(QStringLiteral("\\s")))
+                               .replace(QChar(0xfb01), QStringLiteral("fi"));
+    QVERIFY2(report.contains(QStringLiteral("Adaptersandserversperconfiguration")) &&
+                 report.contains(QStringLiteral("(guest-e1000,1CPU)")) &&
+                 report.contains(QStringLiteral("(guest-vmxnet3,1CPU)")),
+             qPrintable(report));
 }
 
 QTEST_MAIN(TestGuiCompareAnswer)

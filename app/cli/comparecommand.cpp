@@ -8,6 +8,7 @@
 #include "compare/comparisonrunner.h"
 #include "compare/comparisonspec.h"
 #include "compare/comparisontable.h"
+#include "compare/configurationends.h"
 #include "compare/meshmatrix.h"
 #include "compare/snapshot.h"
 #include "core/format.h"
@@ -110,8 +111,13 @@ QString environmentLines(const Comparison &c)
     if (c.environment.local.known)
         out += QStringLiteral("%1 %2\n").arg(agents ? QStringLiteral("Controller:") : QStringLiteral("Local: "),
                                              host(c.environment.local));
-    if (c.environment.remote.known && !agents)
+    const bool severalServers = serversDiffer(configurationEnds(c));
+    if (c.environment.remote.known && !agents && !severalServers)
         out += QStringLiteral("Remote: %1\n").arg(host(c.environment.remote));
+    out += severalServers ? QStringLiteral("Adapters and servers per configuration:\n")
+                          : QStringLiteral("Adapters per configuration:\n");
+    for (const QString &line : configurationEndsLines(c))
+        out += QStringLiteral("  %1\n").arg(line);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <common/chartstyle.h>
 #include <compare/comparisonanswer.h>
 #include <compare/comparisontable.h>
+#include <compare/configurationends.h>
 #include <compare/meshmatrix.h>
 #include <comparison/comparisoncharts.h>
 #include <comparison/meshmatrixview.h>
@@ -42,25 +43,6 @@ QString reportMetricName(nb::Metric m)
     default:
         return nb::metricName(m);
     }
-}
-
-QString adapterLine(const nb::AdapterInfo &a)
-{
-    QStringList parts;
-    parts << nb::familyName(a.family);
-    if (!a.driver.isEmpty() && a.driver != nb::familyName(a.family))
-        parts << a.driver;
-    if (a.linkSpeedBps > 0)
-        parts << nb::formatBitrate(double(a.linkSpeedBps));
-    if (a.mtu > 0)
-        parts << QObject::tr("MTU %1").arg(a.mtu);
-    for (const nb::AdapterAddress &addr : a.addresses) {
-        if (!addr.address.isLinkLocal()) {
-            parts << QStringLiteral("%1/%2").arg(addr.address.toString()).arg(addr.prefixLength);
-            break;
-        }
-    }
-    return QStringLiteral("%1: %2").arg(a.name, parts.join(QStringLiteral(", ")));
 }
 
 QString verdictCell(const nb::ComparisonTableRow &row)
@@ -181,8 +163,6 @@ QStringList environmentLines(const nb::HostEnvironment &h)
         lines << cpu.join(QStringLiteral(", "));
     if (!h.nicbenchVersion.isEmpty())
         lines << QObject::tr("NicBench %1").arg(h.nicbenchVersion);
-    for (const nb::AdapterInfo &a : h.adapters)
-        lines << adapterLine(a);
     if (lines.isEmpty())
         lines << QObject::tr("Nothing known");
     return lines;
@@ -347,32 +327,31 @@ void drawChartsSection(ReportPage &page, const BandLayout &band, const QList<nb:
     }
 }
 
-// Both machines' environment and the warnings, on the right of the band.
+// Both machines' environment, the adapters each configuration used (and its server, when
+// they differ) and the warnings, on the right of the band.
 void drawEnvironmentSection(ReportPage &page, const BandLayout &band, const nb::Comparison &c)
 {
     QCPPainter &p = page.p;
     const int bandBottom = band.top + band.height;
     int yy = band.top;
-    const std::pair<QString, const nb::HostEnvironment *> sides[] = {
-        {QObject::tr("This side (client)"), &c.environment.local}, {QObject::tr("Server side"), &c.environment.remote}};
-    for (const auto &[title, host] : sides) {
+    const bool severalServers = nb::serversDiffer(nb::configurationEnds(c));
+    const auto section = [&](const QString &title, const QStringList &lines, double points, const QString &bullet) {
         page.setFont(9, true);
         yy += drawLine(p, band.rightX, yy, band.rightWidth, title);
-        page.setFont(7.5);
-        QStringList lines = host->known ? environmentLines(*host) : QStringList{QObject::tr("Unknown")};
-        if (lines.size() > 5) {
-            const int more = int(lines.size()) - 4;
-            lines = lines.mid(0, 4);
-            lines << QObject::tr("... and %n more adapter(s)", nullptr, more);
-        }
-        yy += drawList(p, QRect(band.rightX, yy, band.rightWidth, bandBottom - yy), lines, QString()) + 6;
-    }
-    if (!c.warnings.isEmpty() && yy + 40 < bandBottom) {
-        page.setFont(9, true);
-        yy += drawLine(p, band.rightX, yy, band.rightWidth, QObject::tr("Warnings"));
-        page.setFont(7);
-        drawList(p, QRect(band.rightX, yy, band.rightWidth, bandBottom - yy), c.warnings, QStringLiteral("\u2022 "));
-    }
+        page.setFont(points);
+        yy += drawList(p, QRect(band.rightX, yy, band.rightWidth, bandBottom - yy), lines, bullet) + 6;
+    };
+    const auto hostLines = [](const nb::HostEnvironment &h) {
+        return h.known ? environmentLines(h) : QStringList{QObject::tr("Unknown")};
+    };
+    section(QObject::tr("This side (client)"), hostLines(c.environment.local), 7.5, QString());
+    if (!severalServers)
+        section(QObject::tr("Server side"), hostLines(c.environment.remote), 7.5, QString());
+    section(severalServers ? QObject::tr("Adapters and servers per configuration")
+                           : QObject::tr("Adapters per configuration"),
+            nb::configurationEndsLines(c), 7, QStringLiteral("\u2022 "));
+    if (!c.warnings.isEmpty() && yy + 40 < bandBottom)
+        section(QObject::tr("Warnings"), c.warnings, 7, QStringLiteral("\u2022 "));
 }
 
 struct ReportTableRow {

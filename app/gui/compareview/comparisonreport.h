@@ -21,7 +21,8 @@ namespace nb::gui {
 
 // The answer's sentences with the overlay's series names ("E1000 (after)").
 QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::ComparisonStatistics &statistics);
-// "Debian 12, kernel 6.1, Intel Xeon ..., 4 CPUs" and one line per adapter.
+// "Debian 12, kernel 6.1", "Intel Xeon ..., 4 CPUs", "NicBench 0.1.0": the machine, without
+// its adapters (which adapters carried each configuration: nb::configurationEndsLines).
 QStringList environmentLines(const nb::HostEnvironment &host);
 // The metrics the report charts (up to four, in this order, among those present):
 // throughput, CPU per Gbit/s, transactions/s, CPU per 1000 transactions/s, then latency

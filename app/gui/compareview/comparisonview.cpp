@@ -7,6 +7,7 @@
 #include "compareview/comparisonviewcharts.h"
 
 #include <common/messagebanner.h>
+#include <compare/configurationends.h>
 #include <compare/snapshot.h>
 #include <comparison/comparisonanswerpanel.h>
 #include <comparison/comparisoncharts.h>
@@ -563,10 +564,17 @@ void ComparisonView::updateDetails()
         if (sc.createdAt.isValid() && !sc.finishedAt.isValid() && !sc.runs.isEmpty())
             facts << tr("not finished");
         html += QStringLiteral("<p>%1</p>").arg(facts.join(QStringLiteral(", ")).toHtmlEscaped());
+        const bool severalServers = nb::serversDiffer(nb::configurationEnds(sc));
         html += QStringLiteral("<p><b>%1</b></p>").arg(tr("This side (client)"));
         html += sc.environment.local.known ? list(environmentLines(sc.environment.local)) : tr("<p>Unknown.</p>");
-        html += QStringLiteral("<p><b>%1</b></p>").arg(tr("Server side"));
-        html += sc.environment.remote.known ? list(environmentLines(sc.environment.remote)) : tr("<p>Unknown.</p>");
+        if (!severalServers) {
+            html += QStringLiteral("<p><b>%1</b></p>").arg(tr("Server side"));
+            html += sc.environment.remote.known ? list(environmentLines(sc.environment.remote)) : tr("<p>Unknown.</p>");
+        }
+        html +=
+            QStringLiteral("<p><b>%1</b></p>")
+                .arg(severalServers ? tr("Adapters and servers per configuration") : tr("Adapters per configuration"));
+        html += list(nb::configurationEndsLines(sc));
     }
     html += QStringLiteral("<h3>%1</h3>").arg(tr("Warnings"));
     html += c.warnings.isEmpty() ? tr("<p>None.</p>") : list(c.warnings);
