@@ -32,10 +32,13 @@ Comparison guests(bool sameServer)
         TestResult r;
         const bool vmxnet3 = run.configIndex == 1;
         r.localAdapter = adapter(vmxnet3 ? "tap1" : "tap0", "tun", 0, 1500);
-        r.remoteAdapter = vmxnet3 ? adapter("eth0", "vmxnet3", 10'000'000'000, 1500) : adapter("eth0", "e1000", 1'000'000'000, 1500);
+        r.remoteAdapter =
+            vmxnet3 ? adapter("eth0", "vmxnet3", 10'000'000'000, 1500) : adapter("eth0", "e1000", 1'000'000'000, 1500);
         HostEnvironment h;
         h.known = true;
-        h.hostName = sameServer ? QStringLiteral("server") : vmxnet3 ? QStringLiteral("guest-vmxnet3") : QStringLiteral("guest-e1000");
+        h.hostName = sameServer ? QStringLiteral("server")
+                     : vmxnet3  ? QStringLiteral("guest-vmxnet3")
+                                : QStringLiteral("guest-e1000");
         h.os = QStringLiteral("Debian GNU/Linux 12 (bookworm)");
         h.cpuCount = 1;
         r.remoteHost = h;
@@ -66,8 +69,7 @@ void TestConfigurationEnds::eachConfigurationNamesItsEnds()
     QVERIFY2(ends[1].server.first().startsWith(QStringLiteral("eth0: ")) &&
                  ends[1].server.first().contains(QStringLiteral("vmxnet3, 10.0 Gbit/s, MTU 1500")),
              qPrintable(ends[1].server.first()));
-    QCOMPARE(ends[1].serverHost,
-             QStringList{QStringLiteral("guest-vmxnet3, Debian GNU/Linux 12 (bookworm), 1 CPU")});
+    QCOMPARE(ends[1].serverHost, QStringList{QStringLiteral("guest-vmxnet3, Debian GNU/Linux 12 (bookworm), 1 CPU")});
     QVERIFY(serversDiffer(ends));
     const QStringList lines = configurationEndsLines(c);
     QCOMPARE(lines.size(), 2);

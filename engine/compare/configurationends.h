@@ -22,9 +22,9 @@ QString hostText(const HostEnvironment &host);
 
 struct ConfigurationEnds {
     int configIndex = 0;
-    QString agent;        // the agent that ran the tests (Configuration::from), or empty
-    QStringList client;   // adapterText of each client adapter the runs used (usually one)
-    QStringList server;   // adapterText of each server adapter
+    QString agent;          // the agent that ran the tests (Configuration::from), or empty
+    QStringList client;     // adapterText of each client adapter the runs used (usually one)
+    QStringList server;     // adapterText of each server adapter
     QStringList serverHost; // hostText of each server machine
 };
 
