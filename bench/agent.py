@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -69,6 +70,9 @@ def figures(doc, rr):
 
 
 def main():
+    # SIGTERM (timeout, a closed session) ends as Ctrl-C does: through the finally that stops
+    # the agents and deletes the namespaces. Python's default would exit without it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped by SIGTERM"))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cli")
     ap.add_argument("--rounds", type=int, default=5)

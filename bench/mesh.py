@@ -15,6 +15,7 @@ every namespace deleted, and a check that none of ours is left.
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,9 @@ def run_mesh(cli, ns, key, hosts, pairs, test, parallel, out):
 
 
 def main():
+    # SIGTERM (timeout, a closed session) ends as Ctrl-C does: through the finally that stops
+    # the agents and deletes the namespaces. Python's default would exit without it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped by SIGTERM"))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cli")
     ap.add_argument("--agents", type=int, default=30)
