@@ -427,17 +427,25 @@ void TestAgentWire::requestRefusesWhatIsNoTestParameter_data()
     QTest::addColumn<QJsonArray>("options");
     QTest::addColumn<QString>("message");
     const auto opt = [](const char *name, const QJsonValue &v) { return QJsonArray{QLatin1String(name), v}; };
-    QTest::newRow("server") << QJsonArray{opt("server", true)} << "not a test parameter";
-    QTest::newRow("agent key") << QJsonArray{opt("agent-key", QStringLiteral("/etc/shadow"))} << "not a test parameter";
-    QTest::newRow("from") << QJsonArray{opt("from", QStringLiteral("c"))} << "not a test parameter";
-    QTest::newRow("client") << QJsonArray{opt("client", QStringLiteral("c"))} << "not a test parameter";
-    QTest::newRow("username") << QJsonArray{opt("username", QStringLiteral("u"))} << "not a test parameter";
-    QTest::newRow("unknown") << QJsonArray{opt("no-such-option", true)} << "not a test parameter";
-    QTest::newRow("not a pair") << QJsonArray{QJsonArray{QStringLiteral("time")}} << "not a test parameter";
-    QTest::newRow("flag with a value") << QJsonArray{opt("reverse", QStringLiteral("1"))} << "takes no value";
-    QTest::newRow("number as number") << QJsonArray{opt("time", 3)} << "needs a value as text";
+    // A list of one pair, built by append: `QJsonArray{pair}` is a copy of the pair itself under
+    // clang (a single same-type element list-initialises by copy), an array of one under GCC.
+    const auto one = [](const QJsonArray &pair) {
+        QJsonArray list;
+        list.append(pair);
+        return list;
+    };
+    QTest::newRow("server") << one(opt("server", true)) << "'server' is not a test parameter";
+    QTest::newRow("agent key") << one(opt("agent-key", QStringLiteral("/etc/shadow")))
+                               << "'agent-key' is not a test parameter";
+    QTest::newRow("from") << one(opt("from", QStringLiteral("c"))) << "'from' is not a test parameter";
+    QTest::newRow("client") << one(opt("client", QStringLiteral("c"))) << "'client' is not a test parameter";
+    QTest::newRow("username") << one(opt("username", QStringLiteral("u"))) << "'username' is not a test parameter";
+    QTest::newRow("unknown") << one(opt("no-such-option", true)) << "'no-such-option' is not a test parameter";
+    QTest::newRow("not a pair") << one(QJsonArray{QStringLiteral("time")}) << "'time' is not a test parameter";
+    QTest::newRow("flag with a value") << one(opt("reverse", QStringLiteral("1"))) << "takes no value";
+    QTest::newRow("number as number") << one(opt("time", 3)) << "needs a value as text";
     // The CLI's own checks and messages, as nicbench-cli -c would print them.
-    QTest::newRow("out of range") << QJsonArray{opt("parallel", QStringLiteral("2000"))}
+    QTest::newRow("out of range") << one(opt("parallel", QStringLiteral("2000")))
                                   << "-P: '2000' must be a whole number from 1 to 1024";
     QTest::newRow("two kinds") << QJsonArray{opt("rr", true), opt("crr", true)} << "different tests";
     QTest::newRow("rate on rr") << QJsonArray{opt("rr", true), opt("bitrate", QStringLiteral("1M"))} << "-b sets";
