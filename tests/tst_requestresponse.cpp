@@ -440,6 +440,10 @@ void TestRequestResponse::wrongPathWarning()
 #else
     if (const QString why = nbtest::vethUnavailableReason(); !why.isEmpty())
         QSKIP(qPrintable(why));
+    if (const std::optional<QString> outside = nbtest::runInOwnNamespace(QStringLiteral("nbw"), "wrongPathWarning")) {
+        QVERIFY2(outside->isEmpty(), qPrintable(*outside));
+        return;
+    }
     nbtest::VethPair veth(QStringLiteral("nbw"), QStringLiteral("198.18.%1.").arg(1 + ::getpid() % 250));
     QVERIFY2(veth.create(), "cannot create the veth pair");
 
