@@ -1042,6 +1042,54 @@ private Q_SLOTS:
         QVERIFY2(code == 2 && output.contains(QStringLiteral("snapshot")), qPrintable(output));
     }
 
+    // nicbench FILE (a double-click: Exec=nicbench %F) with a file that does not open: the
+    // window opens all the same, its Compare view saying why, and stderr has the line.
+    void badFileOpensTheWindow_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("truncated") << QStringLiteral("broken.nicbench") << QStringLiteral("broken.nicbench");
+        QTest::newRow("folder") << QStringLiteral("folder.nicbench") << QStringLiteral("is a folder");
+        QTest::newRow("missing") << QStringLiteral("missing.nicbench") << QStringLiteral("no such file");
+    }
+    void badFileOpensTheWindow()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        QTemporaryDir home;
+        const QString path = home.filePath(name);
+        if (name.startsWith(QLatin1String("broken"))) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"format\": \"nicbench-snapshot\", \"version\": 1, \"configurations\": [");
+        } else if (name.startsWith(QLatin1String("folder"))) {
+            QVERIFY(QDir(home.path()).mkdir(name));
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config"))); // own settings
+        QProcess gui;
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(NICBENCH_GUI_PATH), {path});
+        QVERIFY(gui.waitForStarted(10000));
+        QByteArray err;
+        QElapsedTimer t;
+        t.start();
+        while (!err.contains('\n') && gui.state() == QProcess::Running && t.elapsed() < 30000) {
+            gui.waitForReadyRead(500);
+            err += gui.readAllStandardError();
+        }
+        // Still running a second after the error: the window is open, not an exit 1.
+        const bool exited = gui.waitForFinished(1500);
+        err += gui.readAllStandardError();
+        if (!exited) {
+            gui.kill();
+            gui.waitForFinished(5000);
+        }
+        QVERIFY2(!exited, qPrintable(QStringLiteral("exited %1: %2").arg(gui.exitCode()).arg(QString::fromUtf8(err))));
+        QVERIFY2(err.contains(message.toUtf8()) && err.contains(name.toUtf8()), err.constData());
+    }
+
     void commandLine_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -478,14 +478,26 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Ctrl+O on the Test tab: the Compare view comes to the front with the error, and the
+        // status bar says where to look.
+        auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("areaTabs"));
+        tabs->setCurrentWidget(w.testView());
         QVERIFY(!w.openSnapshots({bad}));
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(w.comparisonView()));
+        QVERIFY(w.comparisonView()->banner()->isVisibleTo(&w));
+        QVERIFY2(w.comparisonView()->banner()->text().contains(QStringLiteral("bad-truncated.nicbench")),
+                 qPrintable(w.comparisonView()->banner()->text()));
+        QVERIFY(!w.statusBar()->currentMessage().isEmpty());
         QVERIFY(AppSettings::recentSnapshots().isEmpty());
+        tabs->setCurrentWidget(w.testView());
+        QVERIFY(!w.openSnapshots({QStringLiteral(NICBENCH_TEST_DATA "/snapshots")}));
+        QVERIFY2(w.comparisonView()->banner()->text().contains(QStringLiteral("is a folder")),
+                 qPrintable(w.comparisonView()->banner()->text()));
         QVERIFY(w.openSnapshots({good}));
         QCOMPARE(w.windowTitle(), QStringLiteral("NicBench \u2014 cli-v1-loopback"));
         QCOMPARE(AppSettings::recentSnapshots(), QStringList{QFileInfo(good).absoluteFilePath()});
         QCOMPARE(w.recentMenu()->actions().constFirst()->text(), QStringLiteral("&1 cli-v1-loopback.nicbench"));
         // Run from the toolbar while the Compare tab is in front brings the Test tab back.
-        auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("areaTabs"));
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(w.comparisonView()));
         w.findChild<QLineEdit *>(QStringLiteral("blockSizeEdit"))->setText(QStringLiteral("12Q")); // refused at once
         w.runAction()->trigger();

@@ -366,8 +366,13 @@ bool Snapshot::save(const Comparison &comparison, const QString &path, QString *
 bool Snapshot::load(const QString &path, Comparison *out, QString *error, SnapshotLoadInfo *info)
 {
     QFile file(path);
-    if (!QFileInfo(path).isFile())
+    const QFileInfo fi(path);
+    if (fi.isDir())
+        return json::fail(error, path, QStringLiteral("is a folder, not a snapshot file"));
+    if (!fi.exists())
         return json::fail(error, path, QStringLiteral("no such file"));
+    if (!fi.isFile()) // a pipe or a device: never opened, a read could wait for ever
+        return json::fail(error, path, QStringLiteral("is not a regular file"));
     if (!file.open(QIODevice::ReadOnly))
         return json::fail(error, path, file.errorString());
     if (file.size() > kMaxFileBytes)

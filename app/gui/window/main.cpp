@@ -96,8 +96,8 @@ std::optional<int> handleInformationFlags(const nb::gui::ComparisonArguments &co
     return std::nullopt;
 }
 
-// Files are loaded (and checked) once, before the window opens: a bad one is an error on
-// stderr, exit 1. Returns false then.
+// For --report-pdf without a window: a bad file is an error on stderr, exit 1. Returns
+// false then. (With a window, files open in it and a bad one is its error banner.)
 bool loadSnapshots(const QStringList &paths, QList<nb::ComparisonSource> *snapshots)
 {
     for (const QString &path : paths) {
@@ -189,11 +189,12 @@ int main(int argc, char *argv[])
     if (const auto code = handleInformationFlags(compare, cmd))
         return *code;
 
-    QList<nb::ComparisonSource> snapshots;
-    if (!loadSnapshots(compare.snapshots, &snapshots))
-        return 1;
-    if (!compare.reportOut.isEmpty() && compare.specPath.isEmpty())
+    if (!compare.reportOut.isEmpty() && compare.specPath.isEmpty()) {
+        QList<nb::ComparisonSource> snapshots;
+        if (!loadSnapshots(compare.snapshots, &snapshots))
+            return 1;
         return writeReport(compare.reportOut, snapshots) ? 0 : 1;
+    }
     nb::Comparison spec;
     if (!compare.specPath.isEmpty() && !loadSpec(compare.specPath, &spec))
         return 1;
@@ -202,9 +203,6 @@ int main(int argc, char *argv[])
         return 2;
     }
 
-    // File > Open Recent lists what was opened from the command line too.
-    for (auto it = compare.snapshots.crbegin(); it != compare.snapshots.crend(); ++it)
-        nb::gui::AppSettings::addRecentSnapshot(*it);
     // View > Theme: the saved choice, before the first widget exists.
     nb::gui::applyTheme(nb::gui::AppSettings::theme());
     nb::gui::MainWindow window;
@@ -218,10 +216,11 @@ int main(int argc, char *argv[])
             params.host.clear(); // the built-in server
         QTimer::singleShot(0, &window, [&window, params] { window.runTest(params); });
     }
-    if (!snapshots.isEmpty()) {
-        window.comparisonView()->showSources(snapshots);
-        window.showCompareArea();
-    }
+    // Files from the command line (a double-click in a file manager: Exec=nicbench %F) open
+    // like File > Open: a bad one is the Compare view's error banner, in front, and a line on
+    // stderr for a terminal. File > Open Recent lists the ones that opened.
+    if (!compare.snapshots.isEmpty() && !window.openSnapshots(compare.snapshots))
+        std::fprintf(stderr, "nicbench: %s\n", qPrintable(window.comparisonView()->banner()->text()));
     if (!compare.specPath.isEmpty())
         runComparisonInWindow(app, window, compare, spec);
     if (cmd.quitWhenDone)

@@ -328,8 +328,12 @@ bool MainWindow::openSnapshots(const QStringList &paths)
         // Reverse order: the first file ends up on top of the list.
         for (auto it = paths.crbegin(); it != paths.crend(); ++it)
             AppSettings::addRecentSnapshot(*it);
-        showCompareArea();
+    } else {
+        // Where the user is (Ctrl+O on the Test tab, a double-clicked file): the status bar
+        // says it, and the Compare view in front shows the whole error in its banner.
+        statusBar()->showMessage(tr("The snapshot did not open: the Compare tab says why"), 10000);
     }
+    showCompareArea();
     updateRecentMenu();
     updateTitle();
     return ok;
