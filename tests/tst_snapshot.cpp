@@ -16,6 +16,10 @@
 #include <QTest>
 #include <QTimeZone>
 
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#endif
+
 using namespace nb;
 
 namespace {
@@ -178,6 +182,7 @@ private slots:
     void singleResultIsVersion0();
     void rejectsFixtures_data();
     void rejectsFixtures();
+    void rejectsWhatIsNoFile();
     void rejectsMutations_data();
     void rejectsMutations();
     void rejectsHugeArrays();
@@ -767,6 +772,27 @@ void TestSnapshot::rejectsFixtures()
     QVERIFY(!Snapshot::load(dataFile(file), &c, &error));
     QVERIFY2(error.contains(expected), qPrintable(error));
     QVERIFY2(error.contains(file), qPrintable(error)); // names the file
+}
+
+// A folder, or a pipe that a read would wait on for ever, is said to be what it is, at once.
+void TestSnapshot::rejectsWhatIsNoFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.nicbench")));
+    Comparison c;
+    QString error;
+    QVERIFY(!Snapshot::load(dir.filePath(QStringLiteral("folder.nicbench")), &c, &error));
+    QVERIFY2(error.contains(QLatin1String("folder.nicbench")) && error.contains(QLatin1String("is a folder")),
+             qPrintable(error));
+#ifdef Q_OS_UNIX
+    const QString fifo = dir.filePath(QStringLiteral("pipe.nicbench"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(!Snapshot::load(fifo, &c, &error));
+    QVERIFY2(error.contains(QLatin1String("is not a regular file")), qPrintable(error));
+    QVERIFY(t.elapsed() < 5000);
+#endif
 }
 
 void TestSnapshot::rejectsMutations_data()
