@@ -15,6 +15,15 @@
 
 namespace nb::lab {
 
+namespace {
+
+QString busyboxPath()
+{
+    return QStringLiteral("/bin/busybox");
+}
+
+} // namespace
+
 Lab::Lab(QString stateDirectory) : m_dir(std::move(stateDirectory)) {}
 
 QString Lab::stateFile() const
@@ -40,7 +49,7 @@ bool Lab::checkHost(const UpOptions &options, KernelChoice *kernel, bool *user, 
         *error = qemuMissingMessage();
         return false;
     }
-    if (!chooseKernel(options.kernel, kernel, error))
+    if (!chooseKernel(options.kernel, kernel, error) || !checkBusybox(busyboxPath(), error))
         return false;
     // Without root: QEMU's user-mode networking, which needs no bridge, tap or namespace.
     *user = options.userNetworking || !runningAsRoot();
@@ -226,8 +235,8 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
     progress(
         QStringLiteral("lab: kernel %1, %2 guest(s), %3").arg(kernel.image).arg(state.guests.size()).arg(state.accel));
     const QString initrd = m_dir + QStringLiteral("/initrd.cpio");
-    if (!buildInitramfs(kernel, modules, QStringLiteral("/bin/busybox"), initrd, error) ||
-        !makeNetwork(&state, error) || !startGuests(&state, options, kernel, initrd, progress, error) ||
+    if (!buildInitramfs(kernel, modules, busyboxPath(), initrd, error) || !makeNetwork(&state, error) ||
+        !startGuests(&state, options, kernel, initrd, progress, error) ||
         !waitForGuests(state, options, progress, error))
         return fail();
     return true;
