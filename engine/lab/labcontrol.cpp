@@ -157,7 +157,7 @@ bool Lab::startGuests(LabState *state, const UpOptions &options, const KernelCho
             return false;
         if (!startQemu(&g, *state, qemu, qemuArguments(g, *state, kernel.image, initrd), error) || !save(*state, error))
             return false;
-        progress(QStringLiteral("lab: %1 (%2) booting at %3").arg(g.name, g.device, g.address));
+        progress(UpEvent::booting(g, QStringLiteral("lab: %1 (%2) booting at %3").arg(g.name, g.device, g.address)));
     }
     return true;
 }
@@ -177,9 +177,9 @@ bool Lab::waitForGuests(const LabState &state, const UpOptions &options, const P
             const GuestState &g = state.guests.at(i);
             if (!ready[i] && hasReadyNote(g)) {
                 ready[i] = true;
-                progress(QStringLiteral("lab: %1 up after %2 s")
-                             .arg(g.name)
-                             .arg((QDateTime::currentMSecsSinceEpoch() - g.startedMs) / 1000.0, 0, 'f', 1));
+                const double seconds = (QDateTime::currentMSecsSinceEpoch() - g.startedMs) / 1000.0;
+                progress(UpEvent::up(g, seconds,
+                                     QStringLiteral("lab: %1 up after %2 s").arg(g.name).arg(seconds, 0, 'f', 1)));
             }
             if (ready[i]) {
                 ++upCount;
@@ -189,7 +189,9 @@ bool Lab::waitForGuests(const LabState &state, const UpOptions &options, const P
             if (!alive || clock.elapsed() > timeout * 1000LL) {
                 const QString why = alive ? QStringLiteral("did not come up within %1 s").arg(timeout)
                                           : QStringLiteral("stopped while booting");
-                *error = QStringLiteral("guest %1 %2; its console's last lines:\n%3").arg(g.name, why, consoleTail(g));
+                const UpEvent failed = UpEvent::failed(g, why, consoleTail(g));
+                progress(failed);
+                *error = QStringLiteral("guest %1 %2; its console's last lines:\n%3").arg(g.name, why, failed.console);
                 return false;
             }
         }
@@ -199,13 +201,14 @@ bool Lab::waitForGuests(const LabState &state, const UpOptions &options, const P
     }
     for (const GuestState &g : state.guests) {
         if (readReadyNote(g).value(QStringLiteral("mtu")).toInt() != options.mtu) {
-            *error = QStringLiteral("guest %1 refused MTU %2: %3")
-                         .arg(g.name)
-                         .arg(options.mtu)
-                         .arg(lastLines(g.directory + QStringLiteral("/mtu.err"), 2));
+            const UpEvent failed = UpEvent::failed(g, QStringLiteral("refused MTU %1").arg(options.mtu),
+                                                   lastLines(g.directory + QStringLiteral("/mtu.err"), 2));
+            progress(failed);
+            *error = QStringLiteral("guest %1 %2: %3").arg(g.name, failed.text, failed.console);
             return false;
         }
     }
+    progress(UpEvent::ready(QStringLiteral("lab: %1 guest(s) up").arg(state.guests.size())));
     return true;
 }
 
@@ -232,8 +235,9 @@ bool Lab::up(const UpOptions &options, const Progress &progress, QString *error)
     };
     if (!save(state, error))
         return fail();
-    progress(
-        QStringLiteral("lab: kernel %1, %2 guest(s), %3").arg(kernel.image).arg(state.guests.size()).arg(state.accel));
+    progress(UpEvent::starting(
+        state,
+        QStringLiteral("lab: kernel %1, %2 guest(s), %3").arg(kernel.image).arg(state.guests.size()).arg(state.accel)));
     const QString initrd = m_dir + QStringLiteral("/initrd.cpio");
     if (!buildInitramfs(kernel, modules, busyboxPath(), initrd, error) || !makeNetwork(&state, error) ||
         !startGuests(&state, options, kernel, initrd, progress, error) ||

@@ -10,6 +10,7 @@
 #include "lab/guestagent.h"
 #include "lab/initramfs.h"
 #include "lab/labmodel.h"
+#include "lab/labreport.h"
 #include "lab/labstatefile.h"
 
 #include <QByteArray>
@@ -22,13 +23,15 @@ namespace nb::lab {
 
 class Lab {
 public:
-    using Progress = std::function<void(const QString &line)>;
+    // What up() reports while it works, in order (lab/labreport.h).
+    using Progress = std::function<void(const UpEvent &event)>;
 
     explicit Lab(QString stateDirectory = defaultStateDirectory());
 
     // Boots one guest per adapter and waits until each has its address and its
     // `nicbench-cli -s` listening. On failure everything started is removed again and *error
-    // says why (for a guest that did not come up: its console's last lines).
+    // says why (for a guest that did not come up: its console's last lines, which a Failed
+    // event also carries).
     bool up(const UpOptions &options, const Progress &progress, QString *error);
 
     // False when no lab is up (no state). Guests' states are refreshed from their processes
