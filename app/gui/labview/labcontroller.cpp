@@ -175,10 +175,14 @@ bool LabController::start(const nb::lab::UpOptions &options, QString *error)
         *error = why;
         return false;
     }
-    QStringList args{QStringLiteral("lab"),         QStringLiteral("up"),
-                     QStringLiteral("--json"),      QStringLiteral("--adapters"),
-                     options.adapters.join(QLatin1Char(',')),    QStringLiteral("--cpus"),
-                     QString::number(options.cpus), QStringLiteral("--memory"),
+    QStringList args{QStringLiteral("lab"),
+                     QStringLiteral("up"),
+                     QStringLiteral("--json"),
+                     QStringLiteral("--adapters"),
+                     options.adapters.join(QLatin1Char(',')),
+                     QStringLiteral("--cpus"),
+                     QString::number(options.cpus),
+                     QStringLiteral("--memory"),
                      QString::number(options.memoryMb)};
     if (options.mtu != 1500)
         args << QStringLiteral("--mtu") << QString::number(options.mtu);
@@ -200,9 +204,8 @@ bool LabController::start(const nb::lab::UpOptions &options, QString *error)
     m_upErrors.clear();
     m_job = newProcess(args, (bootSeconds + 120) * 1000);
     connect(m_job, &QProcess::readyReadStandardOutput, this, &LabController::onUpOutput);
-    connect(m_job, &QProcess::readyReadStandardError, this, [this, p = m_job] {
-        m_upErrors = (m_upErrors + p->readAllStandardError()).right(kMaxErrorBytes);
-    });
+    connect(m_job, &QProcess::readyReadStandardError, this,
+            [this, p = m_job] { m_upErrors = (m_upErrors + p->readAllStandardError()).right(kMaxErrorBytes); });
     connect(m_job, &QProcess::finished, this, &LabController::onUpFinished);
     m_job->start();
     updatePolling();
@@ -326,8 +329,8 @@ void LabController::refresh()
 {
     if (isBusy() || (m_query && m_query->state() != QProcess::NotRunning) || m_cli.isEmpty())
         return;
-    m_query = newProcess({QStringLiteral("lab"), QStringLiteral("status"), QStringLiteral("--json")},
-                         kStatusWatchdogMs);
+    m_query =
+        newProcess({QStringLiteral("lab"), QStringLiteral("status"), QStringLiteral("--json")}, kStatusWatchdogMs);
     connect(m_query, &QProcess::finished, this, &LabController::onStatusFinished);
     m_query->start();
 }
@@ -421,10 +424,10 @@ void LabController::runDown()
         if (p)
             p->deleteLater();
         m_view = LabView{};
-        m_view.message = status == QProcess::NormalExit && exitCode == 0
-                             ? tr("The lab is stopped: no guest, tap or bridge is left.")
-                             : tr("Stopping the lab failed: %1").arg(error.isEmpty() ? tr("lab down was stopped")
-                                                                                     : error);
+        m_view.message =
+            status == QProcess::NormalExit && exitCode == 0
+                ? tr("The lab is stopped: no guest, tap or bridge is left.")
+                : tr("Stopping the lab failed: %1").arg(error.isEmpty() ? tr("lab down was stopped") : error);
         updatePolling();
         Q_EMIT changed();
         refresh(); // what is left, if anything

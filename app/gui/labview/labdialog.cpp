@@ -40,9 +40,7 @@ bool phaseAllowsStart(LabView::Phase phase)
 
 } // namespace
 
-LabDialog::LabDialog(LabController *lab, QWidget *parent)
-    : QDialog(parent)
-    , m_lab(lab)
+LabDialog::LabDialog(LabController *lab, QWidget *parent) : QDialog(parent), m_lab(lab)
 {
     setObjectName(QStringLiteral("labDialog"));
     setWindowTitle(tr("Adapter Lab"));
@@ -102,8 +100,8 @@ QWidget *LabDialog::buildSettings()
     auto *box = new QGroupBox(tr("Guests to start: one per adapter"));
     auto *models = new QHBoxLayout;
     for (const nb::lab::AdapterModel &m : nb::lab::adapterModels()) {
-        const QString name = m.name == QLatin1String("virtio") ? QStringLiteral("virtio-net")
-                                                                 : nb::adapterModelName(m.family);
+        const QString name =
+            m.name == QLatin1String("virtio") ? QStringLiteral("virtio-net") : nb::adapterModelName(m.family);
         auto *check = new QCheckBox(name);
         check->setObjectName(QStringLiteral("labAdapter_") + m.name);
         check->setToolTip(modelToolTip(m));
@@ -225,6 +223,8 @@ QString LabDialog::validationError() const
 {
     if (const QString why = m_lab->unavailableReason(); !why.isEmpty())
         return why;
+    if (adapters().isEmpty())
+        return tr("Tick at least one adapter."); // the CLI's message names --adapters
     QString error;
     if (!nb::lab::validateOptions(options(), &error))
         return error;
@@ -233,8 +233,8 @@ QString LabDialog::validationError() const
 
 bool LabDialog::startLab()
 {
-    QString error;
-    const bool ok = m_lab->start(options(), &error);
+    QString error = validationError();
+    const bool ok = error.isEmpty() && m_lab->start(options(), &error);
     m_refusal = ok ? QString() : error;
     render();
     return ok;
