@@ -96,7 +96,8 @@ void TestGuiLabGuest::oneGuestFromTheWindow()
     QTRY_COMPARE_WITH_TIMEOUT(w.labController()->view().phase, nb::gui::LabView::Phase::Up, 300000);
     QTRY_COMPARE_WITH_TIMEOUT(dialog->guestCell(QStringLiteral("virtio"), nb::gui::LabDialog::DriverColumn),
                               QStringLiteral("virtio_net"), 30000);
-    QVERIFY(dialog->guestCell(QStringLiteral("virtio"), nb::gui::LabDialog::StateColumn).startsWith(QLatin1String("up")));
+    QVERIFY(
+        dialog->guestCell(QStringLiteral("virtio"), nb::gui::LabDialog::StateColumn).startsWith(QLatin1String("up")));
 
     // The Target box's entry, and a 1 s test through it to the guest's server.
     const QList<nb::lab::GuestState> guests = w.labController()->view().reachableGuests();

@@ -149,8 +149,8 @@ QWidget *LabDialog::buildSettings()
     grid->addWidget(m_memory, 1, 3);
     grid->addWidget(new QLabel(tr("MTU:")), 1, 4);
     grid->addWidget(m_mtu, 1, 5);
-    grid->addWidget(m_userNet, 2, 0, 1, 6);
-    grid->addWidget(m_note, 3, 0, 1, 6);
+    grid->addWidget(m_userNet, 2, 0, 1, 7);
+    grid->addWidget(m_note, 3, 0, 1, 7);
     grid->setColumnStretch(6, 1);
     return box;
 }
@@ -266,11 +266,14 @@ void LabDialog::updateInputs()
     m_mtu->setEnabled(idle && !m_userNet->isChecked());
     m_userNet->setEnabled(idle && root);
     if (m_userNet->isChecked())
-        m_note->setText(tr("%1QEMU's user-mode networking: each guest's server is reached at 127.0.0.1 through a "
-                           "port forward, at MTU 1500. That path caps throughput (about 0.2 Gbit/s for virtio-net "
-                           "where a tap gives 1.2), so its figures describe QEMU's user-mode stack, not the "
-                           "adapter. Taps on a bridge need root: run NicBench, or nicbench-cli lab up, as root.")
-                            .arg(root ? QString() : tr("Without root the guests use ")));
+        m_note->setText(
+            tr("%1QEMU's user-mode networking: each guest's server is reached at 127.0.0.1 through a "
+               "port forward, at MTU 1500. That path caps throughput (about 0.2 Gbit/s for virtio-net "
+               "where a tap gives 1.2), so its figures describe QEMU's user-mode stack, not the "
+               "adapter.%2")
+                .arg(root ? QString() : tr("Without root the guests use "),
+                     root ? QString()
+                          : tr(" Taps on a bridge need root: run NicBench, or nicbench-cli lab up, as root.")));
     else
         m_note->setText(tr("As root the guests get taps on a bridge (nblab-br: this computer at 198.18.0.1/15, the "
                            "guests from 198.18.0.10) with no route out, so no test packet leaves this computer."));

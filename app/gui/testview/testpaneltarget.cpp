@@ -43,6 +43,13 @@ void TestPanel::loadRecentTargets()
 
 void TestPanel::setNamedTargets(const QList<NamedTarget> &targets)
 {
+    // The lab refreshes every few seconds: an unchanged list leaves the box (and what is
+    // being typed in it) alone.
+    const auto same = [](const NamedTarget &a, const NamedTarget &b) {
+        return a.label == b.label && a.target == b.target && a.toolTip == b.toolTip;
+    };
+    if (std::equal(targets.cbegin(), targets.cend(), m_namedTargets.cbegin(), m_namedTargets.cend(), same))
+        return;
     // A named target that was selected and is gone: its address, so Run still means it.
     const QString current = m_target->currentText().trimmed();
     QString replacement;
@@ -53,10 +60,9 @@ void TestPanel::setNamedTargets(const QList<NamedTarget> &targets)
     }
     m_namedTargets = targets;
     loadRecentTargets();
-    if (!replacement.isEmpty()) {
+    if (!replacement.isEmpty())
         m_target->setCurrentText(replacement);
-        onTargetChanged();
-    }
+    onTargetChanged();
 }
 
 QString TestPanel::targetText() const
@@ -116,6 +122,9 @@ void TestPanel::onTargetChanged()
     }
     // A named target carries its port too ("198.18.0.10:5201").
     const bool named = !loopback && targetText() != m_target->currentText().trimmed();
+    // A long chosen entry shows its start ("lab: e1000 (127.0.0.1:4..."), not its end.
+    if (named && m_target->lineEdit() && !m_target->lineEdit()->hasFocus())
+        m_target->lineEdit()->setCursorPosition(0);
     m_port->setEnabled(!loopback && !named);
     m_port->setToolTip(loopback ? tr("The built-in server's port")
                        : named  ? tr("The port of the server named in Target")
