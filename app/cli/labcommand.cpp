@@ -5,9 +5,7 @@
 #include "core/sanitize.h"
 #include "lab/labcontrol.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 
 #include <cstdio>
 
@@ -16,7 +14,7 @@ namespace nb::cli {
 namespace {
 
 const char kLabUsage[] =
-    "Usage: nicbench-cli lab up --adapters LIST [options]\n"
+    "Usage: nicbench-cli lab up --adapters LIST [options] [--json]\n"
     "       nicbench-cli lab status [--json]\n"
     "       nicbench-cli lab exec GUEST [--timeout SECONDS] -- COMMAND [ARGS...]\n"
     "       nicbench-cli lab down\n"
@@ -34,6 +32,7 @@ const char kLabUsage[] =
     "  --user-net          QEMU's user-mode networking with a port forward per guest (the default\n"
     "                      without root): no bridge, no taps, MTU 1500, and that link caps throughput\n"
     "  --timeout SECONDS   for every guest to come up (default 60 with KVM, 90 + 30 per guest without)\n"
+    "  --json, -J          report progress as JSON, one event per line (docs/lab.md)\n"
     "Needs root (bridge and taps), qemu-system-x86 and busybox-static. State in\n"
     "$XDG_RUNTIME_DIR/nicbench-lab (else /run/nicbench-lab): lab down removes everything a lab\n"
     "left, also after a crash or a half-started lab.\n";
@@ -81,42 +80,67 @@ bool takeString(const QStringList &args, int *i, QString *out, QString *error)
     return true;
 }
 
-int labUp(const QStringList &args)
+// One event per line on stdout (lab/labreport.h), flushed at once for a program reading it.
+void printEvent(const lab::UpEvent &event)
 {
-    lab::UpOptions o;
-    QString error;
+    std::fputs(QJsonDocument(event.toJson()).toJson(QJsonDocument::Compact).append('\n').constData(), stdout);
+    std::fflush(stdout);
+}
+
+// lab up's options into *o; false with one line in *error.
+bool parseUpOptions(const QStringList &args, lab::UpOptions *o, bool *json, QString *error)
+{
     for (int i = 0; i < args.size(); ++i) {
         const QString a = args.at(i);
         bool ok = true;
         if (a == QLatin1String("--adapters")) {
             QString list;
-            ok = takeString(args, &i, &list, &error);
-            o.adapters = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
+            ok = takeString(args, &i, &list, error);
+            o->adapters = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
         } else if (a == QLatin1String("--mtu")) {
-            ok = takeInt(args, &i, &o.mtu, &error);
+            ok = takeInt(args, &i, &o->mtu, error);
         } else if (a == QLatin1String("--cpus")) {
-            ok = takeInt(args, &i, &o.cpus, &error);
+            ok = takeInt(args, &i, &o->cpus, error);
         } else if (a == QLatin1String("--memory")) {
-            ok = takeInt(args, &i, &o.memoryMb, &error);
+            ok = takeInt(args, &i, &o->memoryMb, error);
         } else if (a == QLatin1String("--timeout")) {
-            ok = takeInt(args, &i, &o.timeoutSeconds, &error);
+            ok = takeInt(args, &i, &o->timeoutSeconds, error);
         } else if (a == QLatin1String("--kernel")) {
-            ok = takeString(args, &i, &o.kernel, &error);
+            ok = takeString(args, &i, &o->kernel, error);
         } else if (a == QLatin1String("--user-net")) {
-            o.userNetworking = true;
+            o->userNetworking = true;
         } else if (a == QLatin1String("--netns")) {
-            ok = takeString(args, &i, &o.netns, &error);
+            ok = takeString(args, &i, &o->netns, error);
+        } else if (a == QLatin1String("--json") || a == QLatin1String("-J")) {
+            *json = true;
         } else {
-            return fail(QStringLiteral("lab up: unknown option '%1' (see nicbench-cli lab --help)").arg(a));
+            *error = QStringLiteral("lab up: unknown option '%1' (see nicbench-cli lab --help)").arg(a);
+            return false;
         }
         if (!ok)
-            return fail(error);
+            return false;
     }
+    return true;
+}
+
+int labUp(const QStringList &args)
+{
+    lab::UpOptions o;
+    QString error;
+    // --json anywhere makes every outcome an event, a refused option included.
+    bool json = args.contains(QLatin1String("--json")) || args.contains(QLatin1String("-J"));
+    const auto progress = [json](const lab::UpEvent &event) {
+        if (json)
+            printEvent(event);
+        else if (event.kind != lab::UpEvent::Kind::Failed && event.kind != lab::UpEvent::Kind::Ready)
+            labPrint(event.text + QLatin1Char('\n')); // a failure's lines come with the error
+    };
     lab::Lab lab;
-    if (!lab.up(
-            o, [](const QString &line) { labPrint(line + QLatin1Char('\n')); }, &error))
-        return failLines(error);
-    return 0;
+    if (parseUpOptions(args, &o, &json, &error) && lab.up(o, progress, &error))
+        return 0;
+    if (json)
+        printEvent(lab::UpEvent::error(error.section(QLatin1Char('\n'), 0, 0)));
+    return failLines(error);
 }
 
 QString speedText(qint64 mbps)
@@ -141,37 +165,8 @@ int labStatus(const QStringList &args)
     if (!lab.status(&s, &error))
         return fail(error);
     if (json) {
-        QJsonArray guests;
-        for (const lab::GuestState &g : s.guests) {
-            guests.append(QJsonObject{
-                {QStringLiteral("name"), g.name},
-                {QStringLiteral("adapter"), g.adapter},
-                {QStringLiteral("device"), g.device},
-                {QStringLiteral("driver"), g.driver},
-                {QStringLiteral("address"), g.address},
-                {QStringLiteral("state"), g.state},
-                {QStringLiteral("pid"), g.pid},
-                {QStringLiteral("tap"), g.tap},
-                {QStringLiteral("port"), g.port},
-                {QStringLiteral("mtu"), g.mtu},
-                {QStringLiteral("link_speed_mbps"), g.speedMbps},
-                {QStringLiteral("boot_seconds"), g.bootSeconds},
-                {QStringLiteral("rss_kb"), g.rssKb},
-            });
-        }
-        const QJsonObject o{
-            {QStringLiteral("state_directory"), lab.stateDirectory()},
-            {QStringLiteral("netns"), s.netns},
-            {QStringLiteral("bridge"), s.bridge},
-            {QStringLiteral("host_address"), lab::hostAddress()},
-            {QStringLiteral("networking"), s.userNetworking ? QStringLiteral("user") : QStringLiteral("tap")},
-            {QStringLiteral("accel"), s.accel},
-            {QStringLiteral("kernel"), s.kernel},
-            {QStringLiteral("cpus"), s.cpus},
-            {QStringLiteral("memory_mb"), s.memoryMb},
-            {QStringLiteral("guests"), guests},
-        };
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        std::fputs(QJsonDocument(lab::statusJson(s, lab.stateDirectory())).toJson(QJsonDocument::Indented).constData(),
+                   stdout);
         return 0;
     }
     const QString network =

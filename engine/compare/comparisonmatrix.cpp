@@ -21,10 +21,7 @@ MatrixEndpoint MatrixEndpoint::fromBindAddress(const QString &bindAddress, const
     return e;
 }
 
-namespace {
-
-// The model name users know a virtual NIC by; empty for families that do not name one.
-QString modelName(AdapterFamily family)
+QString adapterModelName(AdapterFamily family)
 {
     switch (family) {
     case AdapterFamily::E1000:
@@ -44,14 +41,12 @@ QString modelName(AdapterFamily family)
     }
 }
 
-} // namespace
-
 QString MatrixEndpoint::defaultLabel() const
 {
     if (!label.isEmpty())
         return label;
     if (adapter) {
-        const QString model = modelName(adapter->family);
+        const QString model = adapterModelName(adapter->family);
         return model.isEmpty() ? adapter->name : model;
     }
     if (!bindAddress.isEmpty())
@@ -224,6 +219,8 @@ QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpo
             c.params = base;
             if (!e.target.isEmpty())
                 c.params.host = e.target;
+            if (e.port > 0)
+                c.params.port = e.port;
             c.params.bindAddress = e.bindAddress;
             v.apply(&c.params);
             c.adapter = labels[i];

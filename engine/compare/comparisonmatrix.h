@@ -23,6 +23,7 @@ struct MatrixEndpoint {
     QString target;                     // -c HOST
     std::optional<AdapterInfo> adapter; // the local adapter owning bindAddress, when known
     QString label;                      // overrides the "<family> <name>" default
+    quint16 port = 0;                   // -p for this target; 0: the base parameters' port
 
     // The adapter is looked up in the live adapter list from the bind address.
     static MatrixEndpoint fromBindAddress(const QString &bindAddress, const QString &target);
@@ -71,6 +72,10 @@ struct MatrixVariant {
 // "100M, 500M" (commas, semicolons or spaces; -b's notation, 0 unlimited): the rates of UDP
 // variants, each once, in order. On failure *error is one line naming the bad entry.
 bool udpRatesFromText(const QString &text, QList<std::uint64_t> *out, QString *error);
+
+// The model name users know a virtual NIC by ("E1000", "E1000E", "VMXNET3", "virtio",
+// "Hyper-V", "ENA"); empty for families that do not name one.
+QString adapterModelName(AdapterFamily family);
 
 // Every endpoint's defaultLabel(), made unique: endpoints whose short names collide get
 // the interface name appended ("VMXNET3 ens192", "VMXNET3 ens224"), then the target.

@@ -70,6 +70,18 @@ exec $B switch_root /newroot /bin/sh /run/nblab/agent.sh
 )SH");
 }
 
+// Some distributions make /boot/vmlinuz-* readable by root only.
+bool kernelReadable(const QString &image, QString *error)
+{
+    QFile f(image);
+    if (f.open(QIODevice::ReadOnly) && f.read(4).size() == 4)
+        return true;
+    *error = QStringLiteral("cannot read the kernel %1 (some distributions make it readable by root only): run "
+                            "as root or give a readable copy with --kernel")
+                 .arg(image);
+    return false;
+}
+
 } // namespace
 
 bool chooseKernel(const QString &explicitImage, KernelChoice *out, QString *error, const QString &bootDir,
@@ -87,6 +99,8 @@ bool chooseKernel(const QString &explicitImage, KernelChoice *out, QString *erro
             *error = QStringLiteral("no kernel at %1: give an existing kernel image with --kernel").arg(explicitImage);
             return false;
         }
+        if (!kernelReadable(k.image, error))
+            return false;
         if (!QFileInfo(k.modulesDir).isDir()) {
             *error = QStringLiteral("no modules for kernel %1 (%2 is missing): give a kernel with --kernel whose "
                                     "modules are installed (Debian: linux-image-amd64)")
@@ -112,13 +126,8 @@ bool chooseKernel(const QString &explicitImage, KernelChoice *out, QString *erro
         }
         k.modulesDir = modRoot + QLatin1Char('/') + k.version;
     }
-    QFile f(k.image);
-    if (!f.open(QIODevice::ReadOnly) || f.read(4).size() != 4) {
-        *error = QStringLiteral("cannot read the kernel %1 (some distributions make it readable by root only): run "
-                                "as root or give a readable copy with --kernel")
-                     .arg(k.image);
+    if (!kernelReadable(k.image, error))
         return false;
-    }
     *out = k;
     return true;
 }
@@ -261,13 +270,19 @@ QStringList baseModules()
     return {QStringLiteral("virtio_pci"), QStringLiteral("9pnet_virtio"), QStringLiteral("9p")};
 }
 
+bool checkBusybox(const QString &busybox, QString *error)
+{
+    if (QFileInfo::exists(busybox) && isStaticExecutable(busybox))
+        return true;
+    *error = QStringLiteral("no static busybox at %1: install the package busybox-static").arg(busybox);
+    return false;
+}
+
 bool buildInitramfs(const KernelChoice &kernel, const QStringList &adapterModules, const QString &busybox,
                     const QString &outputPath, QString *error)
 {
-    if (!QFileInfo::exists(busybox) || !isStaticExecutable(busybox)) {
-        *error = QStringLiteral("no static busybox at %1: install the package busybox-static").arg(busybox);
+    if (!checkBusybox(busybox, error))
         return false;
-    }
     QStringList modules;
     if (!resolveModules(kernel.modulesDir, baseModules() + adapterModules, &modules, error))
         return false;

@@ -46,6 +46,9 @@ private:
     unsigned m_inode = 1;
 };
 
+// True when `busybox` is a static busybox (busybox-static); else one line naming the package.
+bool checkBusybox(const QString &busybox, QString *error);
+
 // The modules every guest needs besides its adapter's: virtio-pci and 9p over virtio.
 QStringList baseModules();
 

@@ -417,6 +417,10 @@ void ComparisonDialog::refresh()
     }
     if (error.isEmpty() && eps.isEmpty())
         error = tr("Tick at least one adapter.");
+    for (int row : m_endpoints->enabledRows()) {
+        if (error.isEmpty())
+            error = m_endpoints->targetError(row);
+    }
     QStringList adapters;
     for (const nb::MatrixEndpoint &e : eps) {
         if (!error.isEmpty())

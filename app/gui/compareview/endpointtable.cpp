@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareview/endpointtable.h"
+#include "testview/formfields.h"
 
 #include <common/elidingcombobox.h>
 
@@ -52,6 +53,8 @@ EndpointTable::EndpointTable(QWidget *parent) : QTableWidget(0, ColumnCount, par
 {
     setObjectName(QStringLiteral("endpointTable"));
     setHorizontalHeaderLabels({tr("Use"), tr("Label"), tr("From (local address)"), tr("Target host")});
+    horizontalHeaderItem(TargetColumn)
+        ->setToolTip(tr("Host name or address; host:port where its server does not listen on the comparison's port"));
     horizontalHeaderItem(LabelColumn)->setToolTip(tr("The adapter's name in the charts and tables; type to rename"));
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(UseColumn, QHeaderView::ResizeToContents);
@@ -107,7 +110,7 @@ int EndpointTable::addEndpoint(const nb::MatrixEndpoint &endpoint, bool enabled)
     auto *label = new QTableWidgetItem(endpoint.label);
     label->setData(kTypedLabelRole, !endpoint.label.isEmpty());
     setItem(row, LabelColumn, label);
-    setItem(row, TargetColumn, new QTableWidgetItem(endpoint.target));
+    setItem(row, TargetColumn, new QTableWidgetItem(joinTarget(endpoint.target, endpoint.port)));
     setCellWidget(row, FromColumn, makeFromCombo(endpoint.bindAddress));
     m_updating = false;
     relabel();
@@ -213,8 +216,17 @@ QComboBox *EndpointTable::fromCombo(int row) const
 nb::MatrixEndpoint EndpointTable::rawEndpointAt(int row) const
 {
     nb::MatrixEndpoint e;
-    if (const QTableWidgetItem *target = item(row, TargetColumn))
+    if (const QTableWidgetItem *target = item(row, TargetColumn)) {
+        // "host" or "host:port"; text that does not split stays whole (targetError says why).
         e.target = target->text().trimmed();
+        int port = 0;
+        QString host;
+        QString ignored;
+        if (splitTarget(e.target, &host, &port, &ignored)) {
+            e.target = host;
+            e.port = quint16(port);
+        }
+    }
     if (const QComboBox *combo = fromCombo(row))
         e.bindAddress = combo->currentData().toString();
     if (!e.bindAddress.isEmpty())
@@ -224,6 +236,17 @@ nb::MatrixEndpoint EndpointTable::rawEndpointAt(int row) const
     if (hasTypedLabel(row))
         e.label = item(row, LabelColumn)->text().trimmed();
     return e;
+}
+
+QString EndpointTable::targetError(int row) const
+{
+    const QTableWidgetItem *target = item(row, TargetColumn);
+    QString host;
+    int port = 0;
+    QString error;
+    if (!target || splitTarget(target->text(), &host, &port, &error))
+        return {};
+    return error;
 }
 
 nb::MatrixEndpoint EndpointTable::endpointAt(int row) const

@@ -2,8 +2,8 @@
 #pragma once
 // The New Comparison dialog's endpoint rows: Use (a check box), Label (the adapter's name
 // in the charts, editable), From (the local address, a combo of this computer's adapters)
-// and Target host. Each row is built once, and its From combo is deleted with its row, so
-// no cell widget outlives the row it belongs to.
+// and Target host (with ":port" where its server listens elsewhere). Each row is built once, and its From combo is
+// deleted with its row, so no cell widget outlives the row it belongs to.
 //
 // Labels: a row whose label was not typed shows the short default of nb::defaultLabels()
 // over all rows ("E1000", "VMXNET3", the interface name for a veth), made unique; it
@@ -47,6 +47,8 @@ public:
     // shown (typed or default).
     nb::MatrixEndpoint endpointAt(int row) const;
     QList<nb::MatrixEndpoint> enabledEndpoints() const;
+    // Why the row's Target cell ("host" or "host:port") cannot be used; empty when it can.
+    QString targetError(int row) const;
     QList<int> enabledRows() const;
     bool isRowEnabled(int row) const;
     void setRowEnabled(int row, bool enabled);

@@ -49,4 +49,12 @@ bool splitTarget(const QString &text, QString *host, int *port, QString *error)
     return false;
 }
 
+QString joinTarget(const QString &host, int port)
+{
+    if (port <= 0)
+        return host;
+    return host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2").arg(host).arg(port)
+                                           : QStringLiteral("%1:%2").arg(host).arg(port);
+}
+
 } // namespace nb::gui

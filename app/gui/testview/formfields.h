@@ -35,5 +35,7 @@ bool sizeField(const QLineEdit *edit, const QString &what, std::uint64_t max, st
 // none is given. False with a one-line *error when a port is given but is not a whole number
 // from 1 to 65535 ("127.0.0.1:99999"): the text never goes to the resolver as a host name.
 bool splitTarget(const QString &text, QString *host, int *port, QString *error);
+// The reverse: "host:port", "[v6]:port"; the host alone for port 0.
+QString joinTarget(const QString &host, int port);
 
 } // namespace nb::gui

@@ -24,6 +24,14 @@ namespace nb::gui {
 class LoadedLatencyFields;
 class UdpFields;
 
+// A target the window offers by name in the Target box ("lab: e1000 (198.18.0.10)"): a lab
+// guest's server. Selecting it tests `target` ("host" or "host:port").
+struct NamedTarget {
+    QString label;
+    QString target;
+    QString toolTip;
+};
+
 class TestPanel : public QWidget {
     Q_OBJECT
 public:
@@ -53,9 +61,16 @@ public:
     void selectPreset(int index);
     int presetCount() const { return int(m_presets.size()); }
 
-    // Adds the current target to the recent list (kept in QSettings).
+    // Adds the current target to the recent list (kept in QSettings); a named target is not
+    // remembered, it lasts as long as what it names.
     void rememberCurrentTarget();
     QStringList recentTargets() const;
+    // The named targets, listed after the loopback entry. A selected one that goes away is
+    // replaced by its address, so the form keeps meaning the same server.
+    void setNamedTargets(const QList<NamedTarget> &targets);
+    QList<NamedTarget> namedTargets() const { return m_namedTargets; }
+    // What Target means: the text typed, a named target's "host[:port]", or the loopback label.
+    QString targetText() const;
 
     // The last test's settings (target, preset, type and every field) in QSettings, so
     // the next start shows them; a stored form the engine no longer accepts is ignored.
@@ -94,6 +109,7 @@ private:
     nb::TestParams asRequestResponse(nb::TestParams params) const;
 
     QList<TestPreset> m_presets;
+    QList<NamedTarget> m_namedTargets;
     quint16 m_loopbackPort = 5201;
     bool m_applying = false;
 

@@ -171,7 +171,7 @@ bool TestPanel::streamParams(nb::TestParams *out, QString *error) const
         p.port = m_loopbackPort;
     } else {
         int port = 0;
-        if (!splitTarget(m_target->currentText(), &p.host, &port, error))
+        if (!splitTarget(targetText(), &p.host, &port, error))
             return false;
         p.port = quint16(port > 0 ? port : m_port->value());
     }

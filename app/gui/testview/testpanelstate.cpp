@@ -49,7 +49,7 @@ void TestPanel::saveState(QSettings &settings) const
         return;
     QJsonObject state{
         {QStringLiteral("version"), 1},
-        {QStringLiteral("target"), m_target->currentText().trimmed()},
+        {QStringLiteral("target"), targetText()}, // a lab guest's address, not its passing name
         {QStringLiteral("preset"), m_preset->currentIndex() < int(m_presets.size()) ? m_preset->currentIndex() : -1},
         {QStringLiteral("type"), int(testType())},
         {QStringLiteral("connections"), m_connections->value()},

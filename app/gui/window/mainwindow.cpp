@@ -4,6 +4,8 @@
 #include "compareview/comparisoncontroller.h"
 #include "compareview/comparisondialog.h"
 #include "compareview/comparisonview.h"
+#include "labview/labcontroller.h"
+#include "labview/labdialog.h"
 #include "testview/testpanel.h"
 #include "testview/testview.h"
 #include "window/aboutdialog.h"
@@ -51,6 +53,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_server(new BuiltinServer(this))
     , m_compareController(new ComparisonController(this))
+    , m_lab(new LabController(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     createActions();
@@ -91,6 +94,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_testView->updateActions();
     updateRecentMenu();
     updateTitle();
+    // A lab that the CLI or an earlier window started: its guests are targets here too.
+    connect(m_lab, &LabController::changed, this, &MainWindow::updateLabTargets);
+    m_lab->refreshIfPresent();
 }
 
 MainWindow::~MainWindow() = default;
@@ -152,6 +158,11 @@ void MainWindow::createMenus()
         m_themeGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, value = value] { setTheme(value); });
     }
+
+    QMenu *tools = menuBar()->addMenu(tr("T&ools"));
+    tools->setObjectName(QStringLiteral("toolsMenu"));
+    tools->addAction(tr("Adapter &Lab..."), this, &MainWindow::showLabDialog)
+        ->setObjectName(QStringLiteral("adapterLabAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -295,8 +306,41 @@ ComparisonDialog *MainWindow::createComparisonDialog()
     }
     dialog->setBaseParams(base);
     dialog->setAdapters(m_testView->adapterMonitor()->adapters());
-    dialog->setEndpoints({nb::MatrixEndpoint{base.bindAddress, base.host, std::nullopt, QString()}});
+    // The lab's guests that are up, ticked, one adapter each ("E1000", "VMXNET3"); the test
+    // panel's target stays as a row, not ticked, unless it is one of them.
+    QList<nb::MatrixEndpoint> endpoints = labEndpoints(m_lab->view());
+    const bool lab = !endpoints.isEmpty();
+    const bool targetIsGuest = std::any_of(endpoints.cbegin(), endpoints.cend(), [&](const nb::MatrixEndpoint &e) {
+        return e.target == base.host && e.port == base.port;
+    });
+    if (!targetIsGuest)
+        endpoints.append(nb::MatrixEndpoint{base.bindAddress, base.host, std::nullopt, QString()});
+    dialog->setEndpoints(endpoints);
+    if (lab && !targetIsGuest)
+        dialog->setEndpointEnabled(dialog->endpointRowCount() - 1, false);
     return dialog;
+}
+
+LabDialog *MainWindow::labDialog()
+{
+    if (!m_labDialog) {
+        m_labDialog = new LabDialog(m_lab, this);
+        connect(m_labDialog, &LabDialog::newComparisonRequested, this, &MainWindow::newComparison);
+    }
+    return m_labDialog;
+}
+
+void MainWindow::showLabDialog()
+{
+    LabDialog *dialog = labDialog();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+void MainWindow::updateLabTargets()
+{
+    m_testView->testPanel()->setNamedTargets(labTargets(m_lab->view()));
 }
 
 void MainWindow::newComparison()
@@ -475,6 +519,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     saveSettings();
     m_testView->prepareClose();
     m_compareController->stop();
+    m_lab->prepareClose(); // guests started here stop with the window
     QMainWindow::closeEvent(event);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The NicBench window: menus, the Run/Stop toolbar, the Test and Compare tabs, the
-// built-in loopback server (so Run works out of the box) and the settings that outlive a
-// session (geometry, last tab, theme). The Test tab is TestView, the Compare tab
-// ComparisonView; this class only wires them together.
+// built-in loopback server (so Run works out of the box), the adapter lab's guests as
+// targets, and the settings that outlive a session (geometry, last tab, theme). The Test tab is TestView, the Compare
+// tab ComparisonView; this class only wires them together.
 
 #include "window/appsettings.h"
 
@@ -36,6 +36,8 @@ class BuiltinServer;
 class ComparisonController;
 class ComparisonDialog;
 class ComparisonView;
+class LabController;
+class LabDialog;
 class TestPanel;
 class TestView;
 
@@ -76,6 +78,11 @@ public:
     ComparisonDialog *createComparisonDialog();
     // Brings the Compare tab to the front.
     void showCompareArea();
+    // The adapter lab (Tools > Adapter Lab): its controller, whose guests the Target box and
+    // New Comparison offer, and its dialog (made on first use, not modal).
+    LabController *labController() const { return m_lab; }
+    LabDialog *labDialog();
+    void showLabDialog();
     // Opens snapshot files in the Compare tab and lists them under File > Open Recent.
     bool openSnapshots(const QStringList &paths);
     QAction *runAction() const;
@@ -113,10 +120,13 @@ private:
     void showAbout();
     void showShortcuts();
     void newComparison();
+    void updateLabTargets();
     void saveSettings() const;
 
     BuiltinServer *m_server;
     ComparisonController *m_compareController;
+    LabController *m_lab;
+    LabDialog *m_labDialog = nullptr;
     TestView *m_testView = nullptr;
     QTabWidget *m_areaTabs = nullptr; // "Test" | "Compare"
     ComparisonView *m_compareView = nullptr;
