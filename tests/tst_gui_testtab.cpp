@@ -529,6 +529,40 @@ private Q_SLOTS:
         QCOMPARE(keys.removeDuplicates(), 0);
     }
 
+    // Review M3: VM consoles and RDP sessions are often 1024x768; the window fits them, and an
+    // error banner (a long one) does not raise the smallest height the window can have.
+    void windowFitsSmallScreens()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto sizes = [&w] {
+            QStringList out;
+            for (QWidget *c : w.findChildren<QWidget *>()) {
+                if (c->isVisibleTo(&w) && c->minimumSizeHint().height() > 100)
+                    out.append(QStringLiteral("%1(%2) %3x%4")
+                                   .arg(c->objectName(), QString::fromLatin1(c->metaObject()->className()))
+                                   .arg(c->minimumSizeHint().width())
+                                   .arg(c->minimumSizeHint().height()));
+            }
+            return out.join(QLatin1Char('\n'));
+        };
+        const QSize before = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(before.width() <= 1024 && before.height() <= 690,
+                 qPrintable(QStringLiteral("%1x%2\n%3").arg(before.width()).arg(before.height()).arg(sizes())));
+        w.banner()->showMessage(nb::ui::MessageBanner::Kind::Error,
+                                QStringLiteral("Cannot open snapshot /home/admin/measurements/2026-12/") +
+                                    QString(60, QLatin1Char('x')) + QStringLiteral(".nicbench: ") +
+                                    QStringLiteral("not valid JSON, truncated? ").repeated(12));
+        QTest::qWait(50);
+        const QSize after = w.minimumSizeHint().expandedTo(w.minimumSize());
+        qInfo("smallest window %dx%d, with a long error banner %dx%d", before.width(), before.height(), after.width(),
+              after.height());
+        QVERIFY2(after.width() <= 1024 && after.height() <= 690,
+                 qPrintable(
+                     QStringLiteral("%1x%2 after the banner\n%3").arg(after.width()).arg(after.height()).arg(sizes())));
+    }
+
     void defaultSizeFillsTheScreen()
     {
         QCOMPARE(MainWindow::defaultSize(QSize(1920, 1050)), QSize(1728, 945));

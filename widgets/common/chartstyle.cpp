@@ -126,9 +126,15 @@ LiveChartParts setUpLiveChart(QWidget *host, QCustomPlot *plot, const LiveChartS
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot);
     host->setMinimumHeight(160);
+    // A width of its own, not the one-row legend's (four entries made the live charts, and
+    // with them the window, wider than a 1024-pixel console: review M3); the legend flows
+    // into rows for the width the chart gets.
+    host->setMinimumWidth(200);
     plot->setObjectName(setup.objectName);
     plot->legend->setIconSize(setup.legendIconSize);
     placeLegendAbove(plot);
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot,
+                     [plot] { fitLegendToWidth(plot, plot->viewport().width()); });
 
     LiveChartParts parts;
     QCPAxisRect *rect = setup.placeholderRect ? setup.placeholderRect : plot->axisRect();

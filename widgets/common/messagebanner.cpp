@@ -32,6 +32,11 @@ MessageBanner::MessageBanner(QWidget *parent)
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_text->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // Three lines at most, the whole text in the tooltip: a long error must not make the
+    // window taller than a 720-pixel screen (review M3).
+    m_text->setMaximumHeight(m_text->fontMetrics().lineSpacing() * 3 + 2);
+    // Nor wider than the screen: a long path is one word that word wrap cannot break.
+    m_text->setMinimumWidth(m_text->fontMetrics().averageCharWidth() * 30);
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
@@ -50,6 +55,7 @@ void MessageBanner::showMessage(Kind kind, const QString &text)
 {
     m_kind = kind;
     m_text->setText(text);
+    m_text->setToolTip(text);
     applyStyle();
     show();
 }

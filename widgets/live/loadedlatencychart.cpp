@@ -100,7 +100,7 @@ LoadedLatencyChart::LoadedLatencyChart(QWidget *parent) : LiveChart(parent), m_p
         return textAt(m_latencyRect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x()));
     });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &LoadedLatencyChart::fitLabels);
-    setMinimumHeight(260);
+    setMinimumHeight(200); // fits a 1024x768 or 1280x720 window beside the rest (review M3)
     applyPalette();
     startTest(nb::TestParams());
     setPlaceholderText(tr("Throughput and probe latency of a latency-under-load test appear here"));

@@ -165,8 +165,9 @@ QSize UtilizationChart::sizeHint() const
 
 QSize UtilizationChart::minimumSizeHint() const
 {
-    // About 100 px of curves between the scale label and the time axis.
-    return QSize(240, 150);
+    // About 70 px of curves between the scale label and the time axis: the window fits a
+    // 720-pixel screen with an error banner shown (review M3).
+    return QSize(240, 120);
 }
 
 void UtilizationChart::setHistory(const std::deque<RatePoint> &points)
