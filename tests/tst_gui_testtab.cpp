@@ -32,6 +32,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -527,6 +528,39 @@ private Q_SLOTS:
                                       QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::HelpContents)})
             QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText)), qPrintable(keys.join(QLatin1Char('|'))));
         QCOMPARE(keys.removeDuplicates(), 0);
+    }
+
+    // Review M2: at 1280x720, after a test, CPU per Gbit/s on both sides and the adapter are
+    // on screen under the headline without scrolling the summary.
+    void keyFiguresVisibleWithoutScrolling()
+    {
+        MainWindow w;
+        const QString shown = nbtest::showWithBuiltinServer(w, QSize(1280, 720));
+        QVERIFY2(shown.isEmpty(), qPrintable(shown));
+        setShortTest(w, 1.0);
+        QSignalSpy finished(&w, &MainWindow::testFinished);
+        w.runAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QVERIFY(finished.at(0).at(0).value<nb::TestResult>().ok());
+        nb::ui::ResultsSummary *summary = w.testView()->summary();
+        const QString key = summary->keyFiguresText();
+        QVERIFY2(key.contains(QStringLiteral("CPU per Gbit/s: ")) && key.contains(QStringLiteral(" here")) &&
+                     key.contains(QStringLiteral("server")) && key.contains(QStringLiteral("Adapter: lo")),
+                 qPrintable(key));
+        QWidget *label = summary->keyFiguresLabel();
+        auto *scroll = qobject_cast<QScrollArea *>(summary->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        const QRect inViewport(label->mapTo(scroll->viewport(), QPoint(0, 0)), label->size());
+        QVERIFY2(scroll->viewport()->rect().contains(inViewport),
+                 qPrintable(QStringLiteral("key figures at %1,%2 %3x%4, viewport %5x%6")
+                                .arg(inViewport.x())
+                                .arg(inViewport.y())
+                                .arg(inViewport.width())
+                                .arg(inViewport.height())
+                                .arg(scroll->viewport()->width())
+                                .arg(scroll->viewport()->height())));
+        if (qEnvironmentVariableIsSet("NICBENCH_SCREENSHOTS"))
+            w.grab().save(qEnvironmentVariable("NICBENCH_SCREENSHOTS") + QStringLiteral("/key-figures-1280.png"));
     }
 
     // Review M3: VM consoles and RDP sessions are often 1024x768; the window fits them, and an

@@ -52,6 +52,7 @@ ResultsSummary::DirectionRow ResultsSummary::addDirectionRow(QGridLayout *grid, 
 ResultsSummary::ResultsSummary(QWidget *parent)
     : QWidget(parent)
     , m_headlineLabel(new QLabel(this))
+    , m_keyLabel(new QLabel(this))
     , m_table(new QWidget(this))
     , m_rrLabel(makeValueLabel(this))
     , m_latencyLabel(makeValueLabel(this))
@@ -84,6 +85,12 @@ void ResultsSummary::setUpLabels()
     big.setPointSizeF(big.pointSizeF() * 1.6);
     big.setBold(true);
     m_headlineLabel->setFont(big);
+    m_keyLabel->setObjectName(QStringLiteral("keyFigures"));
+    m_keyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_keyLabel->setWordWrap(true);
+    QFont key = m_keyLabel->font();
+    key.setPointSizeF(key.pointSizeF() * 1.15);
+    m_keyLabel->setFont(key);
     m_rrLabel->setObjectName(QStringLiteral("rrSummary"));
     m_latencyLabel->setObjectName(QStringLiteral("latencySummary"));
     m_loadedLabel->setObjectName(QStringLiteral("loadedLatencySummary"));
@@ -151,6 +158,7 @@ void ResultsSummary::layOutSummary()
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 4, 0);
     layout->addWidget(m_headlineLabel);
+    layout->addWidget(m_keyLabel);
     layout->addWidget(m_table);
     layout->addLayout(m_form);
     layout->addWidget(m_warningsLabel);
@@ -164,6 +172,8 @@ void ResultsSummary::clear()
     m_headline = 0;
     m_transactionsPerSecond = 0;
     m_headlineLabel->setText(tr("No result yet"));
+    m_keyLabel->clear();
+    m_keyLabel->hide();
     m_table->hide();
     for (QLabel *l : {m_loadedLabel, m_udpLabel, m_cpuPerGbpsLabel, m_rrLabel, m_latencyLabel, m_udpLostLabel,
                       m_cpuPerKtpsLabel, m_fairnessLabel, m_demandLabel, m_adapterLabel})
@@ -247,6 +257,7 @@ void ResultsSummary::showContent(const SummaryContent &c)
         m_headlineLabel->setText(m_result.ok() ? tr("No data") : tr("Test failed, nothing measured"));
     else
         m_headlineLabel->setText(c.headline.join(c.headlinePerLine ? QStringLiteral("\n") : QStringLiteral("   ")));
+    showKeyFigures(c);
     showLinesRow(m_udpLabel, c.udp);
     showLinesRow(m_fairnessLabel, c.fairness);
     m_cpuLabel->setText(c.cpu.isEmpty() ? QStringLiteral("-") : c.cpu.join(QLatin1Char('\n')));
@@ -257,6 +268,31 @@ void ResultsSummary::showContent(const SummaryContent &c)
     m_testLabel->setText(c.test.join(QLatin1Char('\n')));
     m_warningsLabel->setText(c.notes.join(QLatin1Char('\n')));
     m_warningsLabel->setVisible(!c.notes.isEmpty());
+}
+
+// What an admin compares adapters by, right under the headline: the CPU cost of a unit of
+// work on both sides and the adapter; the rows below keep the details.
+void ResultsSummary::showKeyFigures(const SummaryContent &c)
+{
+    QStringList key;
+    if (!c.cpuPerGbps.isEmpty())
+        key.append(tr("CPU per Gbit/s: %1").arg(c.cpuPerGbps.first()));
+    else if (!c.cpuPerKiloTransactions.isEmpty())
+        key.append(tr("CPU per 1,000 transactions/s: %1").arg(c.cpuPerKiloTransactions.first()));
+    if (!c.adapters.isEmpty())
+        key.append(tr("Adapter: %1").arg(c.adapters.first()));
+    m_keyLabel->setText(key.join(QLatin1Char('\n')));
+    m_keyLabel->setVisible(!key.isEmpty());
+}
+
+QString ResultsSummary::keyFiguresText() const
+{
+    return m_keyLabel->isVisibleTo(this) ? m_keyLabel->text() : QString();
+}
+
+QWidget *ResultsSummary::keyFiguresLabel() const
+{
+    return m_keyLabel;
 }
 
 QString ResultsSummary::latencyText() const

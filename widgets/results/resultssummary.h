@@ -53,6 +53,10 @@ public:
     // CPU cost per unit of work: local (and server) busy % of all cores per Gbit/s of
     // throughput, and per 1000 transactions/s for request/response. Empty when unknown.
     QString cpuPerGbpsText() const;
+    // The line under the headline: CPU per Gbit/s (or per 1,000 transactions/s) on both
+    // sides and the adapter that carried the test, visible without scrolling (review M2).
+    QString keyFiguresText() const;
+    QWidget *keyFiguresLabel() const;
     QString cpuPerKiloTransactionsText() const;
     QString testText() const;
     QString adapterText() const;
@@ -73,8 +77,10 @@ private:
     void showContent(const SummaryContent &content);
     void showOptionalRow(QLabel *label, const std::optional<QString> &text, bool shown);
     void showLinesRow(QLabel *label, const QStringList &lines);
+    void showKeyFigures(const SummaryContent &c);
 
     QLabel *m_headlineLabel;
+    QLabel *m_keyLabel;
     QWidget *m_table;
     QLabel *m_retransmitsHeader = nullptr; // hidden for UDP
     DirectionRow m_upload;
