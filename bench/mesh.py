@@ -49,16 +49,24 @@ def run_mesh(cli, ns, key, hosts, pairs, test, parallel, out):
     args = ["ip", "netns", "exec", ns, cli, "mesh", "--agent-key", key, "-o", out, "-q", "--pause", "0",
             "--hosts", ",".join(hosts), "--pairs", pairs, "--parallel", parallel, "--", *test]
     t0 = time.monotonic()
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    hwm = 0
-    while p.poll() is None:
-        hwm = max(hwm, benchlib.vm_hwm_kb(p.pid) or 0)
-        time.sleep(0.05)
-    wall = time.monotonic() - t0
-    stdout, stderr = p.communicate()
+    # Output to files, not pipes: the loop below does not read while it samples the peak RSS,
+    # and a full mesh's report (870 pairs at 30 agents) fills a pipe and blocks the mesh.
+    with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
+        p = subprocess.Popen(args, stdout=out_file, stderr=err_file, text=True)
+        hwm = 0
+        while p.poll() is None:
+            hwm = max(hwm, benchlib.vm_hwm_kb(p.pid) or 0)
+            time.sleep(0.05)
+        wall = time.monotonic() - t0
+        out_file.seek(0)
+        err_file.seek(0)
+        stdout, stderr = out_file.read(), err_file.read()
     if p.returncode not in (0, 2):
         raise RuntimeError("mesh %s: exit %d: %s" % (pairs, p.returncode, stderr.strip()))
-    failed = len(re.findall(r"failed:", stdout))
+    failures = [line.strip() for line in stdout.splitlines() if "failed:" in line]
+    for line in failures[:5]:
+        print("  %s: %s" % (pairs, line), flush=True)
+    failed = len(failures)
     return wall, hwm, p.returncode, failed
 
 
@@ -97,6 +105,9 @@ def main():
             n = opt.agents * (opt.agents - 1) if pairs == "all" else opt.agents
             rows.append([pairs, str(n), "%.1f" % wall, "%.0f" % (1000 * wall / n), "%.1f" % (hwm / 1024),
                          "%.1f" % (os.path.getsize(out) / 1e6), str(failed)])
+            # Each mesh as it ends: a long full mesh cut short still leaves the ones before it.
+            print("mesh %s: %s pairs, %s s, %s ms per pair, controller peak RSS %s MiB, snapshot %s MB, "
+                  "failed runs %s" % tuple(rows[-1]), flush=True)
         agent_hwm = max(benchlib.vm_hwm_kb(a.pid) or 0 for a in agents)
         print("%d agents, set-up (namespaces and agents) %.1f s, test %r, --parallel %s; agents' peak RSS %.1f MiB"
               % (opt.agents, setup, opt.test, opt.parallel, agent_hwm / 1024))

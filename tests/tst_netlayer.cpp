@@ -56,6 +56,7 @@ private slots:
     void refusedConnectIsReported();
     void closedSocketLeavesPoller();
     void shutdownEndsBlockedReceive();
+    void unreadBytesCountsWhatWaits();
     void acceptPendingReturnsAtOnce();
     void dualStackListener();
     void refusedConnectSaysWhy();
@@ -157,6 +158,30 @@ void TestNetLayer::shutdownEndsBlockedReceive()
     reader.join();
     QVERIFY2(woke, "shutdownBoth() did not end a receive blocked in another thread");
     QVERIFY(status.load() != int(net::IoStatus::Ok));
+}
+
+// What the server's receivers still have to read at the client's TEST_END
+// (StreamSet::settleReceivers): bytes that arrived and were not read, then fewer once read.
+void TestNetLayer::unreadBytesCountsWhatWaits()
+{
+    Pair p = connectedPair();
+    QVERIFY(p.client.valid() && p.server.valid());
+    QCOMPARE(net::unreadBytes(p.server), std::int64_t(0));
+    const QByteArray payload(1000, 'x');
+    const std::atomic<bool> stop{false};
+    QString err;
+    QCOMPARE(net::sendAll(p.client, payload.constData(), std::size_t(payload.size()), stop, &err), net::IoStatus::Ok);
+    QElapsedTimer t;
+    t.start();
+    while (net::unreadBytes(p.server) < 1000 && t.elapsed() < 5000)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    QCOMPARE(net::unreadBytes(p.server), std::int64_t(1000));
+    char buf[400];
+    const net::Transfer got = net::receiveSome(p.server, buf, sizeof buf);
+    QCOMPARE(got.bytes, std::int64_t(400));
+    QCOMPARE(net::unreadBytes(p.server), std::int64_t(600));
+    net::Socket none;
+    QCOMPARE(net::unreadBytes(none), std::int64_t(-1));
 }
 
 void TestNetLayer::acceptPendingReturnsAtOnce()

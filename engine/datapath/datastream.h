@@ -135,6 +135,7 @@ public:
     // Set when the connection failed (reset, closed early by the peer while sending).
     QString error() const;
     bool tcpInfo(net::TcpInfo *out) const { return net::readTcpInfo(m_socket, out); }
+    std::int64_t unreadBytes() const { return net::unreadBytes(m_socket); }
 
     class Exchange; // one accepted CRR connection (datastream_p.h)
 

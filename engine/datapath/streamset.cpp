@@ -7,6 +7,8 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace nb {
 
@@ -128,6 +130,21 @@ void StreamSet::freeze(double now)
         net::TcpInfo ti;
         if (e.stream->isSender() && e.stream->tcpInfo(&ti))
             e.finalRetrans = ti.totalRetransmits - e.retransBaseline;
+    }
+}
+
+std::int64_t StreamSet::settleReceivers(int maxMs) const
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(maxMs);
+    for (;;) {
+        std::int64_t unread = 0;
+        for (const Entry &e : m_streams) {
+            if (e.stream->role() == DataStream::Role::Receiver && !e.stream->finished())
+                unread += std::max<std::int64_t>(0, e.stream->unreadBytes());
+        }
+        if (unread == 0 || std::chrono::steady_clock::now() >= until)
+            return unread;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
 

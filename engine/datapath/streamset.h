@@ -46,6 +46,11 @@ public:
     IntervalReport takeInterval(double now, bool omitted, LatencyHistogram *latency = nullptr);
     // Snapshots the final counts; later bytes (drained after the end) do not count.
     void freeze(double now);
+    // Before freeze() at the peer's TEST_END: gives the TCP receivers up to maxMs to read
+    // what the kernel already holds for them. The peer sent those bytes before it ended the
+    // test; a receiver that had not been scheduled yet (a 64 KB -n test with 15 tests at once
+    // on 2 cores) would otherwise count none of them. Returns the bytes still unread.
+    std::int64_t settleReceivers(int maxMs) const;
     // UDP receivers stop counting now, before stopSenders() waits for the workers: a
     // datagram read after the end does not count (iperf3's receiver stops at the end too).
     void stopUdpCounting();

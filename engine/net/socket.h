@@ -114,6 +114,8 @@ struct TcpInfo {
 };
 // Reads TCP_INFO for a connected socket; false where the platform has none.
 bool readTcpInfo(const Socket &s, TcpInfo *out);
+// Bytes the kernel holds for a socket that were not read yet (FIONREAD), or -1 when unknown.
+std::int64_t unreadBytes(const Socket &s);
 
 // The OS's text for a system error code (errno / WSAGetLastError()).
 QString systemErrorText(int code);

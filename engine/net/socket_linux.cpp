@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -157,6 +158,12 @@ QString congestion(const Socket &s)
         return QString::fromLatin1(name);
 #endif
     return {};
+}
+
+std::int64_t unreadBytes(const Socket &s)
+{
+    int n = 0;
+    return ::ioctl(s.handle(), FIONREAD, &n) == 0 ? std::int64_t(n) : -1;
 }
 
 bool readTcpInfo(const Socket &s, TcpInfo *out)

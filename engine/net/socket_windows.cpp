@@ -304,6 +304,12 @@ QString congestion(const Socket &)
     return {};
 }
 
+std::int64_t unreadBytes(const Socket &s)
+{
+    u_long n = 0;
+    return ioctlsocket(s.handle(), FIONREAD, &n) == 0 ? std::int64_t(n) : -1;
+}
+
 bool readTcpInfo(const Socket &s, TcpInfo *out)
 {
     // SIO_TCP_INFO exists from Windows 10 1703; elsewhere (and under wine) the ioctl fails.
