@@ -958,7 +958,8 @@ private Q_SLOTS:
         dialog.setKinds(true, true);
         QCOMPARE(dialog.configurations().size(), 4);
         QVERIFY(dialog.configurations().last().params.isRequestResponse());
-        // Latency under load (issue 16): one more variant, each phase as long as the duration.
+        // Latency under load (issue 16): one more variant, its phases as long as the test
+        // panel's (5 s by default), whatever the Duration of the other variants (review M7).
         dialog.setDuration(3);
         dialog.setKinds(true, true, true);
         QCOMPARE(dialog.configurations().size(), 5);
@@ -966,7 +967,8 @@ private Q_SLOTS:
             const nb::Configuration loaded = dialog.configurations().last();
             QCOMPARE(loaded.variant, QStringLiteral("Latency under load"));
             QVERIFY(loaded.params.isLoadedLatency());
-            QCOMPARE(loaded.params.phaseSeconds, 3.0);
+            QCOMPARE(loaded.params.phaseSeconds, 5.0);
+            QCOMPARE(dialog.configurations().first().params.duration, 3.0);
             QCOMPARE(loaded.params.streams, 1);
             QVERIFY2(loaded.params.validate().isEmpty(), qPrintable(loaded.params.validate()));
             QVERIFY(dialog.validationError().isEmpty());

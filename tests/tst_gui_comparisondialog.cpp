@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -274,6 +275,57 @@ private Q_SLOTS:
         QVERIFY2(fromPanel.validationError().isEmpty(), qPrintable(fromPanel.validationError()));
         QCOMPARE(fromPanel.configurations().first().variantName(), QStringLiteral("UDP 20M 1200B"));
         QCOMPARE(fromPanel.configurations().first().params.blockSize, 1200u);
+    }
+
+    // Review M7: after a latency-under-load test (5 phases x 5 s, both ways) the dialog offers
+    // throughput at the default 10 s, upload, with a Direction box to change it, and describes
+    // the latency-under-load variant as its phases, not as "upload, 25 s".
+    void inheritsWhatItShows()
+    {
+        ComparisonDialog dialog;
+        nb::TestParams lul;
+        lul.host = QStringLiteral("127.0.0.1");
+        lul.kind = nb::TestKind::LoadedLatency;
+        lul.streams = 4;
+        lul.phaseSeconds = 5;
+        lul.direction = nb::Direction::Bidirectional;
+        lul.duration = 25;
+        dialog.setBaseParams(lul);
+        dialog.setAdapters(fakeAdapters());
+        dialog.setEndpoints(fakeEndpoints());
+        QList<nb::Configuration> configs = dialog.configurations();
+        QVERIFY2(dialog.validationError().isEmpty(), qPrintable(dialog.validationError()));
+        QCOMPARE(configs.size(), 4); // P=4 and latency under load, per adapter
+        QCOMPARE(configs[0].params.kind, nb::TestKind::Stream);
+        QCOMPARE(configs[0].params.direction, nb::Direction::Upload);
+        QCOMPARE(configs[0].params.duration, 10.0);
+        QVERIFY(configs[1].params.isLoadedLatency());
+        QCOMPARE(configs[1].params.phaseSeconds, 5.0);
+        auto *preview = dialog.findChild<QTableWidget *>(QStringLiteral("previewTable"));
+        QVERIFY(preview);
+        QCOMPARE(preview->item(1, 2)->text(), QStringLiteral("5 phases x 5 s = 25 s, both directions, 4 streams"));
+        QCOMPARE(preview->item(0, 2)->text(), QStringLiteral("upload, 4 streams, 10 s"));
+
+        auto *direction = dialog.findChild<QComboBox *>(QStringLiteral("comparisonDirectionCombo"));
+        QVERIFY(direction);
+        direction->setCurrentIndex(direction->findData(int(nb::Direction::Download)));
+        configs = dialog.configurations();
+        QCOMPARE(configs[0].params.direction, nb::Direction::Download);
+        QVERIFY(configs[1].params.isLoadedLatency()); // its phases decide its directions
+        QVERIFY2(preview->item(0, 2)->text().startsWith(QStringLiteral("download")),
+                 qPrintable(preview->item(0, 2)->text()));
+        // "Other settings" lists what cannot be changed here; the direction can.
+        auto *other = dialog.findChild<QLabel *>(QStringLiteral("baseParamsLabel"));
+        QVERIFY(other && !other->text().contains(QStringLiteral("bidirectional")));
+        if (const QString dir = qEnvironmentVariable("NICBENCH_SCREENSHOTS"); !dir.isEmpty()) {
+            for (const QSize size : {QSize(1260, 680), QSize(1004, 720)}) {
+                dialog.resize(size);
+                dialog.show();
+                QTest::qWait(100);
+                dialog.grab().save(
+                    QStringLiteral("%1/newcomparison-lul-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+            }
+        }
     }
 
     // Minor 23 / B2: short default labels, typed labels, and the adapter as the baseline.

@@ -31,6 +31,14 @@ namespace {
 // 1 in flight, 10 s" (request/response), "upload, 4 streams, 10 s" (throughput).
 QString describeTest(const nb::TestParams &p)
 {
+    if (p.isLoadedLatency()) { // "5 phases x 5 s = 25 s, both directions, 4 streams"
+        const nb::LoadSchedule s = p.loadSchedule();
+        return ComparisonDialog::tr("%1 phases x %2 s = %3 s, both directions, %4")
+            .arg(s.size())
+            .arg(p.phaseSeconds)
+            .arg(s.total())
+            .arg(p.streams == 1 ? ComparisonDialog::tr("1 stream") : ComparisonDialog::tr("%1 streams").arg(p.streams));
+    }
     if (p.isRequestResponse()) {
         const int n = p.connections();
         return ComparisonDialog::tr("%1, %2 in flight, %3 s")
@@ -112,7 +120,15 @@ void ComparisonDialog::setBaseParams(const nb::TestParams &params)
 {
     m_base = params;
     const QSignalBlocker b1(m_duration), b2(m_port), b3(m_streams), b4(m_rrConnections), b5(m_rr), b6(m_loaded);
-    m_duration->setValue(params.isTimed() ? params.duration : 10.0);
+    // A latency-under-load test's duration is its phases' total: the other variants start
+    // at the throughput default instead, and its variant keeps the phase length (review M7).
+    m_duration->setValue(params.isTimed() && !params.isLoadedLatency() ? params.duration : 10.0);
+    {
+        const QSignalBlocker b(m_direction);
+        const nb::Direction d =
+            params.isLoadedLatency() || params.isRequestResponse() ? nb::Direction::Upload : params.direction;
+        m_direction->setCurrentIndex(std::max(0, m_direction->findData(int(d))));
+    }
     m_port->setValue(params.port);
     // The test panel's count starts the field of its kind; the other kind starts at 1.
     m_streams->setText(QString::number(params.isRequestResponse() ? 1 : params.streams));
@@ -135,13 +151,13 @@ void ComparisonDialog::setBaseParams(const nb::TestParams &params)
         }
     }
     QStringList parts;
-    parts << nb::directionName(params.direction);
     parts << tr("buffer %1").arg(nb::formatBytes(params.blockSize));
     if (params.window > 0)
         parts << tr("socket buffer %1").arg(nb::formatBytes(params.window));
     if (params.omit > 0)
         parts << tr("omit %1 s").arg(params.omit);
     parts << tr("interval %1 s").arg(params.interval);
+    parts << tr("latency under load: phases %1 of %2 s").arg(params.phases).arg(params.phaseSeconds);
     if (params.requestSize != 1 || params.responseSize != 1)
         parts << tr("request %1, response %2").arg(params.requestSize).arg(params.responseSize);
     if (params.inFlight > 1)
@@ -335,8 +351,7 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
             nb::MatrixVariant v = nb::MatrixVariant::withStreams(n);
             v.kind = nb::TestKind::Stream;
             v.udp = false; // TCP: UDP has its own variants below
-            if (m_base.isRequestResponse())
-                v.direction = nb::Direction::Upload;
+            v.direction = direction();
             vars.append(v);
         }
     }
@@ -351,12 +366,12 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
         vars.append(v);
     }
     if (m_loaded->isChecked())
-        vars.append(nb::MatrixVariant::latencyUnderLoad(streams.first(), m_duration->value()));
+        vars.append(nb::MatrixVariant::latencyUnderLoad(streams.first(), m_base.phaseSeconds));
     // The test panel's datagram size when it runs UDP with one, else iperf3's default.
     const std::uint32_t datagram = m_base.udp && !m_base.udpDatagramSizeUnset() ? m_base.blockSize : 0;
     for (std::uint64_t rate : std::as_const(rates)) {
         nb::MatrixVariant v = nb::MatrixVariant::udpStream(rate, datagram);
-        v.direction = nb::Direction::Upload;
+        v.direction = direction();
         vars.append(v);
     }
     if (m_udpRr->isChecked()) {
@@ -366,6 +381,11 @@ bool ComparisonDialog::variants(QList<nb::MatrixVariant> *out, QString *error) c
     }
     *out = vars;
     return true;
+}
+
+nb::Direction ComparisonDialog::direction() const
+{
+    return nb::Direction(m_direction->currentData().toInt());
 }
 
 nb::TestParams ComparisonDialog::base() const

@@ -108,6 +108,7 @@ private:
     void fitToScreen();
     bool variants(QList<nb::MatrixVariant> *out, QString *error) const;
     nb::TestParams base() const;
+    nb::Direction direction() const; // the Direction box: throughput and UDP variants
     void refresh();
     void fillPreview();
     void fillBaselineChoices();
@@ -133,6 +134,7 @@ private:
     QCheckBox *m_udpRr = nullptr;
     QLabel *m_baseLabel = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
+    QComboBox *m_direction = nullptr; // of throughput and UDP variants
     QSpinBox *m_port = nullptr;
     QSpinBox *m_repeats = nullptr;
     QComboBox *m_order = nullptr;

@@ -145,6 +145,16 @@ QWidget *ComparisonDialog::buildVariants()
     }
     m_duration->setSuffix(tr(" s"));
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &ComparisonDialog::refresh);
+    m_direction = new QComboBox;
+    m_direction->setObjectName(QStringLiteral("comparisonDirectionCombo"));
+    for (nb::Direction d : {nb::Direction::Upload, nb::Direction::Download, nb::Direction::Bidirectional}) {
+        QString name = nb::directionName(d);
+        name[0] = name[0].toUpper();
+        m_direction->addItem(name, int(d));
+    }
+    m_direction->setToolTip(tr("Which way throughput and UDP variants send. Request/response runs both ways by "
+                               "nature; latency under load runs its phases."));
+    connect(m_direction, &QComboBox::currentIndexChanged, this, &ComparisonDialog::refresh);
     m_port = new QSpinBox;
     m_port->setRange(1, 65535);
     connect(m_port, &QSpinBox::valueChanged, this, &ComparisonDialog::refresh);
@@ -155,6 +165,7 @@ QWidget *ComparisonDialog::buildVariants()
     form->addRow(m_loaded);
     form->addRow(m_udp, m_udpRates);
     form->addRow(m_udpRr);
+    form->addRow(tr("D&irection:"), m_direction);
     form->addRow(tr("D&uration:"), m_duration);
     form->addRow(tr("&Port:"), m_port);
     form->addRow(tr("Other settings:"), m_baseLabel);
