@@ -183,6 +183,7 @@ private slots:
     void rejectsFixtures_data();
     void rejectsFixtures();
     void rejectsWhatIsNoFile();
+    void leavesOutMacAddresses();
     void rejectsMutations_data();
     void rejectsMutations();
     void rejectsHugeArrays();
@@ -793,6 +794,36 @@ void TestSnapshot::rejectsWhatIsNoFile()
     QVERIFY2(error.contains(QLatin1String("is not a regular file")), qPrintable(error));
     QVERIFY(t.elapsed() < 5000);
 #endif
+}
+
+// A snapshot is mailed around: neither machine's MAC addresses go in (review minor), while
+// the adapters themselves (name, driver, family) stay.
+void TestSnapshot::leavesOutMacAddresses()
+{
+    Comparison c = makeComparison();
+    AdapterInfo eth;
+    eth.name = QStringLiteral("eth0");
+    eth.driver = QStringLiteral("e1000");
+    eth.hardwareAddress = QStringLiteral("52:54:00:ab:cd:ef");
+    c.environment.local.adapters = {eth};
+    c.environment.remote.adapters = {eth};
+    c.runs[0].result.localAdapter = eth;
+    c.runs[0].result.remoteAdapter = eth;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("mail.nicbench"));
+    QString error;
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY(!bytes.contains("52:54:00:ab:cd:ef"));
+    QVERIFY(!bytes.contains("hardware_address\": \"5"));
+    Comparison back;
+    QVERIFY2(Snapshot::load(path, &back, &error), qPrintable(error));
+    QCOMPARE(back.environment.local.adapters.size(), 1);
+    QCOMPARE(back.environment.local.adapters.first().driver, QStringLiteral("e1000"));
+    QVERIFY(back.environment.local.adapters.first().hardwareAddress.isEmpty());
+    QVERIFY(back.runs[0].result.localAdapter && back.runs[0].result.localAdapter->name == QStringLiteral("eth0"));
 }
 
 void TestSnapshot::rejectsMutations_data()

@@ -182,6 +182,31 @@ bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
 
 } // namespace
 
+namespace {
+
+// Snapshots are mailed to vendors and colleagues: no MAC address of either machine goes in
+// (the server leaves them out of its hello for the same reason, docs/protocol.md §2.2).
+QJsonValue withoutHardwareAddresses(const QJsonValue &v)
+{
+    if (v.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue &item : v.toArray())
+            out.append(withoutHardwareAddresses(item));
+        return out;
+    }
+    if (!v.isObject())
+        return v;
+    QJsonObject o = v.toObject();
+    o.remove(QStringLiteral("hardware_address"));
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it.value().isObject() || it.value().isArray())
+            it.value() = withoutHardwareAddresses(it.value());
+    }
+    return o;
+}
+
+} // namespace
+
 QJsonObject Snapshot::toJson(const Comparison &c)
 {
     QJsonObject o;
@@ -206,9 +231,9 @@ QJsonObject Snapshot::toJson(const Comparison &c)
     o.insert(QStringLiteral("configurations"), configs);
     QJsonArray runs;
     for (const Run &r : c.runs)
-        runs.append(r.toJson());
+        runs.append(withoutHardwareAddresses(r.toJson()));
     o.insert(QStringLiteral("runs"), runs);
-    o.insert(QStringLiteral("environment"), c.environment.toJson());
+    o.insert(QStringLiteral("environment"), withoutHardwareAddresses(c.environment.toJson()));
     o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(c.warnings));
     o.insert(QStringLiteral("statistics"), computeStatistics(c).toJson());
     return o;

@@ -420,7 +420,9 @@ void MainWindow::updateTitle()
     } else if (m_areaTabs->currentWidget() == m_compareView) {
         detail = m_compareView->sourceNames().join(QStringLiteral(" + "));
     }
-    setWindowTitle(detail.isEmpty() ? app : QStringLiteral("%1 \u2014 %2").arg(app, detail));
+    // "cmp — NicBench": ending with the application's display name, which X11 and Wayland
+    // otherwise append ("NicBench — cmp — NicBench", review minor).
+    setWindowTitle(detail.isEmpty() ? app : QStringLiteral("%1 \u2014 %2").arg(detail, app));
 }
 
 void MainWindow::setTheme(AppSettings::Theme theme)
