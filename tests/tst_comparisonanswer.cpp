@@ -147,6 +147,8 @@ private slots:
     void failedRunsStayInTheAnswer();
     void cpuSide_data();
     void cpuSide();
+    void tooFewRuns_data();
+    void tooFewRuns();
 };
 
 void TestComparisonAnswer::perVariantBaselines_data()
@@ -532,6 +534,44 @@ void TestComparisonAnswer::intervalFromZero()
     QFETCH(QString, expected);
     const stats::Summary s = stats::summarize(values);
     QCOMPARE(ComparisonTable::formatInterval(metric, s, metricUnit(metric)), expected);
+}
+
+// Too few runs for Welch's test say so plainly, with the counts and the --repeats that
+// would do; two successful runs each are enough for a verdict.
+void TestComparisonAnswer::tooFewRuns_data()
+{
+    QTest::addColumn<int>("repeats");
+    QTest::addColumn<int>("baseFailures"); // E1000 runs that fail, from the last repeat down
+    QTest::addColumn<QString>("expected"); // the sentence's start
+    QTest::newRow("1 run each") << 1 << 0
+                                << "VMXNET3 vs E1000: 1 run each: too few for a verdict on throughput; "
+                                   "use --repeats 2 or more";
+    QTest::newRow("2 and 1 runs") << 2 << 1
+                                  << "VMXNET3 vs E1000: 2 and 1 run: too few for a verdict on throughput; "
+                                     "use --repeats 2 or more";
+    QTest::newRow("2 runs each") << 2 << 0 << "VMXNET3 is faster than E1000: +";
+}
+
+void TestComparisonAnswer::tooFewRuns()
+{
+    QFETCH(int, repeats);
+    QFETCH(int, baseFailures);
+    QFETCH(QString, expected);
+    Comparison c;
+    c.repeats = repeats;
+    c.baselineIndex = 0;
+    for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")})
+        c.configurations.append(nbtest::namedConfiguration(adapter, QString()));
+    nbtest::addScheduledRuns(c, [&](const Run &run) {
+        TestResult r = streamResult((run.configIndex == 0 ? 1.0 : 9.0) * (1 + 0.01 * run.repeatIndex), 40);
+        if (run.configIndex == 0 && run.repeatIndex >= repeats - baseFailures)
+            r.error = QStringLiteral("connection refused");
+        return r;
+    });
+    const QList<VariantAnswer> a = answerComparison(c, computeStatistics(c));
+    QCOMPARE(a.size(), 1);
+    QVERIFY(!a[0].sentences.isEmpty());
+    QVERIFY2(a[0].sentences[0].startsWith(expected), qPrintable(a[0].sentences[0]));
 }
 
 #include "tst_comparisonanswer.moc"

@@ -15,8 +15,26 @@ QString seriesName(const Comparison &c, const QStringList &names, int config)
     return c.configurations.value(config).adapterName();
 }
 
-// "is faster than", "is slower than", "does not differ significantly from", ...
-QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b)
+// Welch's test (stats::welchTest) needs this many successful runs on each side.
+constexpr int kMinRunsForVerdict = 2;
+
+QString runWords(int n)
+{
+    return n == 1 ? QStringLiteral("1 run") : QStringLiteral("%1 runs").arg(n);
+}
+
+// "2 runs each" / "1 and 3 runs": the runs behind a comparison, candidate first.
+QString runCounts(int candidate, int base)
+{
+    if (candidate == base)
+        return runWords(candidate) + QStringLiteral(" each");
+    return QStringLiteral("%1 and %2").arg(candidate).arg(runWords(base));
+}
+
+// "is faster than", "is slower than", "does not differ significantly from", ...; runs and
+// baseRuns: the successful runs behind each side, to say plainly when they are too few.
+QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b,
+                        int runs, int baseRuns)
 {
     const QString delta = ComparisonTable::formatDelta(b.difference);
     const QString what = primaryName(primary);
@@ -35,6 +53,10 @@ QString primarySentence(const QString &who, const QString &base, Metric primary,
     case stats::Verdict::NotEnoughRuns:
         break;
     }
+    if (runs < kMinRunsForVerdict || baseRuns < kMinRunsForVerdict)
+        return QStringLiteral("%1 vs %2: %3: too few for a verdict on %4; use --repeats %5 or more")
+            .arg(who, base, runCounts(runs, baseRuns), what)
+            .arg(kMinRunsForVerdict);
     return QStringLiteral("%1 vs %2: not enough runs for a verdict on %3").arg(who, base, what);
 }
 
@@ -289,7 +311,11 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
         for (const AnswerEntry &e : a.entries) {
             if (!e.primary || !e.primary->hasBaseline)
                 continue;
-            QString s = primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline);
+            const MetricStatistics *basePrimary =
+                statistics.find(statistics.configurations[e.configIndex].baselineConfig, a.primary);
+            QString s =
+                primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline, int(e.primary->values.size()),
+                                basePrimary ? int(basePrimary->values.size()) : 0);
             if (e.cost && e.cost->hasBaseline)
                 s += QStringLiteral("; ") + costClause(a.cost, e.cost->vsBaseline);
             if (a.loss && e.loss && e.loss->hasBaseline)
