@@ -40,16 +40,9 @@ QJsonObject guestStatusJson(const GuestState &g)
 
 GuestState guestFromStatusJson(const QJsonObject &json)
 {
-    GuestState g;
-    g.name = json.value(QStringLiteral("name")).toString();
-    g.adapter = json.value(QStringLiteral("adapter")).toString();
-    g.device = json.value(QStringLiteral("device")).toString();
-    g.driver = json.value(QStringLiteral("driver")).toString();
-    g.address = json.value(QStringLiteral("address")).toString();
+    // The state file's fields (a status line has no mac, folder or start time), then the status's own.
+    GuestState g = GuestState::fromJson(json);
     g.state = json.value(QStringLiteral("state")).toString();
-    g.pid = json.value(QStringLiteral("pid")).toInteger();
-    g.tap = json.value(QStringLiteral("tap")).toString();
-    g.port = json.value(QStringLiteral("port")).toInt(5201);
     g.mtu = json.value(QStringLiteral("mtu")).toInt();
     g.speedMbps = json.value(QStringLiteral("link_speed_mbps")).toInteger(-1);
     g.bootSeconds = json.value(QStringLiteral("boot_seconds")).toDouble(-1);
