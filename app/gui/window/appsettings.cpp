@@ -30,6 +30,11 @@ QString folderKey(AppSettings::Folder kind)
 
 } // namespace
 
+QString AppSettings::historyDirectory()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("history"));
+}
+
 QString AppSettings::lastDirectory(Folder kind)
 {
     const QString stored = QSettings().value(folderKey(kind)).toString();
