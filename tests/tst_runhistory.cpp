@@ -312,8 +312,9 @@ private Q_SLOTS:
                                      "\"results\": [" +
                                          result + "]}"
                                   << QStringLiteral("finished_at");
-        QTest::newRow("truncated") << RunHistory::encode(HistoryRun{HistoryEntry{}, thisHost(), {streamRun(1)}}).left(300)
-                                   << QStringLiteral("not JSON");
+        QTest::newRow("truncated")
+            << RunHistory::encode(HistoryRun{HistoryEntry{}, thisHost(), {streamRun(1)}}).left(300)
+            << QStringLiteral("not JSON");
     }
     void unreadableFilesListed()
     {
@@ -460,7 +461,8 @@ private Q_SLOTS:
         QCOMPARE(c.runs.size(), 2);
         QCOMPARE(c.runs[0].result.toJson(), streamRun(9).toJson());
         QCOMPARE(c.title, QStringLiteral("Past runs: %1 vs %2").arg(first, second));
-        QVERIFY2(c.warnings.constFirst().contains(QStringLiteral("not interleaved")), qPrintable(c.warnings.join(QLatin1Char('\n'))));
+        QVERIFY2(c.warnings.constFirst().contains(QStringLiteral("not interleaved")),
+                 qPrintable(c.warnings.join(QLatin1Char('\n'))));
         QCOMPARE(c.environment.local.hostName, QStringLiteral("bench-host"));
         QCOMPARE(c.environment.local.adapters.size(), 1); // the adapter that carried them
         QCOMPARE(c.environment.local.adapters.constFirst().name, QStringLiteral("lo"));
@@ -491,8 +493,8 @@ private Q_SLOTS:
         Comparison c;
         QString error;
         QVERIFY2(comparisonFromHistory(runs, &c, &error), qPrintable(error));
-        QCOMPARE(c.adapters(), (QStringList{QStringLiteral("ens192"), QStringLiteral("ens224"),
-                                            QStringLiteral("198.18.0.9")}));
+        QCOMPARE(c.adapters(),
+                 (QStringList{QStringLiteral("ens192"), QStringLiteral("ens224"), QStringLiteral("198.18.0.9")}));
         QCOMPARE(c.variants(), (QStringList{QStringLiteral("TCP upload P=1"), QStringLiteral("TCP_RR")}));
         QCOMPARE(c.configurations[0].label, QStringLiteral("ens192, TCP upload P=1"));
         QCOMPARE(c.repeats, 2);
@@ -535,7 +537,7 @@ private Q_SLOTS:
 
     void intervalCsv()
     {
-        TestResult upload = streamRun(0.016, 2); // 1 MB per stream per second
+        TestResult upload = streamRun(0.016, 2);   // 1 MB per stream per second
         upload.intervals[0].streams[0].rttUs = -1; // not known: an empty cell
         const QString csv = intervalsCsv({upload, rrRun(500)});
         const QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);

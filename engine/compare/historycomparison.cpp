@@ -94,8 +94,8 @@ QStringList historySeriesLabels(const QList<HistoryRun> &runs)
     }
     const bool byAdapter = targetsOf.size() > 1;
     // Both only when an adapter went to several targets: else the adapter says it all.
-    const bool byBoth =
-        byAdapter && std::any_of(targetsOf.cbegin(), targetsOf.cend(), [](const QSet<QString> &t) { return t.size() > 1; });
+    const bool byBoth = byAdapter && std::any_of(targetsOf.cbegin(), targetsOf.cend(),
+                                                 [](const QSet<QString> &t) { return t.size() > 1; });
     const bool byTarget = targets.size() > 1;
     const bool byTime = !byAdapter && !byTarget;
     QStringList labels;
@@ -164,9 +164,10 @@ bool comparisonFromHistory(const QList<HistoryRun> &chosen, Comparison *out, QSt
             run.result = r;
             if (!r.ok())
                 c.warnings << QStringLiteral("%1 (%2) failed: %3")
-                                  .arg(label,
-                                       runs[i].entry.finishedAt.toLocalTime().toString(QStringLiteral("d MMM HH:mm:ss")),
-                                       r.error);
+                                  .arg(
+                                      label,
+                                      runs[i].entry.finishedAt.toLocalTime().toString(QStringLiteral("d MMM HH:mm:ss")),
+                                      r.error);
             c.runs.append(run);
         }
     }

@@ -29,7 +29,8 @@ QString streamHeadline(const TestResult &r)
     }
     if (r.params.isBidir() && r.hasDirection(true) && r.hasDirection(false))
         return QStringLiteral("up %1, down %2")
-            .arg(formatBitrate(r.sum(true).receivedBitsPerSecond()), formatBitrate(r.sum(false).receivedBitsPerSecond()));
+            .arg(formatBitrate(r.sum(true).receivedBitsPerSecond()),
+                 formatBitrate(r.sum(false).receivedBitsPerSecond()));
     const auto bps = metricValue(r, Metric::Throughput);
     return bps ? formatBitrate(*bps) : QString();
 }
@@ -47,7 +48,8 @@ QString rrHeadline(const TestResult &r)
 
 QString loadedHeadline(const TestResult &r)
 {
-    for (Metric m : {Metric::LoadedBidirP99Increase, Metric::LoadedDownloadP99Increase, Metric::LoadedUploadP99Increase}) {
+    for (Metric m :
+         {Metric::LoadedBidirP99Increase, Metric::LoadedDownloadP99Increase, Metric::LoadedUploadP99Increase}) {
         if (const auto increase = metricValue(r, m))
             return QStringLiteral("p99 %1 under load").arg(formatLatencyChange(*increase));
     }
@@ -62,14 +64,15 @@ QString runKindLabel(const TestParams &p)
         return QStringLiteral("Latency under load");
     if (p.isRequestResponse()) {
         QString name = p.kind == TestKind::Crr ? QStringLiteral("TCP_CRR")
-                       : p.udp                ? QStringLiteral("UDP_RR")
-                                              : QStringLiteral("TCP_RR");
+                       : p.udp                 ? QStringLiteral("UDP_RR")
+                                               : QStringLiteral("TCP_RR");
         if (p.connections() > 1)
             name += QStringLiteral(" (%1 conn.)").arg(p.connections());
         return name;
     }
     if (p.udp) {
-        QString name = QStringLiteral("UDP %1 %2").arg(describedDirection(p.direction), MatrixVariant::rateText(p.bandwidth));
+        QString name =
+            QStringLiteral("UDP %1 %2").arg(describedDirection(p.direction), MatrixVariant::rateText(p.bandwidth));
         if (p.streams > 1)
             name += QStringLiteral(" P=%1").arg(p.streams);
         return name;
@@ -89,7 +92,7 @@ QString runHeadline(const TestResult &r)
 {
     if (!r.ok())
         return QStringLiteral("failed: %1").arg(printable(r.error, 160));
-    QString text = r.params.isLoadedLatency()    ? loadedHeadline(r)
+    QString text = r.params.isLoadedLatency()     ? loadedHeadline(r)
                    : r.params.isRequestResponse() ? rrHeadline(r)
                                                   : streamHeadline(r);
     return text.isEmpty() ? QStringLiteral("no figures") : text;
@@ -109,9 +112,9 @@ QString runAdapterLabel(const QList<TestResult> &results)
         if (!r.localAdapter)
             continue;
         const AdapterInfo &a = *r.localAdapter;
-        return a.driver.isEmpty() || a.driver == a.name ? printable(a.name, 64)
-                                                        : QStringLiteral("%1 (%2)").arg(printable(a.name, 64),
-                                                                                       printable(a.driver, 64));
+        return a.driver.isEmpty() || a.driver == a.name
+                   ? printable(a.name, 64)
+                   : QStringLiteral("%1 (%2)").arg(printable(a.name, 64), printable(a.driver, 64));
     }
     return {};
 }

@@ -71,16 +71,17 @@ bool entryFromJson(const QJsonObject &o, HistoryEntry *out)
     QString finished;
     std::int64_t bytes = -1;
     QString *error = nullptr;
-    const bool read = readString(o, QStringLiteral("id"), &e.id, QString(), error, Need::Required, 64) &&
-                      readString(o, QStringLiteral("finished_at"), &finished, QString(), error, Need::Required, 64) &&
-                      readString(o, QStringLiteral("label"), &e.label, QString(), error, Need::Optional, kMaxLabelLength) &&
-                      readString(o, QStringLiteral("kind"), &e.kind, QString(), error, Need::Required, 1000) &&
-                      readString(o, QStringLiteral("headline"), &e.headline, QString(), error, Need::Required, 1000) &&
-                      readString(o, QStringLiteral("adapter"), &e.adapter, QString(), error, Need::Optional, 1000) &&
-                      readString(o, QStringLiteral("target"), &e.target, QString(), error, Need::Optional, 1000) &&
-                      readBool(o, QStringLiteral("ok"), &e.ok, QString(), error, Need::Required) &&
-                      readBool(o, QStringLiteral("readable"), &e.readable, QString(), error, Need::Optional) &&
-                      readInt64(o, QStringLiteral("bytes"), &bytes, QString(), error, Need::Required, 0, 9e15);
+    const bool read =
+        readString(o, QStringLiteral("id"), &e.id, QString(), error, Need::Required, 64) &&
+        readString(o, QStringLiteral("finished_at"), &finished, QString(), error, Need::Required, 64) &&
+        readString(o, QStringLiteral("label"), &e.label, QString(), error, Need::Optional, kMaxLabelLength) &&
+        readString(o, QStringLiteral("kind"), &e.kind, QString(), error, Need::Required, 1000) &&
+        readString(o, QStringLiteral("headline"), &e.headline, QString(), error, Need::Required, 1000) &&
+        readString(o, QStringLiteral("adapter"), &e.adapter, QString(), error, Need::Optional, 1000) &&
+        readString(o, QStringLiteral("target"), &e.target, QString(), error, Need::Optional, 1000) &&
+        readBool(o, QStringLiteral("ok"), &e.ok, QString(), error, Need::Required) &&
+        readBool(o, QStringLiteral("readable"), &e.readable, QString(), error, Need::Optional) &&
+        readInt64(o, QStringLiteral("bytes"), &bytes, QString(), error, Need::Required, 0, 9e15);
     e.finishedAt = historyTimeFrom(finished);
     if (!read || !RunHistory::isRunId(e.id) || !e.finishedAt.isValid())
         return false;
@@ -132,12 +133,14 @@ bool decodeRun(const QByteArray &bytes, HistoryRun *out, QString *error)
     if (!readString(o, QStringLiteral("format"), &format, QString(), error, Need::Required, 64))
         return false;
     if (format != kRunFormat)
-        return fail(error, QStringLiteral("format"), QStringLiteral("\"%1\" is not a NicBench run").arg(printable(format, 64)));
+        return fail(error, QStringLiteral("format"),
+                    QStringLiteral("\"%1\" is not a NicBench run").arg(printable(format, 64)));
     if (!readInt(o, QStringLiteral("version"), &version, QString(), error, Need::Required, 1, 1 << 20))
         return false;
     if (version > RunHistory::kFormatVersion)
-        return fail(error, QStringLiteral("version"),
-                    QStringLiteral("%1 is newer than this NicBench reads (%2)").arg(version).arg(RunHistory::kFormatVersion));
+        return fail(
+            error, QStringLiteral("version"),
+            QStringLiteral("%1 is newer than this NicBench reads (%2)").arg(version).arg(RunHistory::kFormatVersion));
     HistoryRun run;
     QJsonObject host;
     QJsonArray results;
@@ -181,8 +184,8 @@ QString RunHistory::newId(const QDateTime &finishedAt) const
 {
     const QString stamp = finishedAt.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz'Z'"));
     for (int attempt = 0; attempt < 64; ++attempt) {
-        const QString id =
-            QStringLiteral("%1-%2").arg(stamp).arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
+        const QString id = QStringLiteral("%1-%2").arg(stamp).arg(QRandomGenerator::global()->bounded(0x10000), 4, 16,
+                                                                  QLatin1Char('0'));
         if (!QFileInfo::exists(runPath(id)))
             return id;
     }
@@ -207,13 +210,14 @@ QByteArray RunHistory::encode(const HistoryRun &run)
         results.append(r.toJson());
     HostEnvironment host = run.host;
     host.adapters.clear(); // each result names the adapter that carried it
-    const QJsonObject o{{QStringLiteral("format"), kRunFormat},
-                        {QStringLiteral("version"), kFormatVersion},
-                        {QStringLiteral("generator"), QStringLiteral("nicbench %1").arg(QStringLiteral(NICBENCH_VERSION))},
-                        {QStringLiteral("finished_at"), historyTime(run.entry.finishedAt)},
-                        {QStringLiteral("label"), run.entry.label},
-                        {QStringLiteral("host"), host.toJson()},
-                        {QStringLiteral("results"), results}};
+    const QJsonObject o{
+        {QStringLiteral("format"), kRunFormat},
+        {QStringLiteral("version"), kFormatVersion},
+        {QStringLiteral("generator"), QStringLiteral("nicbench %1").arg(QStringLiteral(NICBENCH_VERSION))},
+        {QStringLiteral("finished_at"), historyTime(run.entry.finishedAt)},
+        {QStringLiteral("label"), run.entry.label},
+        {QStringLiteral("host"), host.toJson()},
+        {QStringLiteral("results"), results}};
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -227,8 +231,8 @@ bool RunHistory::decode(const QByteArray &bytes, HistoryRun *out, QString *error
     }
 }
 
-bool RunHistory::add(const QList<TestResult> &results, const HostEnvironment &host, HistoryEntry *added,
-                     QString *error, const QDateTime &finishedAt)
+bool RunHistory::add(const QList<TestResult> &results, const HostEnvironment &host, HistoryEntry *added, QString *error,
+                     const QDateTime &finishedAt)
 {
     if (results.isEmpty() || results.size() > kMaxResultsPerRun)
         return json::fail(error, QString(), QStringLiteral("a run holds 1 to %1 tests").arg(kMaxResultsPerRun));
@@ -244,8 +248,9 @@ bool RunHistory::add(const QList<TestResult> &results, const HostEnvironment &ho
     describe(&run);
     const QByteArray bytes = encode(run);
     if (bytes.size() > kMaxRunFileBytes)
-        return json::fail(error, QString(),
-                          QStringLiteral("the run is larger than the %1 MiB limit").arg(kMaxRunFileBytes / (1024 * 1024)));
+        return json::fail(
+            error, QString(),
+            QStringLiteral("the run is larger than the %1 MiB limit").arg(kMaxRunFileBytes / (1024 * 1024)));
     if (!writeAtomically(runPath(run.entry.id), bytes, error))
         return false;
     run.entry.fileBytes = bytes.size();

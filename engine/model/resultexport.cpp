@@ -22,7 +22,7 @@ QString exportKindName(const TestParams &p)
 {
     if (p.isLoadedLatency())
         return QStringLiteral("loaded_latency");
-    const QString kind = p.kind == TestKind::Crr ? QStringLiteral("crr")
+    const QString kind = p.kind == TestKind::Crr  ? QStringLiteral("crr")
                          : p.kind == TestKind::Rr ? QStringLiteral("rr")
                                                   : QStringLiteral("stream");
     return p.udp ? QStringLiteral("udp_") + kind : kind;
@@ -40,8 +40,8 @@ public:
     void row(const CsvRowStart &at, const QString &rowKind, const QString &stream, const QString &direction,
              const QStringList &figures)
     {
-        QStringList cells{QString::number(at.test), at.kind,   csv::number(at.start), csv::number(at.end),
-                          rowKind,                  stream,    direction};
+        QStringList cells{
+            QString::number(at.test), at.kind, csv::number(at.start), csv::number(at.end), rowKind, stream, direction};
         cells += figures;
         while (cells.size() < m_columns)
             cells.append(QString());
@@ -58,9 +58,9 @@ private:
 };
 
 // bytes .. out_of_order: the throughput columns of a stream or a direction's sum.
-QStringList flowFigures(std::uint64_t bytes, double bps, std::int64_t retransmits, std::int64_t cwnd,
-                        std::int64_t rtt, bool udp, std::uint64_t packets, std::uint64_t lost, double lostPercent,
-                        double jitterMs, std::uint64_t outOfOrder)
+QStringList flowFigures(std::uint64_t bytes, double bps, std::int64_t retransmits, std::int64_t cwnd, std::int64_t rtt,
+                        bool udp, std::uint64_t packets, std::uint64_t lost, double lostPercent, double jitterMs,
+                        std::uint64_t outOfOrder)
 {
     QStringList f{QString::number(bytes), csv::number(bps), knownOrEmpty(retransmits), knownOrEmpty(cwnd),
                   knownOrEmpty(rtt)};
@@ -80,8 +80,8 @@ QString cpuCell(const IntervalReport &r)
 // Empty request/response cells, then the CPU and omitted columns.
 QStringList tailCells(const QString &cpu, bool omitted)
 {
-    return {QString(), QString(), QString(), QString(), QString(), QString(), cpu,
-            omitted ? QStringLiteral("1") : QStringLiteral("0")};
+    return {QString(), QString(), QString(), QString(),
+            QString(), QString(), cpu,       omitted ? QStringLiteral("1") : QStringLiteral("0")};
 }
 
 void writeInterval(CsvWriter &out, CsvRowStart at, const TestResult &result, const IntervalReport &r)
@@ -153,8 +153,9 @@ bool resultsFromDocument(const QJsonObject &document, QList<TestResult> *out, QS
             return false;
         if (array.isEmpty())
             return json::fail(error, QStringLiteral("results"), QStringLiteral("is empty"));
-        if (!json::readObjects(array, &results, QStringLiteral("results"), error,
-                               [](const QJsonObject &o, TestResult *r, QString *e) { return TestResult::fromJson(o, r, e); }))
+        if (!json::readObjects(
+                array, &results, QStringLiteral("results"), error,
+                [](const QJsonObject &o, TestResult *r, QString *e) { return TestResult::fromJson(o, r, e); }))
             return false;
     }
     *out = results;

@@ -24,7 +24,7 @@ struct ReportPage {
     QCPPainter &p;
     int width = 0;
     int height = 0;
-    int bottom = 0;                        // above the footer line
+    int bottom = 0;                      // above the footer line
     QPagedPaintDevice *device = nullptr; // the PDF being written
 
     // Starts the next page (the same size); false when the writer cannot.

@@ -155,9 +155,11 @@ void HistoryWindow::refresh()
     m_model->setEntries(m_history->entries());
     m_table->resizeColumnsToContents();
     // The headline stretches; the others keep their contents' width, within reason.
+    // A little air after each, so neighbours do not touch.
+    const int air = m_table->fontMetrics().horizontalAdvance(QLatin1Char('M'));
     for (int c = 0; c < HistoryModel::ColumnCount; ++c) {
         if (c != HistoryModel::Headline)
-            m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+            m_table->setColumnWidth(c, std::min(m_table->columnWidth(c) + air, 260));
     }
     selectIds(selected);
     const bool empty = m_model->rowCount() == 0;
@@ -171,13 +173,13 @@ void HistoryWindow::refresh()
 void HistoryWindow::updateSummary()
 {
     const nb::HistoryLimits limits = m_history->limits();
-    m_summary->setText(tr("%n run(s), %1, kept in %2. The newest %3 runs (at most %4) are kept; older ones are "
-                          "deleted.",
-                          nullptr, m_history->runCount())
-                           .arg(nb::formatBytes(double(m_history->totalBytes())),
-                                QDir::toNativeSeparators(m_history->directory()))
-                           .arg(limits.maxRuns)
-                           .arg(nb::formatBytes(double(limits.maxBytes))));
+    m_summary->setText(
+        tr("%n run(s), %1, kept in %2. The newest %3 runs (at most %4) are kept; older ones are "
+           "deleted.",
+           nullptr, m_history->runCount())
+            .arg(nb::formatBytes(double(m_history->totalBytes())), QDir::toNativeSeparators(m_history->directory()))
+            .arg(limits.maxRuns)
+            .arg(nb::formatBytes(double(limits.maxBytes))));
 }
 
 void HistoryWindow::updateButtons()
@@ -190,9 +192,8 @@ void HistoryWindow::updateButtons()
     }
     const bool one = ids.size() == 1 && readable == 1;
     const std::pair<const char *, bool> states[] = {
-        {"historyOpenButton", one},           {"historySaveButton", one},
-        {"historyCompareButton", readable >= 2}, {"historyAddButton", readable >= 1},
-        {"historyLabelButton", one},          {"historyDeleteButton", !ids.isEmpty()},
+        {"historyOpenButton", one},          {"historySaveButton", one},  {"historyCompareButton", readable >= 2},
+        {"historyAddButton", readable >= 1}, {"historyLabelButton", one}, {"historyDeleteButton", !ids.isEmpty()},
     };
     for (const auto &[name, enabled] : states) {
         if (QPushButton *b = button(QLatin1String(name)))
@@ -286,8 +287,7 @@ bool HistoryWindow::saveSelected(const QString &path)
         return false;
     const nb::HistoryRun &run = runs.constFirst();
     QString error;
-    if (!writeResultFile(path, TestReportInput{run.results, run.host, run.entry.finishedAt, run.entry.label},
-                         &error)) {
+    if (!writeResultFile(path, TestReportInput{run.results, run.host, run.entry.finishedAt, run.entry.label}, &error)) {
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Error, nb::ui::MessageBanner::sentence(error));
         return false;
     }
@@ -378,9 +378,9 @@ void HistoryWindow::labelWithDialog()
             current = e.label;
     }
     bool ok = false;
-    const QString label = QInputDialog::getText(this, tr("Label the Run"),
-                                                tr("A name for this run (comparisons of past runs use it):"),
-                                                QLineEdit::Normal, current, &ok);
+    const QString label =
+        QInputDialog::getText(this, tr("Label the Run"), tr("A name for this run (comparisons of past runs use it):"),
+                              QLineEdit::Normal, current, &ok);
     if (ok)
         labelSelected(label);
 }
@@ -390,9 +390,8 @@ void HistoryWindow::deleteWithQuestion()
     const int n = int(selectedIds().size());
     if (n == 0)
         return;
-    const auto answer =
-        QMessageBox::question(this, tr("Delete Runs"), tr("Delete %n run(s) from the history? This cannot be undone.",
-                                                          nullptr, n));
+    const auto answer = QMessageBox::question(
+        this, tr("Delete Runs"), tr("Delete %n run(s) from the history? This cannot be undone.", nullptr, n));
     if (answer == QMessageBox::Yes)
         deleteSelected();
 }

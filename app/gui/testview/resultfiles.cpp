@@ -63,22 +63,40 @@ bool writeResultFile(const QString &path, const TestReportInput &input, QString 
     return false;
 }
 
+QFileDialog *newResultDialog(QWidget *parent, const TestReportInput &input)
+{
+    auto *dialog = new QFileDialog(parent, QObject::tr("Save Result As"),
+                                   QDir(AppSettings::lastDirectory(AppSettings::Folder::Export))
+                                       .filePath(resultFileName(input) + QStringLiteral(".json")));
+    dialog->setObjectName(QStringLiteral("saveResultDialog"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->setNameFilters({QObject::tr("JSON, the -J document (*.json)"), QObject::tr("CSV, every interval (*.csv)"),
+                            QObject::tr("PDF report, one page (*.pdf)")});
+    // The suffix follows the chosen type while the name is typed.
+    dialog->setDefaultSuffix(QStringLiteral("json"));
+    // and the name's suffix too when the user picks another type.
+    QObject::connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &filter) {
+        const qsizetype open = filter.lastIndexOf(QLatin1String("(*."));
+        if (open < 0)
+            return;
+        const QString suffix = filter.mid(open + 3).chopped(1);
+        dialog->setDefaultSuffix(suffix);
+        const QString typed = dialog->selectedFiles().value(0);
+        if (!typed.isEmpty() && !QFileInfo(typed).isDir())
+            dialog->selectFile(QFileInfo(typed).completeBaseName() + QLatin1Char('.') + suffix);
+    });
+    return dialog;
+}
+
 QString askResultPath(QWidget *parent, const TestReportInput &input)
 {
-    const QString json = QObject::tr("JSON, the -J document (*.json)");
-    const QString csv = QObject::tr("CSV, every interval (*.csv)");
-    const QString pdf = QObject::tr("PDF report, one page (*.pdf)");
-    QString filter = json;
-    QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Save Result As"),
-        QDir(AppSettings::lastDirectory(AppSettings::Folder::Export))
-            .filePath(resultFileName(input) + QStringLiteral(".json")),
-        QStringList{json, csv, pdf}.join(QStringLiteral(";;")), &filter);
-    if (path.isEmpty())
-        return {};
-    AppSettings::setLastDirectory(AppSettings::Folder::Export, path);
-    if (QFileInfo(path).suffix().isEmpty())
-        path += filter == csv ? QStringLiteral(".csv") : filter == pdf ? QStringLiteral(".pdf") : QStringLiteral(".json");
+    QFileDialog *dialog = newResultDialog(parent, input);
+    const bool accepted = dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty();
+    const QString path = accepted ? dialog->selectedFiles().constFirst() : QString();
+    delete dialog;
+    if (!path.isEmpty())
+        AppSettings::setLastDirectory(AppSettings::Folder::Export, path);
     return path;
 }
 

@@ -9,12 +9,15 @@
 
 #include <QString>
 
+class QFileDialog;
 class QWidget;
 
 namespace nb::gui {
 
 // False with a sentence in *error (the file is left as it was).
 bool writeResultFile(const QString &path, const TestReportInput &input, QString *error);
+// The Save Result As dialog, not shown (askResultPath runs it; tests grab it).
+QFileDialog *newResultDialog(QWidget *parent, const TestReportInput &input);
 // Asks for a file (JSON, CSV or PDF; the suffix follows the chosen type), starting in the
 // export folder with a name from when the run ended. Empty when cancelled.
 QString askResultPath(QWidget *parent, const TestReportInput &input);

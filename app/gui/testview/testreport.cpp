@@ -111,7 +111,7 @@ QList<QRectF> drawTestCharts(ReportPage &page, const QRect &band, const TestRepo
     OwnedTestCharts owned;
     const QPalette light = report::lightPalette();
     for (QWidget *w : std::initializer_list<QWidget *>{owned.throughput.get(), owned.rr.get(), owned.loaded.get(),
-                                                      owned.udp.get(), owned.cpu.get()}) {
+                                                       owned.udp.get(), owned.cpu.get()}) {
         w->setPalette(light);
         w->resize(band.width(), band.height() / 2);
     }
@@ -124,9 +124,9 @@ QList<QRectF> drawTestCharts(ReportPage &page, const QRect &band, const TestRepo
     QList<QRectF> rects;
     for (int i = 0; i < plots.size(); ++i) {
         const bool cpu = i == plots.size() - 1;
-        const QRect r = cpu ? QRect(band.left(), band.top() + upperHeight + gap, band.width(),
-                                    band.height() - upperHeight - gap)
-                            : QRect(band.left() + i * (upperWidth + gap), band.top(), upperWidth, upperHeight);
+        const QRect r =
+            cpu ? QRect(band.left(), band.top() + upperHeight + gap, band.width(), band.height() - upperHeight - gap)
+                : QRect(band.left() + i * (upperWidth + gap), band.top(), upperWidth, upperHeight);
         page.p.save();
         page.p.translate(r.topLeft());
         page.p.setClipRect(QRect(QPoint(0, 0), r.size()));

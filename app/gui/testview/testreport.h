@@ -29,7 +29,7 @@ struct TestReportLayout {
     QList<QRectF> charts;
     QRectF summary;
     QRectF table;
-    int streamRows = 0;    // stream rows drawn
+    int streamRows = 0;     // stream rows drawn
     int streamsLeftOut = 0; // rows cut for lack of room
 };
 

@@ -4,8 +4,8 @@
 // shown as the view showed it when it ended. Running is in testviewrun.cpp.
 #include "testview/testview.h"
 
-#include "testview/testcharts.h"
 #include "testview/resultfiles.h"
+#include "testview/testcharts.h"
 
 #include <common/messagebanner.h>
 #include <results/resultssummary.h>
@@ -47,9 +47,15 @@ void TestView::showStoredRun(const QList<nb::TestResult> &results, const nb::Hos
     m_chartTabs->setCurrentWidget(last);
     m_progress->setRange(0, 1000);
     m_progress->setValue(1000);
-    const QString when = QLocale().toString(finishedAt.toLocalTime(), QLocale::ShortFormat);
-    m_progressLabel->setText(label.isEmpty() ? tr("From the history: %1").arg(when)
-                                             : tr("From the history: %1, %2").arg(label, when));
+    // Short enough for the progress row at 1024 px ("Past run, 5 Dec 13:39"); the whole
+    // date and the run's name in the tooltip and the status bar.
+    const QDateTime local = finishedAt.toLocalTime();
+    m_progressLabel->setText(tr("Past run, %1").arg(QLocale().toString(local, QStringLiteral("d MMM HH:mm"))));
+    const QString when = QLocale().toString(local, QLocale::LongFormat);
+    const QString whole = label.isEmpty() ? tr("A run from the history, finished %1").arg(when)
+                                          : tr("\"%1\" from the history, finished %2").arg(label, when);
+    m_progressLabel->setToolTip(whole);
+    Q_EMIT statusMessage(whole, 0);
     if (!results.constLast().ok())
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Error,
                               nb::ui::MessageBanner::sentence(results.constLast().error));
@@ -59,7 +65,8 @@ void TestView::showStoredRun(const QList<nb::TestResult> &results, const nb::Hos
 bool TestView::saveResults(const QString &path)
 {
     if (m_runner->isRunning()) {
-        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("Wait for the test to end before saving it."));
+        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information,
+                              tr("Wait for the test to end before saving it."));
         return false;
     }
     QString error;

@@ -143,6 +143,7 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
     m_chartTabs->setCurrentWidget(chartFor(first));
     m_reopenedAt = QDateTime();
     m_reopenedLabel.clear();
+    m_progressLabel->setToolTip(QString());
     m_host.reset();
     m_current = first;
     setRunning(true);

@@ -32,6 +32,8 @@ QString folderKey(AppSettings::Folder kind)
 
 QString AppSettings::historyDirectory()
 {
+    if (const QString dir = qEnvironmentVariable("NICBENCH_HISTORY_DIR"); !dir.isEmpty())
+        return dir;
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("history"));
 }
 

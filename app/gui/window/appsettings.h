@@ -38,8 +38,8 @@ public:
     static void addRecentSnapshot(const QString &path);
     static void clearRecentSnapshots();
 
-    // Where the run history lives: QStandardPaths::AppDataLocation + "/history"
-    // (docs/run-history.md).
+    // Where the run history lives: $NICBENCH_HISTORY_DIR when set (tests, a second
+    // history), else QStandardPaths::AppDataLocation + "/history" (docs/run-history.md).
     static QString historyDirectory();
 
     static Theme theme();

@@ -401,9 +401,8 @@ void MainWindow::recordRun()
 {
     const QList<nb::TestResult> &results = m_testView->shownResults();
     // Stopped before any data flowed: nothing was measured, nothing to keep.
-    if (results.isEmpty() ||
-        (results.constLast().errorCode == nb::ErrorCode::Stopped && results.constLast().intervals.isEmpty() &&
-         results.size() == 1))
+    if (results.isEmpty() || (results.constLast().errorCode == nb::ErrorCode::Stopped &&
+                              results.constLast().intervals.isEmpty() && results.size() == 1))
         return;
     if (!m_thisHost)
         m_thisHost = nb::HostEnvironment::local(false);
