@@ -233,7 +233,8 @@ private Q_SLOTS:
         const QString pdf = out.filePath(QStringLiteral("run.pdf"));
         QVERIFY(w.testView()->saveResults(pdf));
         QVERIFY(readAll(pdf).startsWith("%PDF"));
-        if (const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext")); !pdftotext.isEmpty()) {
+        if (const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+            !pdftotext.isEmpty()) {
             QProcess p;
             p.start(pdftotext, {QStringLiteral("-raw"), pdf, QStringLiteral("-")});
             QVERIFY(p.waitForFinished(30000));

@@ -140,7 +140,7 @@ void TestView::createActions()
 
     updateActionIcons();
 
-    m_saveAction = new QAction(tr("Save &Result As..."), this);
+    m_saveAction = new QAction(tr("&Save Result As..."), this);
     m_saveAction->setObjectName(QStringLiteral("saveResultAction"));
     m_saveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     m_saveAction->setToolTip(tr("Save the test's results: the -J document (JSON), every interval (CSV) or a "
