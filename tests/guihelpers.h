@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QSettings>
 #include <QSize>
 #include <QString>
@@ -25,12 +26,14 @@ namespace nbtest {
 class GuiTestSettings {
 public:
     // Call from initTestCase(): INI settings in a temporary folder (removed with this
-    // object), under the test's own application name, cleared; TestResult registered for
-    // the signal spies. False when the folder could not be made.
+    // object), under the test's own application name, cleared; the run history
+    // (NICBENCH_HISTORY_DIR) in "history" there, so tests never write the user's; TestResult
+    // registered for the signal spies. False when the folder could not be made.
     bool init(const QString &applicationName)
     {
         if (!m_dir.isValid())
             return false;
+        qputenv("NICBENCH_HISTORY_DIR", QFile::encodeName(historyDirectory()));
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("NicBenchTest"));
@@ -39,6 +42,9 @@ public:
         qRegisterMetaType<nb::TestResult>();
         return true;
     }
+
+    // The window's run history during the test.
+    QString historyDirectory() const { return m_dir.filePath(QStringLiteral("history")); }
 
 private:
     QTemporaryDir m_dir;

@@ -9,7 +9,7 @@
 
 namespace nb {
 
-HostEnvironment HostEnvironment::local()
+HostEnvironment HostEnvironment::local(bool withAdapters)
 {
     HostEnvironment e;
     e.known = true;
@@ -20,7 +20,8 @@ HostEnvironment HostEnvironment::local()
     e.cpuCount = platform::cpuCount();
     e.cpuClockHz = platform::cpuClockHz();
     e.nicbenchVersion = QStringLiteral(NICBENCH_VERSION);
-    e.adapters = platform::listAdapters();
+    if (withAdapters)
+        e.adapters = platform::listAdapters();
     return e;
 }
 

@@ -22,8 +22,9 @@ struct HostEnvironment {
     QString nicbenchVersion;
     QList<AdapterInfo> adapters;
 
-    // This machine, now (reads the platform layer: cheap, but not free).
-    static HostEnvironment local();
+    // This machine, now (reads the platform layer: cheap, but not free). Without adapters
+    // it skips listing them, the dearest part (the run history stores each test's own).
+    static HostEnvironment local(bool withAdapters = true);
     // The far side as results describe it: remoteHostFromResults() in test/results.h.
 
     QJsonObject toJson() const;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareview/comparisonreport.h"
+#include "compareview/reportpage.h"
 #include "core/format.h"
 
 #include <common/chartstyle.h>
@@ -27,6 +28,12 @@
 namespace nb::gui {
 
 namespace {
+
+using report::drawFooter;
+using report::drawLine;
+using report::drawList;
+using report::lightPalette;
+using report::ReportPage;
 
 // Metric names for the report's table, short enough for its columns.
 QString reportMetricName(nb::Metric m)
@@ -56,36 +63,6 @@ QString verdictCell(const nb::ComparisonTableRow &row)
     return nb::stats::verdictText(row.stats->vsBaseline.verdict, nb::metricBetter(row.metric));
 }
 
-// Draws `text` elided to `width` at the baseline-free top-left (x, y); returns the height.
-int drawLine(QPainter &p, int x, int y, int width, const QString &text)
-{
-    const QFontMetrics fm(p.font());
-    p.drawText(QRect(x, y, width, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(text, Qt::ElideRight, width));
-    return fm.height();
-}
-
-// Draws wrapped lines into the box; stops (with "... N more") when the box is full.
-int drawList(QPainter &p, const QRect &box, const QStringList &lines, const QString &bullet)
-{
-    const QFontMetrics fm(p.font());
-    int y = box.top();
-    for (int i = 0; i < lines.size(); ++i) {
-        const QString text = bullet + lines[i];
-        QRect need = fm.boundingRect(QRect(box.left(), y, box.width(), 10000), Qt::TextWordWrap, text);
-        const bool last = i == lines.size() - 1;
-        const int reserve = last ? 0 : fm.height();
-        if (y + need.height() + reserve > box.bottom()) {
-            drawLine(p, box.left(), y, box.width(),
-                     lines.size() - i == 1 ? text : QObject::tr("... and %1 more").arg(lines.size() - i));
-            return y + fm.height() - box.top();
-        }
-        p.drawText(QRect(box.left(), y, box.width(), need.height()), Qt::TextWordWrap, text);
-        y += need.height() + 2;
-    }
-    return y - box.top();
-}
-
 // The first of `candidates` that has data is in the four headline metrics: if it is not
 // there yet, it takes the last slot when all four are taken.
 void keepFirstPresentMetric(QList<nb::Metric> &headline, const QList<nb::Metric> &present,
@@ -101,17 +78,6 @@ void keepFirstPresentMetric(QList<nb::Metric> &headline, const QList<nb::Metric>
         }
         return;
     }
-}
-
-QPalette lightPalette()
-{
-    QPalette pal(QColor(0xf0, 0xf0, 0xf0), QColor(Qt::white));
-    pal.setColor(QPalette::Base, Qt::white);
-    pal.setColor(QPalette::Window, Qt::white);
-    pal.setColor(QPalette::WindowText, Qt::black);
-    pal.setColor(QPalette::Text, Qt::black);
-    pal.setColor(QPalette::ToolTipBase, Qt::white);
-    return pal;
 }
 
 } // namespace
@@ -181,24 +147,6 @@ QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::Co
 }
 
 namespace {
-
-// One A4 landscape page and the painter on it; the sections below each draw one part of it
-// from the top down and return where the next part starts.
-struct ReportPage {
-    QCPPainter &p;
-    int width = 0;
-    int height = 0;
-    int bottom = 0; // above the footer line
-
-    QFont font(double points, bool bold = false) const
-    {
-        QFont f = QApplication::font();
-        f.setPointSizeF(points);
-        f.setBold(bold);
-        return f;
-    }
-    void setFont(double points, bool bold = false) { p.setFont(font(points, bold)); }
-};
 
 // Title and what was run.
 int drawTitleSection(ReportPage &page, const nb::ComparisonOverlay &overlay)
@@ -478,14 +426,6 @@ void drawTableSection(ReportPage &page, int y, int rowHeight, const QList<const 
     }
 }
 
-void drawFooter(ReportPage &page, const QString &path)
-{
-    page.setFont(6.5);
-    page.p.setPen(Qt::darkGray);
-    drawLine(page.p, 0, page.height - QFontMetrics(page.p.font()).height(), page.width,
-             QObject::tr("NicBench %1 \u00b7 %2").arg(QStringLiteral(NICBENCH_VERSION), QFileInfo(path).fileName()));
-}
-
 // The whole page, top to bottom.
 void drawReportPage(ReportPage &page, const QString &path, const nb::ComparisonOverlay &overlay,
                     const nb::ComparisonStatistics &statistics, QList<ReportChartLabels> *charts)
@@ -546,41 +486,19 @@ void drawMatrixPage(ReportPage &page, const QString &path, const nb::Comparison 
 bool writeComparisonReport(const QString &path, const nb::ComparisonOverlay &overlay,
                            const nb::ComparisonStatistics &statistics, QString *error, QList<ReportChartLabels> *charts)
 {
-    const auto fail = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return false;
-    };
     const nb::Comparison &c = overlay.merged;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
-
-    QPdfWriter writer(&file);
-    writer.setCreator(QStringLiteral("NicBench %1").arg(QStringLiteral(NICBENCH_VERSION)));
-    writer.setTitle(c.title.isEmpty() ? QObject::tr("NicBench comparison") : c.title);
-    writer.setResolution(96);
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(10, 10, 10, 10),
-                                     QPageLayout::Millimeter));
-    const QRect rect = writer.pageLayout().paintRectPixels(writer.resolution());
-
-    QCPPainter p;
-    if (!p.begin(&writer))
-        return fail(QObject::tr("Cannot draw the report into %1").arg(path));
-    p.setMode(QCPPainter::pmVectorized);
-    p.setMode(QCPPainter::pmNoCaching);
-    ReportPage page{p, rect.width(), rect.height(), rect.height() - 16};
-    drawReportPage(page, path, overlay, statistics, charts);
-    if (nb::MeshMatrix::isMesh(c)) {
-        if (!writer.newPage())
-            return fail(QObject::tr("Cannot add the matrix page to %1").arg(path));
-        drawMatrixPage(page, path, c, statistics);
-    }
-    if (!p.end())
-        return fail(QObject::tr("Cannot draw the report into %1").arg(path));
-    if (!file.commit())
-        return fail(QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
-    return true;
+    return report::writePages(
+        path, c.title.isEmpty() ? QObject::tr("NicBench comparison") : c.title,
+        [&](ReportPage &page) {
+            drawReportPage(page, path, overlay, statistics, charts);
+            if (!nb::MeshMatrix::isMesh(c))
+                return true;
+            if (!page.newPage())
+                return false;
+            drawMatrixPage(page, path, c, statistics);
+            return true;
+        },
+        error);
 }
 
 } // namespace nb::gui

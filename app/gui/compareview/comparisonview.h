@@ -74,6 +74,7 @@ public:
     bool openSnapshots(const QStringList &paths);                 // replaces the sources
     void showSources(const QList<nb::ComparisonSource> &sources); // same, already loaded
     bool addSnapshot(const QString &path);                        // overlays one more
+    void addSource(const nb::ComparisonSource &source);           // same, already loaded
     void removeSource(int index);
     int sourceCount() const { return m_sources.size(); }
     QStringList sourceNames() const;

@@ -64,10 +64,15 @@ bool ComparisonView::addSnapshot(const QString &path)
     if (!loadInto(path, &s))
         return false;
     m_banner->dismiss();
-    m_sources.append(s);
+    addSource(s);
+    return true;
+}
+
+void ComparisonView::addSource(const nb::ComparisonSource &source)
+{
+    m_sources.append(source);
     refresh();
     Q_EMIT activated();
-    return true;
 }
 
 bool ComparisonView::saveSnapshot(const QString &path, int source)

@@ -140,6 +140,13 @@ void TestView::createActions()
 
     updateActionIcons();
 
+    m_saveAction = new QAction(tr("&Save Result As..."), this);
+    m_saveAction->setObjectName(QStringLiteral("saveResultAction"));
+    m_saveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    m_saveAction->setToolTip(tr("Save the test's results: the -J document (JSON), every interval (CSV) or a "
+                                "one-page report (PDF)"));
+    connect(m_saveAction, &QAction::triggered, this, &TestView::saveResultsWithDialog);
+
     m_streamsAction = new QAction(tr("Show &Each Stream"), this);
     m_streamsAction->setCheckable(true);
     m_streamsAction->setToolTip(tr("One thin line per stream in the throughput chart"));
@@ -382,6 +389,7 @@ void TestView::setRunning(bool running)
     const bool blocked = m_startGuard && !m_startGuard().isEmpty();
     m_runAction->setEnabled(!running && !blocked);
     m_stopAction->setEnabled(running);
+    m_saveAction->setEnabled(!running && !m_planResults.isEmpty());
     m_panel->setEditingEnabled(!running);
     Q_EMIT runningChanged(running);
 }

@@ -6,12 +6,15 @@
 // in its menu and toolbar.
 
 #include <model/results.h>
+#include <platform/hostenvironment.h>
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class QLayout;
 class QAction;
@@ -41,6 +44,8 @@ namespace nb::gui {
 class BuiltinServer;
 class TestPanel;
 class TestRunner;
+struct TestCharts;
+struct TestReportInput;
 
 class TestView : public QWidget {
     Q_OBJECT
@@ -81,8 +86,24 @@ public:
     // "6.5 s", "10 s": a length in seconds as a person writes it.
     static QString secondsText(double seconds);
 
+    // The tests of the run shown (the last one, or one reopened from the history): one, or
+    // throughput then request/response; empty before the first.
+    const QList<nb::TestResult> &shownResults() const { return m_planResults; }
+    // Shows a finished run as the view showed it when it ended (summary, charts, streams),
+    // with where it came from on the progress row; nothing runs. `host`: this machine then.
+    void showStoredRun(const QList<nb::TestResult> &results, const nb::HostEnvironment &host,
+                       const QDateTime &finishedAt, const QString &label);
+    // When the shown run was reopened from the history (invalid for a run of this session).
+    QDateTime reopenedAt() const { return m_reopenedAt; }
+    // Saves the shown results by the file's suffix: .json (the -J document), .csv (every
+    // interval), .pdf (one page). False with the reason in the banner; the path in the
+    // status bar when written.
+    bool saveResults(const QString &path);
+    void saveResultsWithDialog();
+
     QAction *runAction() const { return m_runAction; }
     QAction *stopAction() const { return m_stopAction; }
+    QAction *saveResultAction() const { return m_saveAction; }
     QAction *streamsAction() const { return m_streamsAction; }
     nb::ui::LiveTestChart *chart() const { return m_chart; }
     nb::ui::CpuChart *cpuChart() const { return m_cpuChart; }
@@ -117,6 +138,8 @@ private:
     QWidget *createChartArea();
     QWidget *createResultsArea();
     QWidget *chartFor(const nb::TestParams &params) const;
+    TestCharts charts() const;
+    TestReportInput resultInput() const;
     void showLoadedLatencyLive(const QList<nb::IntervalReport> &batch);
     void showUdpLive(const QList<nb::IntervalReport> &batch);
     void startPlan(const QList<nb::TestParams> &plan);
@@ -157,12 +180,16 @@ private:
     QAction *m_runAction = nullptr;
     QAction *m_stopAction = nullptr;
     QAction *m_streamsAction = nullptr;
+    QAction *m_saveAction = nullptr;
 
     QList<nb::TestParams> m_plan; // the tests of this run, in order
     int m_planIndex = 0;
     bool m_stopRequested = false;
     double m_stoppedAt = -1; // seconds into the run when the user pressed Stop
     QList<nb::TestResult> m_planResults;
+    QDateTime m_reopenedAt;                    // the shown run came from the history
+    std::optional<nb::HostEnvironment> m_host; // this machine when the shown run ended
+    QString m_reopenedLabel;
     double m_planSeconds = 0; // planned length of the whole run
     double m_doneSeconds = 0; // planned length of its finished tests
     double m_timeOffset = 0;  // where the current test starts on the CPU chart

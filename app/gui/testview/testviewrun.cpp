@@ -5,6 +5,7 @@
 #include "core/format.h"
 #include "testview/testview.h"
 
+#include "testview/testcharts.h"
 #include "testview/testpanel.h"
 #include "testview/testrunner.h"
 #include "window/builtinserver.h"
@@ -21,6 +22,7 @@
 #include <live/loadedlatencychart.h>
 #include <live/rrchart.h>
 #include <live/udpchart.h>
+#include <model/resultexport.h>
 #include <results/resultssummary.h>
 #include <results/streamresultsmodel.h>
 
@@ -126,9 +128,7 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
     m_stopRequested = false;
     m_stoppedAt = -1;
     m_planResults.clear();
-    m_planSeconds = 0;
-    for (const nb::TestParams &p : plan)
-        m_planSeconds += p.omit + p.duration;
+    m_planSeconds = TestCharts::plannedSeconds(plan);
     m_doneSeconds = 0;
     m_timeOffset = 0;
     m_banner->dismiss();
@@ -136,27 +136,15 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
     m_summary->showLive(0, 0);
     m_streamModel->clear();
     const nb::TestParams &first = plan.constFirst();
-    const bool anyStream =
-        std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); });
-    const bool anyRr =
-        std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return p.isRequestResponse(); });
-    m_chart->startTest(anyStream ? (first.isTimed() ? first.duration : 0.0) : 10.0);
-    if (!anyStream)
-        m_chart->setPlaceholderText(tr("A request/response test: see its tab"));
-    m_rrChart->startTest(anyRr ? plan.constLast().duration : 10.0);
-    if (!anyRr)
-        m_rrChart->setPlaceholderText(tr("A throughput test: see its tab"));
+    charts().prepare(plan, m_planSeconds);
     // Request/response has no streams to list; the summary gets the room.
-    m_streamTable->setVisible(anyStream);
-    const bool udpStream = first.udp && !first.isRequestResponse();
-    m_udpChart->startTest(udpStream && first.isTimed() ? first.duration : 10.0);
-    if (!udpStream)
-        m_udpChart->setPlaceholderText(tr("Not a UDP stream test: see the other tabs"));
-    m_loadedChart->startTest(first);
-    if (!first.isLoadedLatency())
-        m_loadedChart->setPlaceholderText(tr("Not a latency-under-load test: see the other tabs"));
-    m_cpuChart->startTest(first.isTimed() ? m_planSeconds : 0.0);
+    m_streamTable->setVisible(
+        std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); }));
     m_chartTabs->setCurrentWidget(chartFor(first));
+    m_reopenedAt = QDateTime();
+    m_reopenedLabel.clear();
+    m_progressLabel->setToolTip(QString());
+    m_host.reset();
     m_current = first;
     setRunning(true);
     startNext();
@@ -206,12 +194,8 @@ void TestView::selectTestAdapter(const nb::TestResult &header)
 
 void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
 {
-    for (const nb::IntervalReport &r : batch) {
-        if (r.hasCpu)
-            m_cpuChart->addSample(r.cpu, m_timeOffset);
-    }
+    charts().addIntervals(m_current, batch, m_timeOffset);
     if (m_current.isRequestResponse()) {
-        m_rrChart->addIntervals(batch);
         const nb::IntervalReport &last = batch.constLast();
         if (last.hasRr)
             m_summary->showLiveText(tr("Transactions %1, p99 %2")
@@ -219,14 +203,11 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
                                              nb::formatMicroseconds(last.rr.latencyUs.p99)));
         return;
     }
-    m_chart->addIntervals(batch);
     if (m_current.udp) {
-        m_udpChart->addIntervals(batch);
         showUdpLive(batch);
         return;
     }
     if (m_current.isLoadedLatency()) {
-        m_loadedChart->addIntervals(batch);
         showLoadedLatencyLive(batch);
         return;
     }
@@ -245,11 +226,12 @@ void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
 
 QWidget *TestView::chartFor(const nb::TestParams &params) const
 {
-    if (params.isLoadedLatency())
-        return m_loadedChart;
-    if (params.udp && !params.isRequestResponse())
-        return m_udpChart;
-    return params.isRequestResponse() ? static_cast<QWidget *>(m_rrChart) : m_chart;
+    return charts().chartFor(params);
+}
+
+TestCharts TestView::charts() const
+{
+    return TestCharts{m_chart, m_rrChart, m_loadedChart, m_udpChart, m_cpuChart};
 }
 
 void TestView::showLoadedLatencyLive(const QList<nb::IntervalReport> &batch)
@@ -348,17 +330,14 @@ void TestView::onFinished(const nb::TestResult &result)
         shown.warnings.append(tr("The built-in server runs in this process, so both CPU figures cover "
                                  "client and server together."));
     m_planResults.append(shown);
-    if (result.remoteCpuKnown)
-        m_cpuChart->setRemote(result.remoteCpuIntervals, result.remoteCpu, m_timeOffset);
+    charts().finish(result, m_timeOffset);
     if (!result.isServerSide && !result.hasRr)
         m_streamModel->setResult(result);
-    if (result.params.udp && !result.params.isRequestResponse())
-        m_udpChart->finishTest(result);
     // "Both": the request/response test follows a throughput test that worked.
     if (result.ok() && !m_stopRequested && m_planIndex + 1 < m_plan.size()) {
         const nb::TestParams &done = m_plan.at(m_planIndex);
         m_doneSeconds += done.omit + done.duration;
-        m_timeOffset += std::max(result.localCpu.seconds(), done.omit + done.duration);
+        m_timeOffset = TestCharts::nextCpuOffset(m_timeOffset, result);
         m_summary->showResults(m_planResults);
         ++m_planIndex;
         startNext();
@@ -422,15 +401,7 @@ void TestView::writeJsonOutput() const
 {
     if (m_jsonOutputPath.isEmpty() || m_planResults.isEmpty())
         return;
-    QJsonDocument doc;
-    if (m_planResults.size() == 1) {
-        doc.setObject(m_planResults.constFirst().toJson());
-    } else {
-        QJsonArray all;
-        for (const nb::TestResult &r : m_planResults)
-            all.append(r.toJson());
-        doc.setObject(QJsonObject{{QStringLiteral("results"), all}});
-    }
+    const QJsonDocument doc(nb::resultsDocument(m_planResults)); // {"results": [...]} for "both"
     QSaveFile file(m_jsonOutputPath);
     if (!file.open(QIODevice::WriteOnly) || file.write(doc.toJson()) < 0 || !file.commit())
         qWarning("nicbench: cannot write %s: %s", qPrintable(m_jsonOutputPath), qPrintable(file.errorString()));

@@ -30,6 +30,13 @@ QString folderKey(AppSettings::Folder kind)
 
 } // namespace
 
+QString AppSettings::historyDirectory()
+{
+    if (const QString dir = qEnvironmentVariable("NICBENCH_HISTORY_DIR"); !dir.isEmpty())
+        return dir;
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("history"));
+}
+
 QString AppSettings::lastDirectory(Folder kind)
 {
     const QString stored = QSettings().value(folderKey(kind)).toString();

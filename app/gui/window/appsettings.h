@@ -38,6 +38,10 @@ public:
     static void addRecentSnapshot(const QString &path);
     static void clearRecentSnapshots();
 
+    // Where the run history lives: $NICBENCH_HISTORY_DIR when set (tests, a second
+    // history), else QStandardPaths::AppDataLocation + "/history" (docs/run-history.md).
+    static QString historyDirectory();
+
     static Theme theme();
     static void setTheme(Theme theme);
 };

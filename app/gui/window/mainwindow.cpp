@@ -4,6 +4,7 @@
 #include "compareview/comparisoncontroller.h"
 #include "compareview/comparisondialog.h"
 #include "compareview/comparisonview.h"
+#include "historyview/historywindow.h"
 #include "labview/labcontroller.h"
 #include "labview/labdialog.h"
 #include "testview/testpanel.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_lab(new LabController(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
+    m_history = std::make_unique<nb::RunHistory>(AppSettings::historyDirectory());
     createActions();
     setCentralWidget(createCentral());
     createMenus();
@@ -70,6 +72,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_serverLabel->setText(message);
         m_testView->banner()->showMessage(nb::ui::MessageBanner::Kind::Warning, message);
     });
+    connect(m_testView, &TestView::testFinished, this, &MainWindow::recordRun);
     connect(m_testView, &TestView::testFinished, this, &MainWindow::testFinished);
     connect(m_testView, &TestView::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_testView, &TestView::runningChanged, this, [this](bool running) {
@@ -115,6 +118,11 @@ void MainWindow::createActions()
     m_copyAction = new QAction(tr("&Copy Results"), this);
     m_copyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_copyAction, &QAction::triggered, this, &MainWindow::copyResults);
+    m_historyAction = new QAction(tr("&History..."), this);
+    m_historyAction->setObjectName(QStringLiteral("historyAction"));
+    m_historyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_historyAction->setToolTip(tr("Every test run in this window: reopen, save, compare, delete"));
+    connect(m_historyAction, &QAction::triggered, this, &MainWindow::showHistory);
 }
 
 void MainWindow::createMenus()
@@ -124,6 +132,9 @@ void MainWindow::createMenus()
         file->addAction(open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    file->addAction(m_testView->saveResultAction());
+    file->addAction(m_historyAction);
     file->addSeparator();
     file->addAction(m_copyAction);
     file->addSeparator();
@@ -138,6 +149,9 @@ void MainWindow::createMenus()
 
     QMenu *compare = menuBar()->addMenu(tr("&Compare"));
     m_compareView->populateMenu(compare);
+    compare->addSeparator();
+    compare->addAction(tr("Add &Past Runs..."), this, &MainWindow::showHistory)
+        ->setToolTip(tr("Choose runs in the history and add them to the comparison"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_testView->streamsAction());
@@ -381,6 +395,68 @@ bool MainWindow::openSnapshots(const QStringList &paths)
     updateRecentMenu();
     updateTitle();
     return ok;
+}
+
+void MainWindow::recordRun()
+{
+    const QList<nb::TestResult> &results = m_testView->shownResults();
+    // Stopped before any data flowed: nothing was measured, nothing to keep.
+    if (results.isEmpty() || (results.constLast().errorCode == nb::ErrorCode::Stopped &&
+                              results.constLast().intervals.isEmpty() && results.size() == 1))
+        return;
+    if (!m_thisHost)
+        m_thisHost = nb::HostEnvironment::local(false);
+    QString error;
+    if (!m_history->add(results, *m_thisHost, nullptr, &error)) {
+        statusBar()->showMessage(tr("The run was not kept in the history: %1").arg(error), 15000);
+        return;
+    }
+    if (m_historyWindow && m_historyWindow->isVisible())
+        m_historyWindow->refresh();
+}
+
+HistoryWindow *MainWindow::historyWindow()
+{
+    if (!m_historyWindow) {
+        m_historyWindow = new HistoryWindow(m_history.get(), this);
+        connect(m_historyWindow, &HistoryWindow::openRequested, this, &MainWindow::openStoredRun);
+        connect(m_historyWindow, &HistoryWindow::comparisonRequested, this, &MainWindow::showPastRuns);
+    }
+    return m_historyWindow;
+}
+
+void MainWindow::showHistory()
+{
+    HistoryWindow *w = historyWindow();
+    w->show();
+    w->raise();
+    w->activateWindow();
+}
+
+void MainWindow::openStoredRun(const nb::HistoryRun &run)
+{
+    if (m_testView->isRunning()) {
+        historyWindow()->banner()->showMessage(nb::ui::MessageBanner::Kind::Information,
+                                               tr("A test is running: open the run when it has ended."));
+        return;
+    }
+    m_testView->showStoredRun(run.results, run.host, run.entry.finishedAt, run.entry.label);
+    m_areaTabs->setCurrentWidget(m_testView);
+    raise();
+    activateWindow();
+}
+
+void MainWindow::showPastRuns(const nb::Comparison &comparison, bool add)
+{
+    const nb::ComparisonSource source{comparison.title, comparison};
+    if (add && m_compareView->sourceCount() > 0)
+        m_compareView->addSource(source);
+    else
+        m_compareView->showSources({source});
+    showCompareArea();
+    updateTitle();
+    raise();
+    activateWindow();
 }
 
 void MainWindow::updateRecentMenu()

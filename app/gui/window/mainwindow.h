@@ -7,9 +7,14 @@
 
 #include "window/appsettings.h"
 
+#include <compare/comparison.h>
+#include <compare/runhistory.h>
 #include <model/results.h>
 
 #include <QMainWindow>
+
+#include <memory>
+#include <optional>
 
 class QAction;
 class QActionGroup;
@@ -36,6 +41,7 @@ class BuiltinServer;
 class ComparisonController;
 class ComparisonDialog;
 class ComparisonView;
+class HistoryWindow;
 class LabController;
 class LabDialog;
 class TestPanel;
@@ -85,6 +91,17 @@ public:
     void showLabDialog();
     // Opens snapshot files in the Compare tab and lists them under File > Open Recent.
     bool openSnapshots(const QStringList &paths);
+
+    // The run history (docs/run-history.md): every finished test is stored there.
+    nb::RunHistory *runHistory() const { return m_history.get(); }
+    // File > History: the window listing it, made on first use.
+    HistoryWindow *historyWindow();
+    void showHistory();
+    // Shows a stored run in the Test tab (History > Open).
+    void openStoredRun(const nb::HistoryRun &run);
+    // Shows past runs in the Compare tab, in place of what it shows or added to it.
+    void showPastRuns(const nb::Comparison &comparison, bool add);
+    QAction *historyAction() const { return m_historyAction; }
     QAction *runAction() const;
     QAction *stopAction() const;
     QToolBar *runToolBar() const { return m_toolBar; }
@@ -122,6 +139,7 @@ private:
     void newComparison();
     void updateLabTargets();
     void saveSettings() const;
+    void recordRun();
 
     BuiltinServer *m_server;
     ComparisonController *m_compareController;
@@ -134,6 +152,10 @@ private:
     QToolBar *m_toolBar = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_copyAction = nullptr;
+    QAction *m_historyAction = nullptr;
+    std::unique_ptr<nb::RunHistory> m_history;
+    HistoryWindow *m_historyWindow = nullptr;
+    std::optional<nb::HostEnvironment> m_thisHost; // for the history, read once
     QActionGroup *m_themeGroup = nullptr;
 };
 
