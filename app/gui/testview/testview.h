@@ -6,6 +6,7 @@
 // in its menu and toolbar.
 
 #include <model/results.h>
+#include <session/commandline.h>
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -119,7 +120,12 @@ private:
     QWidget *chartFor(const nb::TestParams &params) const;
     void showLoadedLatencyLive(const QList<nb::IntervalReport> &batch);
     void showUdpLive(const QList<nb::IntervalReport> &batch);
-    void startPlan(const QList<nb::TestParams> &plan);
+    // agentLines: empty to run here, else one command line per test for the agent (--from).
+    void startPlan(const QList<nb::TestParams> &plan, const QList<nb::CommandLine> &agentLines = {});
+    // The plan's command lines for the agent `agent`; false with a message to show (no key
+    // file chosen, a key file that cannot be used, a target only this computer has).
+    bool agentPlan(const QString &agent, const QList<nb::TestParams> &plan, QList<nb::CommandLine> *out,
+                   QString *why) const;
     void startNext();
     void finishPlan();
     void writeJsonOutput() const;
@@ -158,7 +164,9 @@ private:
     QAction *m_stopAction = nullptr;
     QAction *m_streamsAction = nullptr;
 
-    QList<nb::TestParams> m_plan; // the tests of this run, in order
+    QList<nb::TestParams> m_plan;        // the tests of this run, in order
+    QList<nb::CommandLine> m_agentLines; // the same for an agent (From), else empty
+    QString m_agentFrom;                 // the agent running them, else empty
     int m_planIndex = 0;
     bool m_stopRequested = false;
     double m_stoppedAt = -1; // seconds into the run when the user pressed Stop

@@ -38,6 +38,7 @@ class ComparisonDialog;
 class ComparisonView;
 class LabController;
 class LabDialog;
+class HostsDialog;
 class TestPanel;
 class TestView;
 
@@ -76,6 +77,10 @@ public:
     // The "New Comparison" dialog filled from the test panel (base parameters, the
     // built-in server as the default endpoint) and the live adapters; not shown.
     ComparisonDialog *createComparisonDialog();
+    // Tools > Hosts: the agents and the key file (created on first use, kept while the
+    // window lives so its probes outlive a close).
+    HostsDialog *hostsDialog();
+    void showHosts();
     // Brings the Compare tab to the front.
     void showCompareArea();
     // The adapter lab (Tools > Adapter Lab): its controller, whose guests the Target box and
@@ -135,6 +140,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QAction *m_copyAction = nullptr;
     QActionGroup *m_themeGroup = nullptr;
+    HostsDialog *m_hosts = nullptr;
 };
 
 } // namespace nb::gui
