@@ -153,6 +153,9 @@ private Q_SLOTS:
                  qPrintable(st.keyError));
         QCOMPARE(d.statusText(m_host), s("Wrong key"));
         QVERIFY(d.detailText(m_host).contains(s("refused the key")));
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        screenshots(&d, s("hosts-wrongkey"));
         d.setKeyPath(m_key.path());
         QVERIFY(waitForStatus(d, m_host));
         QCOMPARE(d.statusText(m_host), s("Ready"));

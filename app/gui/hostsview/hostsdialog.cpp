@@ -24,6 +24,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace nb::gui {
 
 namespace {
@@ -403,6 +405,11 @@ void HostsDialog::onProbed(const QString &host, const nb::AgentStatus &status)
     m_status.insert(host, status);
     m_checking.removeAll(host);
     fillRow(itemOf(host), host);
+    // The machine's words in full where there is room (the OS and cores make them long).
+    if (const QTreeWidgetItem *item = itemOf(host)) {
+        const int wanted = m_list->fontMetrics().horizontalAdvance(item->text(MachineColumn)) + 16;
+        m_list->setColumnWidth(MachineColumn, std::min(480, std::max(m_list->columnWidth(MachineColumn), wanted)));
+    }
     if (const QTreeWidgetItem *item = m_list->currentItem(); item && item->text(AgentColumn) == host)
         showDetails();
     Q_EMIT hostProbed(host);
