@@ -338,8 +338,8 @@ private Q_SLOTS:
         ComparisonDialog dialog;
         dialog.setAdapters(fakeAdapters());
         QList<nb::MatrixEndpoint> eps = fakeEndpoints();
-        eps.append(nb::MatrixEndpoint{QStringLiteral("198.18.3.1"), QStringLiteral("198.18.3.2"), std::nullopt,
-                                      QString()});
+        eps.append(
+            nb::MatrixEndpoint{QStringLiteral("198.18.3.1"), QStringLiteral("198.18.3.2"), std::nullopt, QString()});
         dialog.setEndpoints(eps);
         EndpointTable *table = dialog.endpointTable();
         QCOMPARE(table->label(0), QStringLiteral("E1000"));
@@ -414,8 +414,7 @@ private Q_SLOTS:
 
         ComparisonDialog dialog;
         dialog.setAdapters(nb::platform::listAdapters());
-        dialog.setEndpoints(
-            {nb::MatrixEndpoint{QString(), QStringLiteral("127.0.0.1"), std::nullopt, QString()}});
+        dialog.setEndpoints({nb::MatrixEndpoint{QString(), QStringLiteral("127.0.0.1"), std::nullopt, QString()}});
         dialog.setPort(server.port());
         QSignalSpy answered(&dialog, &ComparisonDialog::serverAnswered);
         dialog.askServer();

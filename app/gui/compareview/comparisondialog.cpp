@@ -574,9 +574,8 @@ void ComparisonDialog::askServer()
     int row = m_endpoints->currentRow();
     if (row < 0 && !m_endpoints->enabledRows().isEmpty())
         row = m_endpoints->enabledRows().first();
-    const nb::MatrixEndpoint e = row >= 0
-                                     ? m_endpoints->endpointAt(row)
-                                     : nb::MatrixEndpoint{QString(), m_base.host, std::nullopt, QString()};
+    const nb::MatrixEndpoint e =
+        row >= 0 ? m_endpoints->endpointAt(row) : nb::MatrixEndpoint{QString(), m_base.host, std::nullopt, QString()};
     if (e.target.isEmpty()) {
         m_serverStatus = tr("Enter a target host first.");
         m_serverLabel->setText(m_serverStatus);
@@ -618,8 +617,8 @@ void ComparisonDialog::onServerAnswer(bool ok, const nb::HostEnvironment &info, 
             m_endpoints->reaches(pair.local.name, pair.remoteAddress))
             continue;
         // No label: the row gets the local adapter's short name ("E1000", "ens224").
-        m_endpoints->addEndpoint(
-            nb::MatrixEndpoint{pair.localAddress, pair.remoteAddress, pair.local, QString()}, false);
+        m_endpoints->addEndpoint(nb::MatrixEndpoint{pair.localAddress, pair.remoteAddress, pair.local, QString()},
+                                 false);
         ++added;
     }
     const QString host = info.hostName.isEmpty() ? tr("The server") : info.hostName;
