@@ -219,6 +219,10 @@ private Q_SLOTS:
         const QString test = w.summary()->testText();
         QVERIFY2(test.contains(QStringLiteral("run by the agent %1 for").arg(m_host)), qPrintable(test));
         QVERIFY2(w.summary()->cpuText().contains(s("agent")), qPrintable(w.summary()->cpuText()));
+        // The test's local side is the agent's machine, never "here".
+        QVERIFY2(w.summary()->cpuPerGbpsText().contains(s("on the agent")) &&
+                     !w.summary()->cpuPerGbpsText().contains(s("here")),
+                 qPrintable(w.summary()->cpuPerGbpsText()));
         QTRY_VERIFY_WITH_TIMEOUT(m_agent.output().contains(s("Ran a test for controller")), 10000);
         screenshots(&w, s("testview-from"));
     }

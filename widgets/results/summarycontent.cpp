@@ -88,7 +88,8 @@ QString costWords(const nb::TestResult &r, double work)
     if (work <= 0)
         return {};
     if (r.localCpuKnown && r.localCpu.systemValid)
-        parts.append(trSummary("%1% here").arg(nb::formatGrouped(r.localCpu.systemBusyPct / work)));
+        parts.append((r.drivenBy ? trSummary("%1% on the agent") : trSummary("%1% here"))
+                         .arg(nb::formatGrouped(r.localCpu.systemBusyPct / work)));
     if (r.remoteCpuKnown && r.remoteCpu.systemValid)
         parts.append(trSummary("%1% on the server").arg(nb::formatGrouped(r.remoteCpu.systemBusyPct / work)));
     return parts.join(QStringLiteral(", "));
@@ -202,13 +203,15 @@ QString demandWords(const nb::TestResult &result, bool rrTest)
     const QString unit = rrTest ? trSummary("transaction") : QStringLiteral("KB");
     QStringList demand;
     if (const auto local = perUnit(result.costs.local))
-        demand.append(trSummary("%1 here").arg(nb::formatServiceDemand(*local, unit)));
+        demand.append((result.drivenBy ? trSummary("%1 on the agent") : trSummary("%1 here"))
+                          .arg(nb::formatServiceDemand(*local, unit)));
     if (const auto remote = perUnit(result.costs.remote))
         demand.append(trSummary("%1 on the server").arg(nb::formatServiceDemand(*remote, unit)));
     // NTttcp's figure, where this machine's clock is known (review M3).
     const auto cycles = result.costs.local ? result.costs.local->cyclesPerByte : std::nullopt;
     if (!rrTest && cycles && *cycles > 0)
-        demand.append(trSummary("%1 cycles/byte here").arg(nb::formatSignificant(*cycles, 3)));
+        demand.append((result.drivenBy ? trSummary("%1 cycles/byte on the agent") : trSummary("%1 cycles/byte here"))
+                          .arg(nb::formatSignificant(*cycles, 3)));
     return demand.join(QStringLiteral(", "));
 }
 
