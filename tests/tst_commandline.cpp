@@ -4,6 +4,7 @@
 #include "model/testparams.h"
 #include "net/socket.h"
 #include "session/commandline.h"
+#include "session/testarguments.h"
 
 #include <QTest>
 
@@ -33,6 +34,9 @@ private slots:
     void serverOptions();
     void extraFlags();
     void helpMentionsEveryFlag();
+    void testArgumentsReadBack_data();
+    void testArgumentsReadBack();
+    void settingsNoFlagSaysAreRefused();
 };
 
 void TestCommandLine::valid_data()
@@ -315,6 +319,75 @@ void TestCommandLine::helpMentionsEveryFlag()
          {"-s,", "-c,", "-p,", "-B,", "-1,", "-P,",     "-l,", "-w,",           "-M,", "-N,", "-C,",
           "-t,", "-n,", "-O,", "-i,", "-R,", "--bidir", "-J,", "--json-stream", "-4,", "-6,", "--iperf2"})
         QVERIFY2(help.contains(QLatin1String(flag)), flag);
+}
+
+// What the window sends an agent (session/testarguments.h): the flags of a test read back
+// as that same test, whatever kind it is, and the options that travel never name -c.
+void TestCommandLine::testArgumentsReadBack_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("defaults") << split("-c h");
+    QTest::newRow("stream") << split("-c h -P 4 -R -t 2 -i 0.5");
+    QTest::newRow("tcp options") << split("-c h --bidir -l 64K -w 4M -M 1400 -N -C cubic -O 1 --title a-title");
+    QTest::newRow("bytes only") << split("-c h -n 100M");
+    QTest::newRow("time and bytes") << split("-c h -n 1G -t 30");
+    QTest::newRow("rr") << split("-c h --rr -t 2 --connections 8 --in-flight 4 --request-size 64 --response-size 1K");
+    QTest::newRow("crr") << split("-c h --crr -t 2 --connections 3");
+    QTest::newRow("udp") << split("-c h -u -b 100M -l 1400 -P 2 --dont-fragment");
+    QTest::newRow("udp unlimited") << split("-c h -u -b 0");
+    QTest::newRow("udp rr") << split("-c h -u --rr -t 2 --udp-rr-timeout 500");
+    QTest::newRow("latency under load") << split("-c h --latency-under-load --phase-seconds 2 -P 2 --probe-dscp 46");
+    QTest::newRow("system") << split("-c h -4 -B 127.0.0.1 -p 5300 --connect-timeout 2.5 --threads 2 -Z --rx-copy");
+    QTest::newRow("iperf2") << split("-c h --iperf2 -t 5");
+    if (nb::net::CanPaceTcp)
+        QTest::newRow("paced tcp") << split("-c h -b 500M -t 2");
+}
+
+void TestCommandLine::testArgumentsReadBack()
+{
+    QFETCH(QStringList, args);
+    nb::CommandLine given;
+    QString error;
+    QVERIFY2(nb::parseCommandLine(args, &given, &error), qPrintable(error));
+    const QStringList flags = nb::testArguments(given.params);
+    nb::CommandLine back;
+    QVERIFY2(nb::parseCommandLine(QStringList{QStringLiteral("-c"), QStringLiteral("h")} + flags, &back, &error),
+             qPrintable(error + QLatin1Char(' ') + flags.join(QLatin1Char(' '))));
+    QCOMPARE(back.params.toJson(), given.params.toJson());
+    QCOMPARE(back.params.tcpPaced, given.params.tcpPaced);
+
+    QList<nb::GivenOption> options;
+    QVERIFY2(nb::givenOptions(given.params, &options, &error), qPrintable(error));
+    for (const nb::GivenOption &o : std::as_const(options))
+        QVERIFY(o.id != nb::param::Id::Client);
+    QCOMPARE(options.isEmpty(), flags.isEmpty());
+
+    nb::CommandLine agent;
+    QVERIFY2(
+        nb::agentCommandLine(given.params, QStringLiteral("agent.example:5300"), QStringLiteral("/k"), &agent, &error),
+        qPrintable(error));
+    QCOMPARE(agent.mode, nb::CommandLine::Mode::Client);
+    QCOMPARE(agent.fromHost, QStringLiteral("agent.example"));
+    QCOMPARE(agent.fromPort, quint16(5300));
+    QCOMPARE(agent.agentKeyPath, QStringLiteral("/k"));
+    QCOMPARE(agent.params.toJson(), given.params.toJson());
+}
+
+// What cannot travel is refused, not left out of the test the agent runs.
+void TestCommandLine::settingsNoFlagSaysAreRefused()
+{
+    nb::TestParams p;
+    p.host = QStringLiteral("h");
+    p.username = QStringLiteral("bob"); // credentials never travel to an agent
+    QList<nb::GivenOption> options;
+    QString error;
+    QVERIFY(!nb::givenOptions(p, &options, &error));
+    QVERIFY2(error.contains(QStringLiteral("cannot go through an agent")), qPrintable(error));
+    nb::CommandLine cl;
+    p.username.clear();
+    QVERIFY(!nb::agentCommandLine(p, QStringLiteral("agent"), QString(), &cl, &error));
+    QVERIFY2(error.contains(QStringLiteral("--agent-key")), qPrintable(error));
+    QVERIFY(!nb::agentCommandLine(p, QStringLiteral("agent:99999"), QStringLiteral("/k"), &cl, &error));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

@@ -59,8 +59,9 @@ QList<nb::MatrixEndpoint> fakeEndpoints()
             nb::MatrixEndpoint{QStringLiteral("198.18.2.1"), QStringLiteral("198.18.2.2"), std::nullopt, QString()}};
 }
 
-// Combo boxes and line edits inside the endpoint table's viewport, and how many of them
-// sit in a row's From cell: the rest would be strays.
+// Combo boxes and line edits inside the endpoint table's viewport, and how many combos sit
+// in a row's From (agent, editable: one line edit each) or Local address cell: the rest
+// would be strays. Each row has two.
 struct CellWidgets {
     int combos = 0;
     int lineEdits = 0;
@@ -75,7 +76,8 @@ CellWidgets cellWidgets(const EndpointTable *table)
     out.lineEdits = int(table->viewport()->findChildren<QLineEdit *>().size());
     for (QComboBox *c : combos) {
         for (int row = 0; row < table->rowCount(); ++row) {
-            if (table->cellWidget(row, EndpointTable::FromColumn) == c)
+            if (table->cellWidget(row, EndpointTable::BindColumn) == c ||
+                table->cellWidget(row, EndpointTable::AgentColumn) == c)
                 ++out.inRows;
         }
     }
@@ -107,9 +109,9 @@ private Q_SLOTS:
         EndpointTable *table = dialog->endpointTable();
         QCOMPARE(table->rowCount(), 1);
         CellWidgets c = cellWidgets(table);
-        QCOMPARE(c.combos, 1);
-        QCOMPARE(c.inRows, 1);
-        QCOMPARE(c.lineEdits, 0);
+        QCOMPARE(c.combos, 2);
+        QCOMPARE(c.inRows, 2);
+        QCOMPARE(c.lineEdits, 1);
         const int dialogCombos = int(dialog->findChildren<QComboBox *>().size());
         const int dialogEdits = int(dialog->findChildren<QLineEdit *>().size());
 
@@ -117,32 +119,34 @@ private Q_SLOTS:
         dialog->setEndpoints(fakeEndpoints() + fakeEndpoints().mid(0, 1));
         QCOMPARE(table->rowCount(), 3);
         c = cellWidgets(table);
-        QCOMPARE(c.combos, 3);
-        QCOMPARE(c.inRows, 3);
-        QCOMPARE(c.lineEdits, 0);
-        QCOMPARE(int(dialog->findChildren<QComboBox *>().size()), dialogCombos + 2);
-        QCOMPARE(int(dialog->findChildren<QLineEdit *>().size()), dialogEdits);
+        QCOMPARE(c.combos, 6);
+        QCOMPARE(c.inRows, 6);
+        QCOMPARE(c.lineEdits, 3);
+        QCOMPARE(int(dialog->findChildren<QComboBox *>().size()), dialogCombos + 4);
+        QCOMPARE(int(dialog->findChildren<QLineEdit *>().size()), dialogEdits + 2);
 
         dialog->setAdapters(fakeAdapters()); // again: the same combos get the choices
-        QCOMPARE(cellWidgets(table).combos, 3);
+        QCOMPARE(cellWidgets(table).combos, 6);
 
         dialog->removeEndpointRow(0);
         dialog->removeEndpointRow(0);
         QCOMPARE(table->rowCount(), 1);
         c = cellWidgets(table);
-        QCOMPARE(c.combos, 1);
-        QCOMPARE(c.inRows, 1);
+        QCOMPARE(c.combos, 2);
+        QCOMPARE(c.inRows, 2);
         QCOMPARE(int(dialog->findChildren<QComboBox *>().size()), dialogCombos);
         QCOMPARE(int(dialog->findChildren<QLineEdit *>().size()), dialogEdits);
 
-        // Shown, every combo sits in its own From cell.
+        // Shown, every combo sits in its own cell.
         dialog->setEndpoints(fakeEndpoints());
         dialog->show();
         QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
         for (int row = 0; row < table->rowCount(); ++row) {
-            QWidget *combo = table->cellWidget(row, EndpointTable::FromColumn);
-            QVERIFY(combo->isVisible());
-            QCOMPARE(combo->geometry(), table->visualRect(table->model()->index(row, EndpointTable::FromColumn)));
+            for (int column : {int(EndpointTable::AgentColumn), int(EndpointTable::BindColumn)}) {
+                QWidget *combo = table->cellWidget(row, column);
+                QVERIFY(combo->isVisible());
+                QCOMPARE(combo->geometry(), table->visualRect(table->model()->index(row, column)));
+            }
         }
     }
 
@@ -427,7 +431,7 @@ private Q_SLOTS:
             QVERIFY2(label.size() <= 20, qPrintable(label));
             QVERIFY(!table->isRowEnabled(row)); // offered, not ticked
         }
-        QCOMPARE(cellWidgets(table).combos, table->rowCount());
+        QCOMPARE(cellWidgets(table).combos, 2 * table->rowCount());
     }
 
     // Minor 5 and 1280x720: long From texts are elided with the whole text in the tooltip,
@@ -446,7 +450,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QCOMPARE(dialog.size(), QSize(1280 - 40, 720 - 60));
 
-        auto *combo = static_cast<nb::ui::ElidingComboBox *>(dialog.endpointTable()->fromCombo(1));
+        auto *combo = static_cast<nb::ui::ElidingComboBox *>(dialog.endpointTable()->bindCombo(1));
         QVERIFY(combo->currentText().contains(QStringLiteral("to-be-cut")));
         QVERIFY2(combo->displayedText().endsWith(QChar(0x2026)), qPrintable(combo->displayedText()));
         QCOMPARE(combo->toolTip(), combo->currentText());

@@ -114,11 +114,12 @@ private Q_SLOTS:
         dialog->show();
         QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
 
-        // No stray widgets: one more From combo for the one more row, each inside its own
-        // row's cell, and no line edit left over.
+        // No stray widgets: two more combos for the one more row (From, an editable combo
+        // with its line edit, and Local address), each inside its own row's cell, and no
+        // line edit left over.
         QCOMPARE(table->rowCount(), 2);
-        QCOMPARE(int(dialog->findChildren<QComboBox *>().size()), combosAtStart + 1);
-        QCOMPARE(int(dialog->findChildren<QLineEdit *>().size()), editsAtStart);
+        QCOMPARE(int(dialog->findChildren<QComboBox *>().size()), combosAtStart + 2);
+        QCOMPARE(int(dialog->findChildren<QLineEdit *>().size()), editsAtStart + 1);
         for (QComboBox *combo : table->findChildren<QComboBox *>()) {
             const QModelIndex at = table->indexAt(combo->geometry().center());
             QVERIFY2(at.isValid(), "a combo box outside every cell");

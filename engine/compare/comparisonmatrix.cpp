@@ -3,6 +3,7 @@
 
 #include "core/units.h"
 #include "model/parameters.h"
+#include "session/testarguments.h"
 
 #include <QRegularExpression>
 
@@ -45,6 +46,8 @@ QString MatrixEndpoint::defaultLabel() const
 {
     if (!label.isEmpty())
         return label;
+    if (!from.isEmpty())
+        return QStringLiteral("%1 -> %2").arg(from, target);
     if (adapter) {
         const QString model = adapterModelName(adapter->family);
         return model.isEmpty() ? adapter->name : model;
@@ -226,10 +229,27 @@ QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpo
             c.adapter = labels[i];
             c.variant = v.name;
             c.label = Configuration::joinLabel(c.adapter, c.variant);
+            if (!e.from.isEmpty() && agentProblem(c, e.from).isEmpty()) {
+                QString ignored;
+                AgentFrom::fromText(e.from, &c.from, &ignored);
+                givenOptions(c.params, &c.from.given, &ignored);
+            }
             out.append(c);
         }
     }
     return out;
+}
+
+QString agentProblem(const Configuration &configuration, const QString &from)
+{
+    AgentFrom agent;
+    QList<GivenOption> given;
+    QString error;
+    if (!AgentFrom::fromText(from, &agent, &error))
+        return QStringLiteral("\"%1\": from %2: %3").arg(configuration.label, from, error);
+    if (!givenOptions(configuration.params, &given, &error))
+        return QStringLiteral("\"%1\": %2").arg(configuration.label, error);
+    return {};
 }
 
 } // namespace nb

@@ -24,12 +24,14 @@ struct MatrixEndpoint {
     std::optional<AdapterInfo> adapter; // the local adapter owning bindAddress, when known
     QString label;                      // overrides the "<family> <name>" default
     quint16 port = 0;                   // -p for this target; 0: the base parameters' port
+    QString from = {};                  // the agent that runs the tests ("HOST[:PORT]"); empty: here
 
     // The adapter is looked up in the live adapter list from the bind address.
     static MatrixEndpoint fromBindAddress(const QString &bindAddress, const QString &target);
     // The label, else a short name from the adapter: the virtual NIC model when the family
     // names one ("E1000", "E1000E", "VMXNET3", "virtio", "Hyper-V", "ENA"), else the
-    // interface name ("ens192", "lo"); else the bind address, else the target.
+    // interface name ("ens192", "lo"); else the bind address, else the target. From an agent:
+    // "FROM -> TARGET" (the adapters are the agent's, not known here).
     QString defaultLabel() const;
 };
 
@@ -82,8 +84,14 @@ QString adapterModelName(AdapterFamily family);
 QStringList defaultLabels(const QList<MatrixEndpoint> &endpoints);
 
 // Endpoints outer, variants inner: A/P=1, A/P=4, B/P=1, B/P=4. No variants: one
-// configuration per endpoint with the base parameters.
+// configuration per endpoint with the base parameters. An endpoint's `from` becomes the
+// configurations' AgentFrom with the options that travel (session/testarguments.h); a
+// configuration whose `from` or options cannot be read keeps them empty, which
+// Comparison::checkAgents() and agentProblem() report.
 QList<Configuration> buildMatrix(const TestParams &base, const QList<MatrixEndpoint> &endpoints,
                                  const QList<MatrixVariant> &variants);
+// Why a configuration built from an endpoint with `from` cannot run through that agent (its
+// address does not read, or a setting no flag can say); empty when it can.
+QString agentProblem(const Configuration &configuration, const QString &from);
 
 } // namespace nb

@@ -71,39 +71,11 @@ private:
 
 bool ControllerRun::handshakeFailed(agent::HandshakeResult r, const QString &why)
 {
-    using H = agent::HandshakeResult;
-    switch (r) {
-    case H::Ok:
+    if (r == agent::HandshakeResult::Ok)
         return true;
-    case H::Busy:
-        return fail(ErrorCode::Busy, QStringLiteral("the agent %1 is busy running a test (or its --allow leaves this "
-                                                    "address out); try again when it is done")
-                                         .arg(agentName));
-    case H::NotAgent:
-        return fail(ErrorCode::Protocol,
-                    QStringLiteral("%1 takes no agent requests: its server runs without --agent-key").arg(agentName));
-    case H::StockIperf3:
-        return fail(ErrorCode::Protocol,
-                    QStringLiteral("%1 runs an iperf3 server, not a NicBench agent (nicbench-cli -s --agent-key FILE)")
-                        .arg(agentName));
-    case H::Closed:
-        return fail(
-            ErrorCode::PeerClosed,
-            QStringLiteral("the agent %1 closed the connection at once (over its --rate-limit, or refusing this "
-                           "address for a while after failed handshakes)")
-                .arg(agentName));
-    case H::Refused:
-        return fail(ErrorCode::AuthFailed,
-                    QStringLiteral("the agent %1 refused the key: %2 is not the key the agent was started with")
-                        .arg(agentName, cl.agentKeyPath));
-    case H::BadProof:
-        return fail(ErrorCode::AuthFailed,
-                    QStringLiteral("%1 did not prove it holds the key in %2: another key, or not the agent you meant")
-                        .arg(agentName, cl.agentKeyPath));
-    case H::Failed:
-        break;
-    }
-    return fail(ErrorCode::Protocol, QStringLiteral("the handshake with the agent %1 failed: %2").arg(agentName, why));
+    ErrorCode code = ErrorCode::Protocol;
+    const QString message = agentHandshakeError(r, agentName, cl.agentKeyPath, why, &code);
+    return fail(code, message);
 }
 
 bool ControllerRun::connectAndAuthenticate(double *handshakeSecs)
@@ -241,6 +213,49 @@ TestResult ControllerRun::run(double *handshakeSecs)
 }
 
 } // namespace
+
+QString agentHandshakeError(proto::agent::HandshakeResult r, const QString &agentName, const QString &keyPath,
+                            const QString &why, ErrorCode *code)
+{
+    using H = proto::agent::HandshakeResult;
+    const auto say = [code](ErrorCode c, const QString &m) {
+        if (code)
+            *code = c;
+        return m;
+    };
+    switch (r) {
+    case H::Ok:
+        break;
+    case H::Busy:
+        return say(ErrorCode::Busy, QStringLiteral("the agent %1 is busy running a test (or its --allow leaves this "
+                                                   "address out); try again when it is done")
+                                        .arg(agentName));
+    case H::NotAgent:
+        return say(ErrorCode::Protocol,
+                   QStringLiteral("%1 takes no agent requests: its server runs without --agent-key").arg(agentName));
+    case H::StockIperf3:
+        return say(ErrorCode::Protocol,
+                   QStringLiteral("%1 runs an iperf3 server, not a NicBench agent (nicbench-cli -s --agent-key FILE)")
+                       .arg(agentName));
+    case H::Closed:
+        return say(ErrorCode::PeerClosed,
+                   QStringLiteral("the agent %1 closed the connection at once (over its --rate-limit, or refusing "
+                                  "this address for a while after failed handshakes)")
+                       .arg(agentName));
+    case H::Refused:
+        return say(ErrorCode::AuthFailed,
+                   QStringLiteral("the agent %1 refused the key: %2 is not the key the agent was started with")
+                       .arg(agentName, keyPath));
+    case H::BadProof:
+        return say(ErrorCode::AuthFailed,
+                   QStringLiteral("%1 did not prove it holds the key in %2: another key, or not the agent you meant")
+                       .arg(agentName, keyPath));
+    case H::Failed:
+        return say(ErrorCode::Protocol,
+                   QStringLiteral("the handshake with the agent %1 failed: %2").arg(agentName, why));
+    }
+    return {};
+}
 
 AgentController::AgentController(CommandLine cl, TestListener *listener) : m_cl(std::move(cl)), m_listener(listener) {}
 

@@ -6,6 +6,7 @@
 
 #include "model/results.h"
 #include "model/testlistener.h"
+#include "protocol/agentchannel.h"
 #include "session/commandline.h"
 
 #include <atomic>
@@ -30,5 +31,11 @@ private:
     std::atomic<bool> m_stop{false};
     double m_handshakeSecs = -1;
 };
+
+// The controller's one line for a handshake that did not end Ok ("the agent A port P
+// refused the key: FILE is not the key the agent was started with"); *code its kind.
+// agentName is "HOST port PORT", `why` the detail of a Failed handshake.
+QString agentHandshakeError(proto::agent::HandshakeResult r, const QString &agentName, const QString &keyPath,
+                            const QString &why, ErrorCode *code = nullptr);
 
 } // namespace nb

@@ -88,7 +88,8 @@ QString costWords(const nb::TestResult &r, double work)
     if (work <= 0)
         return {};
     if (r.localCpuKnown && r.localCpu.systemValid)
-        parts.append(trSummary("%1% here").arg(nb::formatGrouped(r.localCpu.systemBusyPct / work)));
+        parts.append((r.drivenBy ? trSummary("%1% on the agent") : trSummary("%1% here"))
+                         .arg(nb::formatGrouped(r.localCpu.systemBusyPct / work)));
     if (r.remoteCpuKnown && r.remoteCpu.systemValid)
         parts.append(trSummary("%1% on the server").arg(nb::formatGrouped(r.remoteCpu.systemBusyPct / work)));
     return parts.join(QStringLiteral(", "));
@@ -178,8 +179,10 @@ bool addStreams(SummaryContent &c, const nb::TestResult &result, const QString &
 QString cpuWords(const nb::TestResult &result)
 {
     QStringList cpu;
+    // A test an agent ran: "local" is the agent's machine.
     if (result.localCpuKnown && result.localCpu.systemValid)
-        cpu.append(trSummary("this computer %1 busy").arg(summaryPercent(result.localCpu.systemBusyPct)));
+        cpu.append((result.drivenBy ? trSummary("agent %1 busy") : trSummary("this computer %1 busy"))
+                       .arg(summaryPercent(result.localCpu.systemBusyPct)));
     cpu.append(trSummary("process %1 of one core").arg(summaryPercent(result.cpu.hostTotal)));
     if (result.remoteCpuKnown && result.remoteCpu.systemValid)
         cpu.append(trSummary("server %1 busy").arg(summaryPercent(result.remoteCpu.systemBusyPct)));
@@ -200,13 +203,15 @@ QString demandWords(const nb::TestResult &result, bool rrTest)
     const QString unit = rrTest ? trSummary("transaction") : QStringLiteral("KB");
     QStringList demand;
     if (const auto local = perUnit(result.costs.local))
-        demand.append(trSummary("%1 here").arg(nb::formatServiceDemand(*local, unit)));
+        demand.append((result.drivenBy ? trSummary("%1 on the agent") : trSummary("%1 here"))
+                          .arg(nb::formatServiceDemand(*local, unit)));
     if (const auto remote = perUnit(result.costs.remote))
         demand.append(trSummary("%1 on the server").arg(nb::formatServiceDemand(*remote, unit)));
     // NTttcp's figure, where this machine's clock is known (review M3).
     const auto cycles = result.costs.local ? result.costs.local->cyclesPerByte : std::nullopt;
     if (!rrTest && cycles && *cycles > 0)
-        demand.append(trSummary("%1 cycles/byte here").arg(nb::formatSignificant(*cycles, 3)));
+        demand.append((result.drivenBy ? trSummary("%1 cycles/byte on the agent") : trSummary("%1 cycles/byte here"))
+                          .arg(nb::formatSignificant(*cycles, 3)));
     return demand.join(QStringLiteral(", "));
 }
 
@@ -238,6 +243,8 @@ void addCpu(SummaryContent &c, const nb::TestResult &result, const QString &pref
 QString adapterLine(const nb::TestResult &result)
 {
     QString text = result.localAdapter ? adapterWords(*result.localAdapter) : trSummary("unknown");
+    if (result.drivenBy)
+        text = trSummary("agent: %1").arg(text);
     if (result.remoteAdapter)
         text += trSummary(", server: %1").arg(adapterWords(*result.remoteAdapter));
     return text;
@@ -288,6 +295,17 @@ QString testWords(const nb::TestResult &result, double stoppedAfterSeconds)
         .arg(p.port);
 }
 
+// "run by the agent 198.18.0.2:5201 for workstation (198.18.0.1)": who ran a test for whom.
+QString drivenByWords(const nb::DrivenBy &by)
+{
+    const QString agent = by.agent.isEmpty() ? trSummary("an agent") : trSummary("the agent %1").arg(by.agent);
+    QString controller = by.controllerHost;
+    if (!by.controller.isEmpty())
+        controller = controller.isEmpty() ? by.controller : QStringLiteral("%1 (%2)").arg(controller, by.controller);
+    return controller.isEmpty() ? trSummary("run by %1").arg(agent)
+                                : trSummary("run by %1 for %2").arg(agent, controller);
+}
+
 void addResult(SummaryContent &c, const nb::TestResult &result, const QString &prefix, double stoppedAfterSeconds)
 {
     const bool rrTest = isRequestResponse(result);
@@ -301,7 +319,9 @@ void addResult(SummaryContent &c, const nb::TestResult &result, const QString &p
         if (!c.adapters.contains(text))
             c.adapters.append(text);
     }
-    c.test.append(testWords(result, stoppedAfterSeconds));
+    c.test.append(result.drivenBy ? QStringLiteral("%1, %2").arg(testWords(result, stoppedAfterSeconds),
+                                                                 drivenByWords(*result.drivenBy))
+                                  : testWords(result, stoppedAfterSeconds));
     if (!result.ok())
         c.notes.append(prefix + trSummary("Error: %1").arg(result.error));
     for (const QString &w : result.warnings) {

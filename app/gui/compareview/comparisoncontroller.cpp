@@ -50,7 +50,9 @@ bool ComparisonController::start(const nb::Comparison &comparison, QString *erro
     };
     if (m_running)
         return refuse(tr("A comparison is already running."));
-    const QString problem = comparison.validate();
+    QString problem = comparison.validate();
+    if (problem.isEmpty())
+        problem = comparison.checkAgents();
     if (!problem.isEmpty())
         return refuse(problem);
     const JobTracker::Id job = m_jobs.prepare();

@@ -3,6 +3,7 @@
 #include "core/format.h"
 
 #include "compareview/endpointtable.h"
+#include "window/appsettings.h"
 
 #include <core/units.h>
 #include <model/parameters.h>
@@ -57,10 +58,14 @@ QString describeTest(const nb::TestParams &p)
         .arg(p.duration);
 }
 
-// Where it goes: "127.0.0.1:5201", "198.18.1.2:5201 from 198.18.1.1".
-QString describeTarget(const nb::TestParams &p)
+// Where it goes: "127.0.0.1:5201", "198.18.1.2:5201 from 198.18.1.1"; run by an agent,
+// "198.18.0.2:5201 -> 198.18.1.2:5201" (from -> to).
+QString describeTarget(const nb::Configuration &c)
 {
+    const nb::TestParams &p = c.params;
     const QString where = QStringLiteral("%1:%2").arg(p.host).arg(p.port);
+    if (c.from.isSet())
+        return QStringLiteral("%1 -> %2").arg(c.from.text(), where);
     return p.bindAddress.isEmpty() ? where : ComparisonDialog::tr("%1 from %2").arg(where, p.bindAddress);
 }
 
@@ -411,6 +416,7 @@ nb::Comparison ComparisonDialog::comparison() const
     c.order = nb::OrderPolicy(m_order->currentData().toInt());
     c.seed = c.order == nb::OrderPolicy::Shuffled ? quint64(QDateTime::currentMSecsSinceEpoch()) : 0;
     c.pauseSeconds = m_pause->value();
+    c.agentKeyPath = AppSettings::agentKeyPath(); // for the configurations from an agent
     c.baselineIndex = 0;
     const QString baseline = baselineAdapter();
     for (int i = 0; i < m_configurations.size(); ++i) {
@@ -465,6 +471,8 @@ void ComparisonDialog::refresh()
             error = tr("%1: %2").arg(c.label, invalid);
         labels << c.label;
     }
+    if (error.isEmpty())
+        error = agentError(eps, configs);
     if (error.isEmpty() && configs.size() > 1024)
         error = tr("At most 1024 configurations.");
     m_configurations = configs;
@@ -494,13 +502,37 @@ void ComparisonDialog::refresh()
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(error.isEmpty());
 }
 
+QString ComparisonDialog::agentError(const QList<nb::MatrixEndpoint> &eps,
+                                     const QList<nb::Configuration> &configs) const
+{
+    for (const nb::MatrixEndpoint &e : eps) {
+        if (e.from.isEmpty())
+            continue;
+        if (AppSettings::agentKeyPath().isEmpty())
+            return tr("\"%1\" runs from the agent %2: choose the agent key file first (Tools > Hosts).")
+                .arg(e.label, e.from);
+        for (const nb::Configuration &c : configs) {
+            if (c.adapter != e.label)
+                continue;
+            if (const QString problem = nb::agentProblem(c, e.from); !problem.isEmpty())
+                return problem;
+        }
+    }
+    return {};
+}
+
+void ComparisonDialog::setAgentHosts(const QStringList &hosts)
+{
+    m_endpoints->setAgentHosts(hosts);
+}
+
 void ComparisonDialog::fillPreview()
 {
     m_preview->setRowCount(int(m_configurations.size()));
     for (int i = 0; i < m_configurations.size(); ++i) {
         const nb::Configuration &c = m_configurations[i];
         const QString test = describeTest(c.params);
-        const QString target = describeTarget(c.params);
+        const QString target = describeTarget(c);
         const QString tip = tr("%1\n%2\nto %3").arg(c.label, test, target);
         const std::pair<int, QString> cells[] = {{PreviewAdapter, c.adapterName()},
                                                  {PreviewVariant, c.variantName()},

@@ -47,6 +47,8 @@ public:
     // and the live adapters.
     void setBaseParams(const nb::TestParams &params);
     void setAdapters(const QList<nb::AdapterInfo> &adapters);
+    // The agents the From column offers (Tools > Hosts; read from the settings at first).
+    void setAgentHosts(const QStringList &hosts);
 
     // Endpoint rows (replaced, with their widgets). An empty label gets the default.
     void setEndpoints(const QList<nb::MatrixEndpoint> &endpoints);
@@ -111,6 +113,9 @@ private:
     nb::Direction direction() const; // the Direction box: throughput and UDP variants
     void refresh();
     void fillPreview();
+    // Why a configuration from an agent cannot run (no key file chosen, a bad address, a
+    // setting no flag can say); empty when they all can.
+    QString agentError(const QList<nb::MatrixEndpoint> &eps, const QList<nb::Configuration> &configs) const;
     void fillBaselineChoices();
     void onPreviewEdited(int row, int column, const QString &text);
     void onServerAnswer(bool ok, const nb::HostEnvironment &info, const QString &error);

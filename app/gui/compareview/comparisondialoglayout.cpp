@@ -5,6 +5,7 @@
 #include "compareview/comparisondialog.h"
 
 #include "compareview/endpointtable.h"
+#include "window/appsettings.h"
 
 #include <common/elidingcombobox.h>
 #include <model/parameters.h>
@@ -42,8 +43,9 @@ void ComparisonDialog::fitToScreen()
 
 QWidget *ComparisonDialog::buildEndpoints()
 {
-    auto *box = new QGroupBox(tr("Adapters: where the traffic leaves and where it goes"));
+    auto *box = new QGroupBox(tr("Adapters: where the traffic comes from and where it goes"));
     m_endpoints = new EndpointTable;
+    m_endpoints->setAgentHosts(AppSettings::agentHosts());
     connect(m_endpoints, &EndpointTable::endpointsChanged, this, &ComparisonDialog::refresh);
 
     auto *add = new QPushButton(tr("&Add"));

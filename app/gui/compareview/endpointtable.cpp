@@ -6,6 +6,7 @@
 
 #include <QHeaderView>
 #include <QHostAddress>
+#include <QLineEdit>
 #include <QPainter>
 #include <QStyledItemDelegate>
 
@@ -18,6 +19,11 @@ constexpr int kTypedLabelRole = Qt::UserRole + 1; // true once the user typed th
 QString anyAddressText()
 {
     return EndpointTable::tr("any (routing table decides)");
+}
+
+QString thisComputerText()
+{
+    return EndpointTable::tr("This computer");
 }
 
 // Draws the Use check box with a frame in the text colour: some palettes (GTK's Adwaita
@@ -52,14 +58,19 @@ public:
 EndpointTable::EndpointTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
 {
     setObjectName(QStringLiteral("endpointTable"));
-    setHorizontalHeaderLabels({tr("Use"), tr("Label"), tr("From (local address)"), tr("Target host")});
+    setHorizontalHeaderLabels({tr("Use"), tr("Label"), tr("From"), tr("Local address"), tr("Target host")});
     horizontalHeaderItem(TargetColumn)
         ->setToolTip(tr("Host name or address; host:port where its server does not listen on the comparison's port"));
     horizontalHeaderItem(LabelColumn)->setToolTip(tr("The adapter's name in the charts and tables; type to rename"));
+    horizontalHeaderItem(AgentColumn)
+        ->setToolTip(tr("The computer that runs the tests: this one, or an agent (Tools > Hosts) that tests "
+                        "toward the target for this window"));
+    horizontalHeaderItem(BindColumn)->setToolTip(tr("This computer's address the traffic leaves from (-B)"));
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(UseColumn, QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(LabelColumn, QHeaderView::Stretch);
-    horizontalHeader()->setSectionResizeMode(FromColumn, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(AgentColumn, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(BindColumn, QHeaderView::Stretch);
     horizontalHeader()->setSectionResizeMode(TargetColumn, QHeaderView::Stretch);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setItemDelegateForColumn(UseColumn, new UseDelegate(this));
@@ -75,8 +86,8 @@ void EndpointTable::setAdapters(const QList<nb::AdapterInfo> &adapters)
     // one alive (deleted only later) and drawn over the row.
     m_updating = true;
     for (int row = 0; row < rowCount(); ++row) {
-        if (QComboBox *combo = fromCombo(row))
-            fillFromCombo(combo, combo->currentData().toString());
+        if (QComboBox *combo = bindCombo(row))
+            fillBindCombo(combo, combo->currentData().toString());
     }
     m_updating = false;
     relabel();
@@ -111,7 +122,9 @@ int EndpointTable::addEndpoint(const nb::MatrixEndpoint &endpoint, bool enabled)
     label->setData(kTypedLabelRole, !endpoint.label.isEmpty());
     setItem(row, LabelColumn, label);
     setItem(row, TargetColumn, new QTableWidgetItem(joinTarget(endpoint.target, endpoint.port)));
-    setCellWidget(row, FromColumn, makeFromCombo(endpoint.bindAddress));
+    setCellWidget(row, AgentColumn, makeAgentCombo(endpoint.from));
+    setCellWidget(row, BindColumn, makeBindCombo(endpoint.bindAddress));
+    bindCombo(row)->setEnabled(endpoint.from.isEmpty());
     m_updating = false;
     relabel();
     Q_EMIT endpointsChanged();
@@ -140,11 +153,107 @@ void EndpointTable::deleteCellWidgets(int row)
     }
 }
 
+void EndpointTable::setAgentHosts(const QStringList &hosts)
+{
+    m_agentHosts = hosts;
+    m_updating = true;
+    for (int row = 0; row < rowCount(); ++row) {
+        if (QComboBox *combo = agentCombo(row))
+            fillAgentCombo(combo, agentOf(row));
+    }
+    m_updating = false;
+}
+
+QComboBox *EndpointTable::makeAgentCombo(const QString &current)
+{
+    auto *combo = new QComboBox;
+    combo->setObjectName(QStringLiteral("endpointAgentCombo"));
+    combo->setEditable(true);
+    combo->setInsertPolicy(QComboBox::NoInsert);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
+    combo->lineEdit()->setPlaceholderText(tr("agent[:port]"));
+    fillAgentCombo(combo, current);
+    connect(combo, &QComboBox::currentTextChanged, this, [this, combo] { onAgentChanged(combo); });
+    return combo;
+}
+
+void EndpointTable::fillAgentCombo(QComboBox *combo, const QString &current) const
+{
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    combo->addItem(thisComputerText(), QString());
+    for (const QString &h : m_agentHosts)
+        combo->addItem(h, h);
+    const int index = current.isEmpty() ? 0 : combo->findData(current);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+    else
+        combo->setCurrentText(current);
+    combo->setToolTip(current.isEmpty() ? tr("The tests run here") : tr("The agent %1 runs the tests").arg(current));
+}
+
+void EndpointTable::onAgentChanged(QComboBox *combo)
+{
+    const int row = [&] {
+        for (int r = 0; r < rowCount(); ++r) {
+            if (cellWidget(r, AgentColumn) == combo)
+                return r;
+        }
+        return -1;
+    }();
+    if (row < 0)
+        return;
+    const QString agent = agentOf(row);
+    combo->setToolTip(agent.isEmpty() ? tr("The tests run here") : tr("The agent %1 runs the tests").arg(agent));
+    // -B names an address of the computer that runs the test: this computer's adapters
+    // mean nothing to an agent.
+    if (QComboBox *bind = bindCombo(row)) {
+        bind->setEnabled(agent.isEmpty());
+        if (!agent.isEmpty() && bind->currentIndex() != 0) {
+            const QSignalBlocker blocker(bind);
+            bind->setCurrentIndex(0);
+        }
+    }
+    if (m_updating)
+        return;
+    relabel();
+    Q_EMIT endpointsChanged();
+}
+
+QString EndpointTable::agentOf(int row) const
+{
+    const QComboBox *combo = agentCombo(row);
+    if (!combo)
+        return {};
+    const QString text = combo->currentText().trimmed();
+    if (text.isEmpty() || text == thisComputerText())
+        return {};
+    const int i = combo->findText(text);
+    return i >= 0 ? combo->itemData(i).toString() : text;
+}
+
+QComboBox *EndpointTable::agentCombo(int row) const
+{
+    return qobject_cast<QComboBox *>(cellWidget(row, AgentColumn));
+}
+
+void EndpointTable::setAgent(int row, const QString &agent)
+{
+    if (QComboBox *combo = agentCombo(row)) {
+        const int i = agent.isEmpty() ? 0 : combo->findData(agent);
+        if (i >= 0)
+            combo->setCurrentIndex(i);
+        else
+            combo->setCurrentText(agent);
+    }
+}
+
 bool EndpointTable::contains(const QString &bindAddress, const QString &target) const
 {
     for (int row = 0; row < rowCount(); ++row) {
         const nb::MatrixEndpoint e = rawEndpointAt(row);
-        if (e.bindAddress == bindAddress && e.target == target)
+        if (e.from.isEmpty() && e.bindAddress == bindAddress && e.target == target)
             return true;
     }
     return false;
@@ -160,24 +269,24 @@ bool EndpointTable::reaches(const QString &adapterName, const QString &target) c
     return false;
 }
 
-QComboBox *EndpointTable::makeFromCombo(const QString &current)
+QComboBox *EndpointTable::makeBindCombo(const QString &current)
 {
     auto *combo = nb::ui::ElidingComboBox::newCompact();
-    combo->setObjectName(QStringLiteral("fromCombo"));
-    fillFromCombo(combo, current);
+    combo->setObjectName(QStringLiteral("endpointBindCombo"));
+    fillBindCombo(combo, current);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, combo] {
         if (m_updating)
             return;
         // A click on the combo selects its row, so Remove and Ask Server act on it.
         if (const int row = rowOfCombo(combo); row >= 0)
-            setCurrentCell(row, FromColumn);
+            setCurrentCell(row, BindColumn);
         relabel();
         Q_EMIT endpointsChanged();
     });
     return combo;
 }
 
-void EndpointTable::fillFromCombo(QComboBox *combo, const QString &current) const
+void EndpointTable::fillBindCombo(QComboBox *combo, const QString &current) const
 {
     const QSignalBlocker blocker(combo);
     combo->clear();
@@ -202,15 +311,15 @@ void EndpointTable::fillFromCombo(QComboBox *combo, const QString &current) cons
 int EndpointTable::rowOfCombo(const QComboBox *combo) const
 {
     for (int row = 0; row < rowCount(); ++row) {
-        if (cellWidget(row, FromColumn) == combo)
+        if (cellWidget(row, BindColumn) == combo)
             return row;
     }
     return -1;
 }
 
-QComboBox *EndpointTable::fromCombo(int row) const
+QComboBox *EndpointTable::bindCombo(int row) const
 {
-    return qobject_cast<QComboBox *>(cellWidget(row, FromColumn));
+    return qobject_cast<QComboBox *>(cellWidget(row, BindColumn));
 }
 
 nb::MatrixEndpoint EndpointTable::rawEndpointAt(int row) const
@@ -227,9 +336,12 @@ nb::MatrixEndpoint EndpointTable::rawEndpointAt(int row) const
             e.port = quint16(port);
         }
     }
-    if (const QComboBox *combo = fromCombo(row))
+    e.from = agentOf(row);
+    if (const QComboBox *combo = bindCombo(row); combo && e.from.isEmpty())
         e.bindAddress = combo->currentData().toString();
-    if (!e.bindAddress.isEmpty())
+    if (!e.from.isEmpty())
+        e.adapter.reset(); // the agent's adapters are not this computer's
+    else if (!e.bindAddress.isEmpty())
         e.adapter = nb::adapterForLocalAddress(QHostAddress(e.bindAddress), m_adapters);
     else if (const QHostAddress t(e.target); !t.isNull() && t.isLoopback())
         e.adapter = nb::adapterForLocalAddress(t, m_adapters); // loopback leaves through lo

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The New Comparison dialog's endpoint rows: Use (a check box), Label (the adapter's name
-// in the charts, editable), From (the local address, a combo of this computer's adapters)
-// and Target host (with ":port" where its server listens elsewhere). Each row is built once, and its From combo is
-// deleted with its row, so no cell widget outlives the row it belongs to.
+// in the charts, editable), From (this computer, or an agent of Tools > Hosts that runs the
+// row's tests: an editable combo), Local address (-B, a combo of this computer's adapters;
+// from an agent, automatic) and Target host (with ":port" where its server listens
+// elsewhere). Each row is built once, and its combos are deleted with their row, so no cell
+// widget outlives the row it belongs to.
 //
 // Labels: a row whose label was not typed shows the short default of nb::defaultLabels()
 // over all rows ("E1000", "VMXNET3", the interface name for a veth), made unique; it
@@ -24,13 +26,15 @@ namespace nb::gui {
 class EndpointTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { UseColumn, LabelColumn, FromColumn, TargetColumn, ColumnCount };
+    enum Column { UseColumn, LabelColumn, AgentColumn, BindColumn, TargetColumn, ColumnCount };
 
     explicit EndpointTable(QWidget *parent = nullptr);
 
     // This computer's adapters: the From combos' choices and the adapter of a bind address.
     void setAdapters(const QList<nb::AdapterInfo> &adapters);
     const QList<nb::AdapterInfo> &adapters() const { return m_adapters; }
+    // The agents the From combos offer (Tools > Hosts); keeps each row's choice.
+    void setAgentHosts(const QStringList &hosts);
 
     // Replaces every row (their cell widgets go with them).
     void setEndpoints(const QList<nb::MatrixEndpoint> &endpoints, bool enabled = true);
@@ -56,15 +60,22 @@ public:
     void setLabel(int row, const QString &label);
     QString label(int row) const;
     bool hasTypedLabel(int row) const;
-    QComboBox *fromCombo(int row) const;
+    QComboBox *bindCombo(int row) const;
+    QComboBox *agentCombo(int row) const;
+    // Chooses the agent of a row ("HOST[:PORT]"; empty: this computer).
+    void setAgent(int row, const QString &agent);
 
 Q_SIGNALS:
     // Any change of a row: ticked, renamed, From or Target changed, added or removed.
     void endpointsChanged();
 
 private:
-    QComboBox *makeFromCombo(const QString &current);
-    void fillFromCombo(QComboBox *combo, const QString &current) const;
+    QComboBox *makeBindCombo(const QString &current);
+    QComboBox *makeAgentCombo(const QString &current);
+    void fillAgentCombo(QComboBox *combo, const QString &current) const;
+    QString agentOf(int row) const;
+    void onAgentChanged(QComboBox *combo);
+    void fillBindCombo(QComboBox *combo, const QString &current) const;
     int rowOfCombo(const QComboBox *combo) const;
     void deleteCellWidgets(int row);
     nb::MatrixEndpoint rawEndpointAt(int row) const; // the typed label only
@@ -72,6 +83,7 @@ private:
     void onItemChanged(QTableWidgetItem *item);
 
     QList<nb::AdapterInfo> m_adapters;
+    QStringList m_agentHosts;
     bool m_updating = false;
 };
 

@@ -8,6 +8,7 @@
 #include "testview/loadedlatencyfields.h"
 #include "testview/testflags.h"
 #include "testview/udpfields.h"
+#include "window/appsettings.h"
 
 #include <common/elidingcombobox.h>
 #include <core/units.h>
@@ -42,7 +43,8 @@ TestPanel::TestPanel(QWidget *parent)
     , m_target(new QComboBox(m_settings))
     , m_preset(new nb::ui::ElidingComboBox(m_settings))
     , m_type(new nb::ui::ElidingComboBox(m_settings))
-    , m_from(new QComboBox(m_settings))
+    , m_agent(new QComboBox(m_settings))
+    , m_bind(new QComboBox(m_settings))
     , m_direction(new nb::ui::ElidingComboBox(m_settings))
     , m_streams(new QSpinBox(m_settings))
     , m_loaded(new LoadedLatencyFields(m_settings))
@@ -64,7 +66,7 @@ TestPanel::TestPanel(QWidget *parent)
     setAdvancedVisible(QSettings().value(kAdvancedKey, false).toBool());
 }
 
-// Where the test goes: the target and the local adapter it leaves from.
+// Where the test goes: the target, the computer it runs on and the adapter it leaves from.
 void TestPanel::setUpTargetFields()
 {
     m_target->setObjectName(QStringLiteral("targetCombo"));
@@ -77,14 +79,25 @@ void TestPanel::setUpTargetFields()
     m_target->setMinimumContentsLength(16);
     loadRecentTargets();
 
-    m_from->setObjectName(QStringLiteral("bindCombo"));
-    m_from->setEditable(true);
-    m_from->setInsertPolicy(QComboBox::NoInsert);
-    m_from->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_from->setMinimumContentsLength(16);
-    m_from->setToolTip(tr("The local adapter the test leaves from: its address is bound (-B). Automatic lets "
-                          "the routing table choose."));
-    m_from->addItem(tr("Automatic"), QString());
+    m_agent->setObjectName(QStringLiteral("fromAgentCombo"));
+    m_agent->setEditable(true);
+    m_agent->setInsertPolicy(QComboBox::NoInsert);
+    m_agent->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_agent->setMinimumContentsLength(16);
+    m_agent->lineEdit()->setPlaceholderText(tr("agent host name or address[:port]"));
+    m_agent->setToolTip(tr("The computer that runs the test: this one, or an agent (nicbench-cli -s --agent-key "
+                           "FILE) that tests toward the target for this window. Agents are listed in Tools > "
+                           "Hosts, where the key file is chosen."));
+    setAgentHosts(AppSettings::agentHosts());
+
+    m_bind->setObjectName(QStringLiteral("bindCombo"));
+    m_bind->setEditable(true);
+    m_bind->setInsertPolicy(QComboBox::NoInsert);
+    m_bind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_bind->setMinimumContentsLength(16);
+    m_bind->setToolTip(tr("The adapter the test leaves from: its address is bound (-B). Automatic lets the "
+                          "routing table choose. From an agent, type one of the agent's addresses."));
+    m_bind->addItem(tr("Automatic"), QString());
 }
 
 // What kind of test: the preset, the type and the direction.
@@ -160,7 +173,8 @@ void TestPanel::layOutPanel()
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("T&arget:"), m_target);
-    form->addRow(tr("F&rom:"), m_from);
+    form->addRow(tr("F&rom:"), m_agent);
+    form->addRow(tr("&Bind to:"), m_bind);
     form->addRow(tr("&Preset:"), m_preset);
     form->addRow(tr("T&ype:"), m_type);
     form->addRow(tr("&Direction:"), m_direction);
@@ -203,7 +217,8 @@ void TestPanel::connectFields()
         updateTypeFields();
         markCustom();
     });
-    connect(m_from, &QComboBox::currentTextChanged, this, &TestPanel::markCustom);
+    connect(m_bind, &QComboBox::currentTextChanged, this, &TestPanel::markCustom);
+    connect(m_agent->lineEdit(), &QLineEdit::returnPressed, this, &TestPanel::runRequested);
     connect(m_streams, &QSpinBox::valueChanged, this, &TestPanel::markCustom);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &TestPanel::markCustom);
     connect(m_udp, &UdpFields::edited, this, &TestPanel::markCustom);
@@ -213,7 +228,7 @@ void TestPanel::connectFields()
     });
 
     // A combo narrower than its text cuts it off; the tooltip carries the whole text.
-    for (QComboBox *c : {m_target, m_preset, m_type, m_from, m_direction}) {
+    for (QComboBox *c : {m_target, m_agent, m_preset, m_type, m_bind, m_direction}) {
         connect(c, &QComboBox::currentTextChanged, this, [this, c] { updateComboToolTip(c); });
         updateComboToolTip(c);
     }

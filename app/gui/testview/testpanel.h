@@ -47,10 +47,17 @@ public:
 
     TestType testType() const;
     void setTestType(TestType type);
-    // The adapters whose addresses "From" offers (-B); keeps the current choice.
+    // The adapters whose addresses "Bind to" offers (-B); keeps the current choice.
     void setAdapters(const QList<nb::AdapterInfo> &adapters);
-    // The local address chosen in "From", empty for automatic.
+    // The local address chosen in "Bind to", empty for automatic.
     QString bindAddress() const;
+
+    // "From": the agent that runs the test ("HOST[:PORT]", nicbench-cli -c B --from A), empty
+    // for this computer. The choices are the agents of Tools > Hosts; any agent can be typed.
+    QString agentFrom() const;
+    void setAgentFrom(const QString &agent);
+    void setAgentHosts(const QStringList &hosts);
+    static QString thisComputerLabel();
 
     // The port of the built-in server that "This computer (loopback)" stands for.
     void setLoopbackPort(quint16 port);
@@ -117,7 +124,8 @@ private:
     QComboBox *m_target;
     QComboBox *m_preset;
     QComboBox *m_type;
-    QComboBox *m_from;
+    QComboBox *m_agent;
+    QComboBox *m_bind;
     QComboBox *m_direction;
     QSpinBox *m_streams;
     LoadedLatencyFields *m_loaded;

@@ -95,11 +95,11 @@ void TestPanel::showParams(const nb::TestParams &p)
     m_omit->setValue(p.omit);
     m_interval->setValue(p.interval);
     {
-        const int i = m_from->findData(p.bindAddress);
+        const int i = m_bind->findData(p.bindAddress);
         if (i >= 0)
-            m_from->setCurrentIndex(i);
+            m_bind->setCurrentIndex(i);
         else
-            m_from->setCurrentText(p.bindAddress);
+            m_bind->setCurrentText(p.bindAddress);
     }
     m_family->setCurrentIndex(m_family->findData(int(p.family)));
     m_protocol->setCurrentIndex(m_protocol->findData(int(p.protocol)));

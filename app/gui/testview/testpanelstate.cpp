@@ -17,8 +17,8 @@ namespace nb::gui {
 namespace {
 
 // The form as JSON: {"version": 1, "target", "preset", "type", "connections", "crr",
-// "bind", "params": TestParams::toJson(), "udp": {"bitrate", "block_size", "timeout_ms",
-// "pacing_timer_us", "counters_64bit"} for the UDP types}. A new layout gets a new version; an old one is
+// "bind", "from" (the agent, empty for this computer), "params": TestParams::toJson(), "udp": {"bitrate", "block_size",
+// "timeout_ms", "pacing_timer_us", "counters_64bit"} for the UDP types}. A new layout gets a new version; an old one is
 // ignored rather than half applied.
 const auto kLastTestKey = QStringLiteral("test/last");
 
@@ -54,7 +54,8 @@ void TestPanel::saveState(QSettings &settings) const
         {QStringLiteral("type"), int(testType())},
         {QStringLiteral("connections"), m_connections->value()},
         {QStringLiteral("crr"), m_crr->isChecked()},
-        {QStringLiteral("bind"), m_from->currentText()},
+        {QStringLiteral("bind"), m_bind->currentText()},
+        {QStringLiteral("from"), agentFrom()},
         {QStringLiteral("params"), p.toJson()},
     };
     // The UDP fields in their own object: TestParams::toJson() keeps only what a result needs.
@@ -99,9 +100,10 @@ void TestPanel::restoreState(const QSettings &settings)
     m_applying = true;
     m_connections->setValue(state.value(QStringLiteral("connections")).toInt(1));
     m_crr->setChecked(state.value(QStringLiteral("crr")).toBool());
+    setAgentFrom(state.value(QStringLiteral("from")).toString());
     const QString bind = state.value(QStringLiteral("bind")).toString();
     if (!bind.isEmpty())
-        m_from->setCurrentText(bind);
+        m_bind->setCurrentText(bind);
     const int type = state.value(QStringLiteral("type")).toInt();
     if (type >= int(TestType::Throughput) && type <= int(TestType::UdpRequestResponse))
         setTestType(TestType(type));

@@ -2,6 +2,7 @@
 #include "testview/testrunner.h"
 
 #include <model/testlistener.h>
+#include <session/agentcontroller.h>
 #include <session/throughputclient.h>
 
 namespace nb::gui {
@@ -58,10 +59,27 @@ bool TestRunner::start(const nb::TestParams &params)
     return true;
 }
 
+bool TestRunner::startThroughAgent(const nb::CommandLine &commandLine)
+{
+    if (m_running)
+        return false;
+    const JobTracker::Id job = m_jobs.prepare();
+    m_listener = std::make_shared<Listener>(this, job);
+    m_agent = std::make_shared<nb::AgentController>(commandLine, m_listener.get());
+    m_running = true;
+    m_jobs.run([this, agent = m_agent, listener = m_listener](JobTracker::Id id) {
+        const nb::TestResult result = agent->run();
+        m_jobs.deliver(id, [this, result] { onRunReturned(result); });
+    });
+    return true;
+}
+
 void TestRunner::stop()
 {
     if (m_running && m_client)
         m_client->requestStop();
+    if (m_running && m_agent)
+        m_agent->requestStop();
 }
 
 void TestRunner::onRunReturned(const nb::TestResult &result)
@@ -69,6 +87,7 @@ void TestRunner::onRunReturned(const nb::TestResult &result)
     // run() has returned; the thread is finishing its last statement.
     m_jobs.wait();
     m_client.reset();
+    m_agent.reset();
     m_listener.reset();
     m_running = false;
     Q_EMIT finished(result);

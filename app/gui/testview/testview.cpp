@@ -362,7 +362,9 @@ QString TestView::runningDescription() const
 {
     if (!m_runner->isRunning())
         return {};
-    const QString target = m_panel->isLoopbackSelected() ? tr("this computer") : m_current.host;
+    QString target = m_panel->isLoopbackSelected() ? tr("this computer") : m_current.host;
+    if (!m_agentFrom.isEmpty())
+        target = tr("%1 from %2").arg(target, m_agentFrom);
     if (m_current.udp && !m_current.isRequestResponse()) {
         const QString rate =
             m_current.bandwidth > 0 ? nb::formatBitrate(double(m_current.bandwidth)) : tr("unlimited rate");

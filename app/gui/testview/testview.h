@@ -7,6 +7,7 @@
 
 #include <model/results.h>
 #include <platform/hostenvironment.h>
+#include <session/commandline.h>
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -142,7 +143,12 @@ private:
     TestReportInput resultInput() const;
     void showLoadedLatencyLive(const QList<nb::IntervalReport> &batch);
     void showUdpLive(const QList<nb::IntervalReport> &batch);
-    void startPlan(const QList<nb::TestParams> &plan);
+    // agentLines: empty to run here, else one command line per test for the agent (--from).
+    void startPlan(const QList<nb::TestParams> &plan, const QList<nb::CommandLine> &agentLines = {});
+    // The plan's command lines for the agent `agent`; false with a message to show (no key
+    // file chosen, a key file that cannot be used, a target only this computer has).
+    bool agentPlan(const QString &agent, const QList<nb::TestParams> &plan, QList<nb::CommandLine> *out,
+                   QString *why) const;
     void startNext();
     void finishPlan();
     void writeJsonOutput() const;
@@ -182,7 +188,9 @@ private:
     QAction *m_streamsAction = nullptr;
     QAction *m_saveAction = nullptr;
 
-    QList<nb::TestParams> m_plan; // the tests of this run, in order
+    QList<nb::TestParams> m_plan;        // the tests of this run, in order
+    QList<nb::CommandLine> m_agentLines; // the same for an agent (From), else empty
+    QString m_agentFrom;                 // the agent running them, else empty
     int m_planIndex = 0;
     bool m_stopRequested = false;
     double m_stoppedAt = -1; // seconds into the run when the user pressed Stop

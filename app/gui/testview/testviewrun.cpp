@@ -8,6 +8,7 @@
 #include "testview/testcharts.h"
 #include "testview/testpanel.h"
 #include "testview/testrunner.h"
+#include "window/appsettings.h"
 #include "window/builtinserver.h"
 
 #include <adapters/adapterlist.h>
@@ -25,6 +26,8 @@
 #include <model/resultexport.h>
 #include <results/resultssummary.h>
 #include <results/streamresultsmodel.h>
+#include <session/agentkey.h>
+#include <session/testarguments.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -91,10 +94,45 @@ void TestView::runFromPanel()
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Error, nb::ui::MessageBanner::sentence(error));
         return;
     }
+    QList<nb::CommandLine> agentLines;
+    const QString agent = m_panel->agentFrom();
+    if (!agent.isEmpty() && !agentPlan(agent, plan, &agentLines, &error)) {
+        m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, nb::ui::MessageBanner::sentence(error));
+        return;
+    }
     m_panel->rememberCurrentTarget();
     QSettings settings;
     m_panel->saveState(settings);
-    startPlan(plan);
+    startPlan(plan, agentLines);
+}
+
+bool TestView::agentPlan(const QString &agent, const QList<nb::TestParams> &plan, QList<nb::CommandLine> *out,
+                         QString *why) const
+{
+    const QString keyPath = AppSettings::agentKeyPath();
+    if (keyPath.isEmpty()) {
+        *why = tr("To run the test from %1, choose the agent key file first (Tools > Hosts > Choose Key File): "
+                  "the file the agent was started with (--agent-key)")
+                   .arg(agent);
+        return false;
+    }
+    QByteArray secret;
+    if (!nb::loadAgentKey(keyPath, &secret, why))
+        return false;
+    if (m_panel->isLoopbackSelected()) {
+        *why = tr("From the agent %1, \"%2\" would be the agent's own loopback: type the address of the "
+                  "computer it should test toward as the Target")
+                   .arg(agent, TestPanel::loopbackLabel());
+        return false;
+    }
+    out->clear();
+    for (const nb::TestParams &p : plan) {
+        nb::CommandLine cl;
+        if (!nb::agentCommandLine(p, agent, keyPath, &cl, why))
+            return false;
+        out->append(cl);
+    }
+    return true;
 }
 
 void TestView::runTest(nb::TestParams params)
@@ -113,7 +151,7 @@ void TestView::runTest(nb::TestParams params)
     startPlan({params});
 }
 
-void TestView::startPlan(const QList<nb::TestParams> &plan)
+void TestView::startPlan(const QList<nb::TestParams> &plan, const QList<nb::CommandLine> &agentLines)
 {
     if (m_runner->isRunning() || plan.isEmpty()) {
         m_banner->showMessage(nb::ui::MessageBanner::Kind::Information, tr("A test is already running."));
@@ -124,6 +162,8 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
         return;
     }
     m_plan = plan;
+    m_agentLines = agentLines;
+    m_agentFrom = agentLines.isEmpty() ? QString() : m_panel->agentFrom();
     m_planIndex = 0;
     m_stopRequested = false;
     m_stoppedAt = -1;
@@ -153,7 +193,8 @@ void TestView::startPlan(const QList<nb::TestParams> &plan)
 void TestView::startNext()
 {
     const nb::TestParams &params = m_plan.at(m_planIndex);
-    if (!m_runner->start(params))
+    const bool agent = m_planIndex < m_agentLines.size();
+    if (!(agent ? m_runner->startThroughAgent(m_agentLines.at(m_planIndex)) : m_runner->start(params)))
         return;
     m_current = params;
     m_dataFlowing = false;
@@ -161,7 +202,11 @@ void TestView::startNext()
     if (m_planIndex > 0)
         m_chartTabs->setCurrentWidget(chartFor(params));
     const QString step = m_plan.size() > 1 ? tr(" (test %1 of %2)").arg(m_planIndex + 1).arg(m_plan.size()) : QString();
-    m_progressLabel->setText(tr("Connecting to %1 port %2...%3").arg(params.host).arg(params.port).arg(step));
+    m_progressLabel->setText(agent ? tr("Connecting to the agent %1 to test toward %2 port %3...%4")
+                                         .arg(m_agentFrom, params.host)
+                                         .arg(params.port)
+                                         .arg(step)
+                                   : tr("Connecting to %1 port %2...%3").arg(params.host).arg(params.port).arg(step));
     if (m_planIndex == 0)
         m_progress->setValue(0);
     Q_EMIT runningChanged(true); // the description changed
@@ -178,6 +223,8 @@ void TestView::onStarted(const nb::TestResult &header)
 
 void TestView::selectTestAdapter(const nb::TestResult &header)
 {
+    if (header.drivenBy)
+        return; // the agent's adapters, not this computer's
     // Show the adapter the test actually leaves through, so its graph fills up.
     std::optional<nb::AdapterInfo> adapter = header.localAdapter;
     if (!adapter && !header.connections.isEmpty())

@@ -12,6 +12,8 @@ namespace {
 
 const auto kRecentSnapshotsKey = QStringLiteral("files/recentSnapshots");
 const auto kThemeKey = QStringLiteral("view/theme");
+const auto kAgentHostsKey = QStringLiteral("agents/hosts");
+const auto kAgentKeyPathKey = QStringLiteral("agents/keyPath");
 
 QString folderKey(AppSettings::Folder kind)
 {
@@ -104,6 +106,35 @@ void AppSettings::setTheme(Theme theme)
                          : theme == Theme::Dark ? QStringLiteral("dark")
                                                 : QStringLiteral("system");
     QSettings().setValue(kThemeKey, name);
+}
+
+QStringList AppSettings::agentHosts()
+{
+    QStringList hosts;
+    for (const QString &h : QSettings().value(kAgentHostsKey).toStringList()) {
+        const QString t = h.trimmed();
+        if (!t.isEmpty() && !hosts.contains(t))
+            hosts.append(t);
+    }
+    return hosts;
+}
+
+void AppSettings::setAgentHosts(const QStringList &hosts)
+{
+    QSettings().setValue(kAgentHostsKey, hosts);
+}
+
+QString AppSettings::agentKeyPath()
+{
+    return QSettings().value(kAgentKeyPathKey).toString();
+}
+
+void AppSettings::setAgentKeyPath(const QString &path)
+{
+    if (path.isEmpty())
+        QSettings().remove(kAgentKeyPathKey);
+    else
+        QSettings().setValue(kAgentKeyPathKey, QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
 }
 
 } // namespace nb::gui

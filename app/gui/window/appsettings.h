@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Small settings every part of the window shares, in one place with one set of keys:
-// the folder each kind of file dialog opened last, the recently opened snapshots and the
-// colour theme. Backed by QSettings (organization and application names set in main()).
+// the folder each kind of file dialog opened last, the recently opened snapshots, the
+// colour theme, and the agents of Tools > Hosts with the path of their key file. Backed by QSettings (organization and
+// application names set in main()).
 //
 // File dialogs use it like this:
 //   const QString path = QFileDialog::getSaveFileName(this, title,
@@ -44,6 +45,13 @@ public:
 
     static Theme theme();
     static void setTheme(Theme theme);
+
+    // The agents of Tools > Hosts, "HOST[:PORT]", in the order added, each once.
+    static QStringList agentHosts();
+    static void setAgentHosts(const QStringList &hosts);
+    // The agent key file (--agent-key): its path only, never the key's bytes. Empty: none.
+    static QString agentKeyPath();
+    static void setAgentKeyPath(const QString &path);
 };
 
 } // namespace nb::gui

@@ -5,6 +5,7 @@
 #include "compareview/comparisondialog.h"
 #include "compareview/comparisonview.h"
 #include "historyview/historywindow.h"
+#include "hostsview/hostsdialog.h"
 #include "labview/labcontroller.h"
 #include "labview/labdialog.h"
 #include "testview/testpanel.h"
@@ -177,6 +178,7 @@ void MainWindow::createMenus()
     tools->setObjectName(QStringLiteral("toolsMenu"));
     tools->addAction(tr("Adapter &Lab..."), this, &MainWindow::showLabDialog)
         ->setObjectName(QStringLiteral("adapterLabAction"));
+    tools->addAction(tr("&Hosts..."), this, &MainWindow::showHosts)->setObjectName(QStringLiteral("hostsAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -328,7 +330,9 @@ ComparisonDialog *MainWindow::createComparisonDialog()
         return e.target == base.host && e.port == base.port;
     });
     if (!targetIsGuest)
-        endpoints.append(nb::MatrixEndpoint{base.bindAddress, base.host, std::nullopt, QString()});
+        // The test panel's From: an agent's row leaves the local address to the agent.
+        endpoints.append(nb::MatrixEndpoint{panel->agentFrom().isEmpty() ? base.bindAddress : QString(), base.host,
+                                            std::nullopt, QString(), 0, panel->agentFrom()});
     dialog->setEndpoints(endpoints);
     if (lab && !targetIsGuest)
         dialog->setEndpointEnabled(dialog->endpointRowCount() - 1, false);
@@ -370,6 +374,26 @@ void MainWindow::newComparison()
         showCompareArea();
         m_compareView->startComparison(dialog->comparison());
     }
+}
+
+HostsDialog *MainWindow::hostsDialog()
+{
+    if (!m_hosts) {
+        m_hosts = new HostsDialog(this);
+        connect(m_hosts, &HostsDialog::hostsChanged, m_testView->testPanel(), &TestPanel::setAgentHosts);
+    }
+    return m_hosts;
+}
+
+void MainWindow::showHosts()
+{
+    HostsDialog *dialog = hostsDialog();
+    const bool first = !dialog->isVisible();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    if (first)
+        dialog->refresh();
 }
 
 void MainWindow::showCompareArea()

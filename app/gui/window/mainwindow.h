@@ -44,6 +44,7 @@ class ComparisonView;
 class HistoryWindow;
 class LabController;
 class LabDialog;
+class HostsDialog;
 class TestPanel;
 class TestView;
 
@@ -82,6 +83,10 @@ public:
     // The "New Comparison" dialog filled from the test panel (base parameters, the
     // built-in server as the default endpoint) and the live adapters; not shown.
     ComparisonDialog *createComparisonDialog();
+    // Tools > Hosts: the agents and the key file (created on first use, kept while the
+    // window lives so its probes outlive a close).
+    HostsDialog *hostsDialog();
+    void showHosts();
     // Brings the Compare tab to the front.
     void showCompareArea();
     // The adapter lab (Tools > Adapter Lab): its controller, whose guests the Target box and
@@ -157,6 +162,7 @@ private:
     HistoryWindow *m_historyWindow = nullptr;
     std::optional<nb::HostEnvironment> m_thisHost; // for the history, read once
     QActionGroup *m_themeGroup = nullptr;
+    HostsDialog *m_hosts = nullptr;
 };
 
 } // namespace nb::gui
