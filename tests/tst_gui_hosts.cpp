@@ -234,6 +234,10 @@ private Q_SLOTS:
         MainWindow w;
         const QString shown = nbtest::showWithBuiltinServer(w, QSize(1280, 720));
         QVERIFY2(shown.isEmpty(), qPrintable(shown));
+        // The restored target is the last test's: the previous window's built-in server, whose
+        // port is this one's only when port 5201 was free for both (ctest -j2 often holds it).
+        w.findChild<QComboBox *>(s("targetCombo"))
+            ->setCurrentText(QStringLiteral("127.0.0.1:%1").arg(w.builtinServerPort()));
         std::unique_ptr<nb::gui::ComparisonDialog> dialog(w.createComparisonDialog());
         nb::gui::EndpointTable *table = dialog->endpointTable();
         QCOMPARE(table->rowCount(), 1);
