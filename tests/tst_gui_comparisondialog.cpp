@@ -60,7 +60,7 @@ QList<nb::MatrixEndpoint> fakeEndpoints()
 }
 
 // Combo boxes and line edits inside the endpoint table's viewport, and how many combos sit
-// in a row's From (agent, editable: one line edit each) or Local address cell: the rest
+// in a row's From (agent, editable: one line edit each) or Bind to cell: the rest
 // would be strays. Each row has two.
 struct CellWidgets {
     int combos = 0;

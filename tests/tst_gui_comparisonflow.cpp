@@ -115,7 +115,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
 
         // No stray widgets: two more combos for the one more row (From, an editable combo
-        // with its line edit, and Local address), each inside its own row's cell, and no
+        // with its line edit, and Bind to), each inside its own row's cell, and no
         // line edit left over.
         QCOMPARE(table->rowCount(), 2);
         QCOMPARE(int(dialog->findChildren<QComboBox *>().size()), combosAtStart + 2);

@@ -16,10 +16,13 @@
 #include <compareview/endpointtable.h>
 #include <hostsview/hostprober.h>
 #include <hostsview/hostsdialog.h>
+#include <live/cpuchart.h>
 #include <results/resultssummary.h>
 #include <testview/testpanel.h>
 #include <window/appsettings.h>
 #include <window/apptheme.h>
+
+#include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QDir>
@@ -223,6 +226,10 @@ private Q_SLOTS:
         QVERIFY2(w.summary()->cpuPerGbpsText().contains(s("on the agent")) &&
                      !w.summary()->cpuPerGbpsText().contains(s("here")),
                  qPrintable(w.summary()->cpuPerGbpsText()));
+        // The CPU chart's local line is the agent's.
+        auto *cpu = w.findChild<nb::ui::CpuChart *>(s("cpuChart"));
+        QVERIFY(cpu);
+        QCOMPARE(cpu->plot()->graph(0)->name(), s("Agent busy"));
         QTRY_VERIFY_WITH_TIMEOUT(m_agent.output().contains(s("Ran a test for controller")), 10000);
         screenshots(&w, s("testview-from"));
     }

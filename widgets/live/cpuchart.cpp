@@ -87,12 +87,19 @@ CpuChart::CpuChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(
     setPlaceholderText(tr("CPU use appears here\nduring a test"));
 }
 
+void CpuChart::setLocalIsAgent(bool agent)
+{
+    m_system.graph->setName(agent ? tr("Agent busy") : tr("Local busy"));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void CpuChart::startTest(double plannedSeconds)
 {
     m_system.clear();
     m_process.clear();
     m_remote.clear();
     m_remote.graph->removeFromLegend();
+    setLocalIsAgent(false);
     m_planned = plannedSeconds;
     m_lastX = 0;
     m_samples = 0;

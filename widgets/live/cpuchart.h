@@ -29,6 +29,9 @@ public:
     // The server's intervals (or its whole-test figure when it sent no intervals).
     void setRemote(const QList<nb::CpuSample> &intervals, const nb::CpuSample &total, double offsetSeconds = 0);
     void setPlaceholderText(const QString &text);
+    // The local lines are an agent's (a test run --from an agent): "Agent busy", not "Local
+    // busy". startTest() sets it back to this computer.
+    void setLocalIsAgent(bool agent);
 
     int sampleCount() const { return m_samples; }
     double axisMax() const;

@@ -58,7 +58,7 @@ public:
 EndpointTable::EndpointTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
 {
     setObjectName(QStringLiteral("endpointTable"));
-    setHorizontalHeaderLabels({tr("Use"), tr("Label"), tr("From"), tr("Local address"), tr("Target host")});
+    setHorizontalHeaderLabels({tr("Use"), tr("Label"), tr("From"), tr("Bind to"), tr("Target host")});
     horizontalHeaderItem(TargetColumn)
         ->setToolTip(tr("Host name or address; host:port where its server does not listen on the comparison's port"));
     horizontalHeaderItem(LabelColumn)->setToolTip(tr("The adapter's name in the charts and tables; type to rename"));

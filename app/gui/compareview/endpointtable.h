@@ -2,7 +2,7 @@
 #pragma once
 // The New Comparison dialog's endpoint rows: Use (a check box), Label (the adapter's name
 // in the charts, editable), From (this computer, or an agent of Tools > Hosts that runs the
-// row's tests: an editable combo), Local address (-B, a combo of this computer's adapters;
+// row's tests: an editable combo), Bind to (-B, a combo of this computer's adapters;
 // from an agent, automatic) and Target host (with ":port" where its server listens
 // elsewhere). Each row is built once, and its combos are deleted with their row, so no cell
 // widget outlives the row it belongs to.

@@ -108,6 +108,8 @@ QWidget *TestCharts::showFinished(const QList<nb::TestResult> &results) const
         finish(r, offset);
         offset = nextCpuOffset(offset, r);
     }
+    cpu->setLocalIsAgent(
+        std::any_of(results.cbegin(), results.cend(), [](const nb::TestResult &r) { return r.drivenBy.has_value(); }));
     if (results.isEmpty())
         return throughput;
     const auto empty = trCharts("Nothing measured"); // as a failed test leaves them

@@ -177,6 +177,7 @@ void TestView::startPlan(const QList<nb::TestParams> &plan, const QList<nb::Comm
     m_streamModel->clear();
     const nb::TestParams &first = plan.constFirst();
     charts().prepare(plan, m_planSeconds);
+    m_cpuChart->setLocalIsAgent(!m_agentFrom.isEmpty());
     // Request/response has no streams to list; the summary gets the room.
     m_streamTable->setVisible(
         std::any_of(plan.cbegin(), plan.cend(), [](const nb::TestParams &p) { return !p.isRequestResponse(); }));
