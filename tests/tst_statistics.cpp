@@ -67,6 +67,8 @@ private slots:
     void relativeDifferenceEdges();
 
     void verdict_data();
+    void equivalence_data();
+    void equivalence();
     void verdict();
     void verdictKeys();
 };
@@ -438,9 +440,55 @@ void TestStatistics::verdict()
     QCOMPARE(int(c.verdict), expected);
 }
 
+// The practical threshold (review M8): a significant difference smaller than it, or a
+// non-significant one whose whole interval lies inside it, is Equivalent; 0 turns it off.
+void TestStatistics::equivalence_data()
+{
+    QTest::addColumn<QList<double>>("baseline");
+    QTest::addColumn<QList<double>>("candidate");
+    QTest::addColumn<bool>("higherIsBetter");
+    QTest::addColumn<double>("threshold"); // a fraction
+    QTest::addColumn<int>("expected");
+    const QList<double> base{100.0, 100.1, 100.2};
+    const QList<double> onePercentUp{101.0, 101.1, 101.2}; // +1.0%, p < 0.001
+    const QList<double> tenPercentUp{110.0, 110.1, 110.2};
+    // +0.1% (100.3 vs 100.2), not significant; the 95% interval is about +-0.45%.
+    const QList<double> tightBase{100.0, 100.2, 100.4}, tightCandidate{100.1, 100.3, 100.5};
+    const QList<double> wideBase{90, 100, 110}, wideCandidate{92, 102, 112}; // +2%, interval +-30%
+    QTest::newRow("1% up, 2% threshold") << base << onePercentUp << true << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("1% up, threshold off") << base << onePercentUp << true << 0.0 << int(Verdict::Faster);
+    QTest::newRow("1% up, 0.5% threshold") << base << onePercentUp << true << 0.005 << int(Verdict::Faster);
+    QTest::newRow("1% down, 2% threshold") << onePercentUp << base << true << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("CPU 1% lower, 2% threshold") << onePercentUp << base << false << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("10% up, 2% threshold") << base << tenPercentUp << true << 0.02 << int(Verdict::Faster);
+    QTest::newRow("10% lower latency, 2% threshold") << tenPercentUp << base << false << 0.02 << int(Verdict::Faster);
+    QTest::newRow("tight, 2% threshold") << tightBase << tightCandidate << true << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("tight, threshold off")
+        << tightBase << tightCandidate << true << 0.0 << int(Verdict::NoSignificantDifference);
+    QTest::newRow("tight, 0.3% threshold")
+        << tightBase << tightCandidate << true << 0.003 << int(Verdict::NoSignificantDifference);
+    QTest::newRow("wide, 2% threshold") << wideBase << wideCandidate << true << 0.02
+                                        << int(Verdict::NoSignificantDifference);
+    QTest::newRow("one run, 2% threshold")
+        << QList<double>{100.0} << onePercentUp << true << 0.02 << int(Verdict::NotEnoughRuns);
+}
+
+void TestStatistics::equivalence()
+{
+    QFETCH(QList<double>, baseline);
+    QFETCH(QList<double>, candidate);
+    QFETCH(bool, higherIsBetter);
+    QFETCH(double, threshold);
+    QFETCH(int, expected);
+    const BaselineComparison c = compareToBaseline(summarize(baseline), summarize(candidate),
+                                                   higherIsBetter ? Better::Higher : Better::Lower, 0.05, threshold);
+    QCOMPARE(int(c.verdict), expected);
+}
+
 void TestStatistics::verdictKeys()
 {
-    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns}) {
+    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns,
+                      Verdict::Equivalent}) {
         Verdict back = Verdict::Faster;
         QVERIFY(verdictFromKey(verdictKey(v), &back));
         QCOMPARE(back, v);
@@ -449,6 +497,8 @@ void TestStatistics::verdictKeys()
     QVERIFY(!verdictFromKey(QStringLiteral("bogus"), &ignored));
     QCOMPARE(verdictText(Verdict::Faster, Better::Higher), QStringLiteral("faster"));
     QCOMPARE(verdictText(Verdict::Faster, Better::Lower), QStringLiteral("lower (better)"));
+    QCOMPARE(verdictKey(Verdict::Equivalent), QStringLiteral("equivalent"));
+    QCOMPARE(verdictText(Verdict::Equivalent, Better::Higher), QStringLiteral("equivalent"));
 }
 
 QTEST_APPLESS_MAIN(TestStatistics)

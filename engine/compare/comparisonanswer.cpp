@@ -32,9 +32,10 @@ QString runCounts(int candidate, int base)
 }
 
 // "is faster than", "is slower than", "does not differ significantly from", ...; runs and
-// baseRuns: the successful runs behind each side, to say plainly when they are too few.
+// baseRuns: the successful runs behind each side, to say plainly when they are too few;
+// equivalencePercent: the threshold an Equivalent verdict names.
 QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b,
-                        int runs, int baseRuns)
+                        int runs, int baseRuns, double equivalencePercent)
 {
     const QString delta = ComparisonTable::formatDelta(b.difference);
     const QString what = primaryName(primary);
@@ -50,6 +51,9 @@ QString primarySentence(const QString &who, const QString &base, Metric primary,
             .arg(who, base, delta, what);
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 and %2 do not differ significantly in %3 (%4)").arg(who, base, what, delta);
+    case stats::Verdict::Equivalent:
+        return QStringLiteral("%1 and %2 are equivalent in %3: %4, within the %5 threshold")
+            .arg(who, base, what, delta, equivalenceText(equivalencePercent));
     case stats::Verdict::NotEnoughRuns:
         break;
     }
@@ -73,6 +77,8 @@ QString costClause(Metric cost, const stats::BaselineComparison &b)
             .arg(costName(cost), delta, cpu ? QStringLiteral("more CPU") : QStringLiteral("less throughput"));
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 %2 (no significant difference)").arg(costName(cost), delta);
+    case stats::Verdict::Equivalent:
+        return QStringLiteral("%1 %2 (equivalent)").arg(costName(cost), delta);
     case stats::Verdict::NotEnoughRuns:
         break;
     }
@@ -95,6 +101,8 @@ QString lossClause(Metric loss, const MetricStatistics &candidate, const MetricS
         return QStringLiteral("%1 (more %2)").arg(values, what);
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 (no significant difference)").arg(values);
+    case stats::Verdict::Equivalent:
+        return QStringLiteral("%1 (equivalent)").arg(values);
     case stats::Verdict::NotEnoughRuns:
         break;
     }
@@ -151,6 +159,19 @@ std::optional<VariantAnswer> failedVariant(const Comparison &c, const QString &v
 }
 
 } // namespace
+
+QString equivalenceText(double percent)
+{
+    return QStringLiteral("\u00b1%1%").arg(QString::number(percent, 'g', 3));
+}
+
+QString verdictRule(double equivalencePercent)
+{
+    const QString test = QStringLiteral("Welch's t-test at alpha 0.05");
+    if (!(equivalencePercent > 0))
+        return test;
+    return QStringLiteral("%1; a difference under %2 is equivalent").arg(test, equivalenceText(equivalencePercent));
+}
 
 QString costName(Metric cost)
 {
@@ -225,6 +246,7 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
                 configs.append(i);
         VariantAnswer a;
         a.variant = variant;
+        a.equivalencePercent = statistics.equivalencePercent;
         const auto has = [&](Metric m) {
             for (int i : configs)
                 if (statistics.find(i, m))
@@ -315,7 +337,7 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
                 statistics.find(statistics.configurations[e.configIndex].baselineConfig, a.primary);
             QString s =
                 primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline, int(e.primary->values.size()),
-                                basePrimary ? int(basePrimary->values.size()) : 0);
+                                basePrimary ? int(basePrimary->values.size()) : 0, statistics.equivalencePercent);
             if (e.cost && e.cost->hasBaseline)
                 s += QStringLiteral("; ") + costClause(a.cost, e.cost->vsBaseline);
             if (a.loss && e.loss && e.loss->hasBaseline)

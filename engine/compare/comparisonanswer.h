@@ -51,6 +51,9 @@ struct VariantAnswer {
     // The winner is significantly better than every configuration it was compared with
     // (or than its baseline), so the answer is not a coin toss.
     bool decided = false;
+    // The comparison's equivalence threshold (percent, 0: off): differences under it are
+    // stats::Verdict::Equivalent.
+    double equivalencePercent = 0;
     // One sentence per compared entry: "VMXNET3 is faster than E1000: +69.0% ± 4.1%;
     // CPU per Gbit/s -76.4% ± 10.6% (lower, better)".
     QStringList sentences;
@@ -65,6 +68,11 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
 // then whose CPU the costs are (cpuSideLine), once when every variant agrees.
 QStringList answerLines(const QList<VariantAnswer> &answers);
 
+// "\u00b12%": the equivalence threshold as sentences and the window show it.
+QString equivalenceText(double percent);
+// "Welch's t-test at alpha 0.05; a difference under \u00b12% is equivalent": how verdicts are
+// reached, for captions, headers and reports (0%: the test alone).
+QString verdictRule(double equivalencePercent);
 // "client CPU per Gbit/s", "server CPU per 1000 trans/s" (or "bidir throughput"): the cost
 // metric's short name in sentences.
 QString costName(Metric cost);

@@ -344,6 +344,7 @@ ComparisonStatistics computeStatistics(const Comparison &comparison, double alph
 {
     ComparisonStatistics out;
     out.alpha = alpha;
+    out.equivalencePercent = comparison.equivalencePercent;
     out.baselineIndex = comparison.baselineIndex;
     for (int c = 0; c < comparison.configurations.size(); ++c) {
         ConfigurationStatistics cs;
@@ -380,7 +381,8 @@ ComparisonStatistics computeStatistics(const Comparison &comparison, double alph
             if (!base)
                 continue;
             ms.hasBaseline = true;
-            ms.vsBaseline = stats::compareToBaseline(base->summary, ms.summary, metricBetter(ms.metric), alpha);
+            ms.vsBaseline = stats::compareToBaseline(base->summary, ms.summary, metricBetter(ms.metric), alpha,
+                                                     out.equivalencePercent / 100);
         }
     }
     return out;
@@ -451,6 +453,7 @@ QJsonObject ComparisonStatistics::toJson() const
     return QJsonObject{
         {QStringLiteral("baseline"), baselineIndex},
         {QStringLiteral("alpha"), alpha},
+        {QStringLiteral("equivalence_percent"), equivalencePercent},
         {QStringLiteral("confidence"), 0.95},
         {QStringLiteral("configurations"), configs},
     };

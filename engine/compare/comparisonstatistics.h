@@ -111,6 +111,7 @@ struct ConfigurationStatistics {
 struct ComparisonStatistics {
     int baselineIndex = 0; // Comparison::baselineIndex: a configuration of the baseline adapter
     double alpha = 0.05;
+    double equivalencePercent = 0;                 // Comparison::equivalencePercent: the verdicts' threshold
     QList<ConfigurationStatistics> configurations; // one per configuration, same order
     const MetricStatistics *find(int configIndex, Metric m) const;
     // Metrics that at least one configuration has, in allMetrics() order.

@@ -262,6 +262,8 @@ QString verdictKey(Verdict v)
         return QStringLiteral("slower");
     case Verdict::NoSignificantDifference:
         return QStringLiteral("no_difference");
+    case Verdict::Equivalent:
+        return QStringLiteral("equivalent");
     case Verdict::NotEnoughRuns:
         break;
     }
@@ -270,7 +272,8 @@ QString verdictKey(Verdict v)
 
 bool verdictFromKey(const QString &key, Verdict *out)
 {
-    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns}) {
+    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns,
+                      Verdict::Equivalent}) {
         if (verdictKey(v) == key) {
             *out = v;
             return true;
@@ -288,13 +291,16 @@ QString verdictText(Verdict v, Better better)
         return better == Better::Higher ? QStringLiteral("slower") : QStringLiteral("higher (worse)");
     case Verdict::NoSignificantDifference:
         return QStringLiteral("no significant difference");
+    case Verdict::Equivalent:
+        return QStringLiteral("equivalent");
     case Verdict::NotEnoughRuns:
         break;
     }
     return QStringLiteral("not enough runs");
 }
 
-BaselineComparison compareToBaseline(const Summary &baseline, const Summary &candidate, Better better, double alpha)
+BaselineComparison compareToBaseline(const Summary &baseline, const Summary &candidate, Better better, double alpha,
+                                     double equivalence)
 {
     BaselineComparison c;
     c.difference = relativeDifference(baseline, candidate, alpha);
@@ -303,7 +309,18 @@ BaselineComparison compareToBaseline(const Summary &baseline, const Summary &can
         c.verdict = Verdict::NotEnoughRuns;
         return c;
     }
-    if (!(c.welch.pValue < alpha)) {
+    const bool significant = c.welch.pValue < alpha;
+    const RelativeDifference &d = c.difference;
+    // Relative terms need a baseline mean that is not zero (d.valid).
+    if (equivalence > 0 && d.valid) {
+        const bool small = std::abs(d.relative) < equivalence;
+        const bool inside = d.intervalKnown && d.low > -equivalence && d.high < equivalence;
+        if (significant ? small : inside) {
+            c.verdict = Verdict::Equivalent;
+            return c;
+        }
+    }
+    if (!significant) {
         c.verdict = Verdict::NoSignificantDifference;
         return c;
     }

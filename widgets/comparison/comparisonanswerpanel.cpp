@@ -189,6 +189,8 @@ ComparisonAnswerPanel::AnswerWords ComparisonAnswerPanel::answerWords(const nb::
         w.good = true;
     } else if (verdict == nb::stats::Verdict::NotEnoughRuns) {
         w.first = tr("? Too few runs to tell");
+    } else if (verdict == nb::stats::Verdict::Equivalent) {
+        w.first = tr("= Equivalent (within %1)").arg(nb::equivalenceText(a.equivalencePercent));
     } else {
         w.first = tr("\u2248 No clear winner");
     }

@@ -174,8 +174,8 @@ int drawTitleSection(ReportPage &page, const nb::ComparisonOverlay &overlay)
     page.setFont(7.5);
     y += drawLine(p, 0, y, page.width,
                   QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
-                              "Verdicts: Welch's t-test at alpha 0.05, each adapter against the baseline in the "
-                              "same test variant."));
+                              "Verdicts: %1, each adapter against the baseline in the same test variant.")
+                      .arg(nb::verdictRule(c.equivalencePercent)));
     return y + 6;
 }
 
