@@ -69,6 +69,7 @@ private slots:
     void verdict_data();
     void equivalence_data();
     void equivalence();
+    void absoluteEquivalence();
     void verdict();
     void verdictKeys();
 };
@@ -471,6 +472,31 @@ void TestStatistics::equivalence_data()
                                         << int(Verdict::NoSignificantDifference);
     QTest::newRow("one run, 2% threshold")
         << QList<double>{100.0} << onePercentUp << true << 0.02 << int(Verdict::NotEnoughRuns);
+}
+
+// Loss near zero (percent; lower is better): 0.011% against 0.021% is +91% relatively,
+// significant, "higher (worse)"; judged absolutely (+0.01 points under a 0.1-point
+// threshold) it is Equivalent; a 1-point rise stays Slower.
+void TestStatistics::absoluteEquivalence()
+{
+    const Summary base = summarize({0.010, 0.012, 0.011});
+    const Summary near = summarize({0.020, 0.021, 0.022});
+    const Summary far = summarize({1.0, 1.1, 1.2});
+    QCOMPARE(compareToBaseline(base, near, Better::Lower, 0.05, 0.02).verdict, Verdict::Slower);
+    const BaselineComparison nearAbs = compareToBaseline(base, near, Better::Lower, 0.05, 0.02, 0.1);
+    QCOMPARE(nearAbs.verdict, Verdict::Equivalent);
+    QVERIFY(nearAbs.absolute.valid && nearAbs.absolute.intervalKnown);
+    QVERIFY(qAbs(nearAbs.absolute.value - 0.010) < 1e-12);
+    // Welch: sqrt(1e-6/3 + 1e-6/3) = 8.165e-4 with df = 4, t(0.975, 4) = 2.7764.
+    QVERIFY2(qAbs(nearAbs.absolute.halfWidth - 2.7764 * 8.165e-4) < 1e-5,
+             qPrintable(QString::number(nearAbs.absolute.halfWidth)));
+    QCOMPARE(compareToBaseline(base, far, Better::Lower, 0.05, 0.02, 0.1).verdict, Verdict::Slower);
+    // A zero baseline has no relative difference but an absolute one.
+    const Summary zero = summarize({0, 0, 0});
+    const BaselineComparison fromZero = compareToBaseline(zero, near, Better::Lower, 0.05, 0.02, 0.1);
+    QVERIFY(!fromZero.difference.valid);
+    QCOMPARE(fromZero.verdict, Verdict::Equivalent);
+    QCOMPARE(compareToBaseline(zero, near, Better::Lower, 0.05, 0.02).verdict, Verdict::Slower);
 }
 
 void TestStatistics::equivalence()

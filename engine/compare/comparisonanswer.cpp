@@ -3,6 +3,9 @@
 
 #include "compare/comparisontable.h"
 #include "compare/udpmetrics.h"
+#include "core/format.h"
+
+#include <algorithm>
 
 namespace nb {
 
@@ -37,7 +40,7 @@ QString runCounts(int candidate, int base)
 QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b,
                         int runs, int baseRuns, double equivalencePercent)
 {
-    const QString delta = ComparisonTable::formatDelta(b.difference);
+    const QString delta = ComparisonTable::formatDelta(primary, b);
     const QString what = primaryName(primary);
     const bool loaded = isLoadedLatencyMetric(primary);
     switch (b.verdict) {
@@ -66,7 +69,7 @@ QString primarySentence(const QString &who, const QString &base, Metric primary,
 
 QString costClause(Metric cost, const stats::BaselineComparison &b)
 {
-    const QString delta = ComparisonTable::formatDelta(b.difference);
+    const QString delta = ComparisonTable::formatDelta(cost, b);
     const bool cpu = !isBitrateMetric(cost);
     switch (b.verdict) {
     case stats::Verdict::Faster:
@@ -107,6 +110,45 @@ QString lossClause(Metric loss, const MetricStatistics &candidate, const MetricS
         break;
     }
     return values;
+}
+
+// What a UDP stream configuration offers: -b per stream x streams x directions; 0 when
+// unpaced (-b 0) or not a UDP stream.
+double offeredBps(const Configuration &conf)
+{
+    const TestParams &p = conf.params;
+    if (!p.udp || p.isRequestResponse() || p.bandwidth == 0)
+        return 0;
+    return double(p.bandwidth) * std::max(1, p.streams) * (p.isBidir() ? 2 : 1);
+}
+
+// The rate every configuration of a UDP stream variant offered and carried (see
+// VariantAnswer::offeredRateReachedBps), else 0.
+double offeredRateReached(const Comparison &c, const VariantAnswer &a)
+{
+    if (a.primary != Metric::UdpGoodput || a.entries.size() < 2)
+        return 0;
+    double offered = 0;
+    for (const AnswerEntry &e : a.entries) {
+        const double o = offeredBps(c.configurations.value(e.configIndex));
+        if (!e.primary || o <= 0 || (offered > 0 && o != offered) || e.primary->summary.mean < kOfferedRateReached * o)
+            return 0;
+        offered = o;
+    }
+    return offered;
+}
+
+// "VMXNET3 and E1000 both carried the offered 100 Mbit/s (UDP goodput 99.9 Mbit/s vs 99.8
+// Mbit/s): the rate does not rank them".
+QString offeredSentence(const QString &who, const QString &base, double offered, const MetricStatistics &candidate,
+                        const MetricStatistics *baseline)
+{
+    const QString values = baseline
+                               ? QStringLiteral(" (UDP goodput %1 vs %2)")
+                                     .arg(formatBitrate(candidate.summary.mean), formatBitrate(baseline->summary.mean))
+                               : QString();
+    return QStringLiteral("%1 and %2 both carried the offered %3%4: the rate does not rank them")
+        .arg(who, base, formatBitrate(offered), values);
 }
 
 // Each configuration's runs so far: how many, how many failed, the first failure.
@@ -329,15 +371,19 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
             if (winnerIsCandidate ? v != stats::Verdict::Faster : v != stats::Verdict::Slower)
                 allBetter = false;
         }
-        a.decided = anyCompared && allBetter;
+        a.offeredRateReachedBps = offeredRateReached(comparison, a);
+        a.decided = anyCompared && allBetter && a.offeredRateReachedBps == 0;
         for (const AnswerEntry &e : a.entries) {
             if (!e.primary || !e.primary->hasBaseline)
                 continue;
             const MetricStatistics *basePrimary =
                 statistics.find(statistics.configurations[e.configIndex].baselineConfig, a.primary);
             QString s =
-                primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline, int(e.primary->values.size()),
-                                basePrimary ? int(basePrimary->values.size()) : 0, statistics.equivalencePercent);
+                a.offeredRateReachedBps > 0
+                    ? offeredSentence(e.adapter, e.baseline, a.offeredRateReachedBps, *e.primary, basePrimary)
+                    : primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline,
+                                      int(e.primary->values.size()), basePrimary ? int(basePrimary->values.size()) : 0,
+                                      statistics.equivalencePercent);
             if (e.cost && e.cost->hasBaseline)
                 s += QStringLiteral("; ") + costClause(a.cost, e.cost->vsBaseline);
             if (a.loss && e.loss && e.loss->hasBaseline)

@@ -54,10 +54,17 @@ struct VariantAnswer {
     // The comparison's equivalence threshold (percent, 0: off): differences under it are
     // stats::Verdict::Equivalent.
     double equivalencePercent = 0;
+    // A UDP stream variant whose every configuration carried what it offered (goodput at
+    // least kOfferedRateReached of -b x streams x directions): the rate cannot rank them,
+    // so there is no winner and the sentences say so. The offered rate, else 0.
+    double offeredRateReachedBps = 0;
     // One sentence per compared entry: "VMXNET3 is faster than E1000: +69.0% ± 4.1%;
     // CPU per Gbit/s -76.4% ± 10.6% (lower, better)".
     QStringList sentences;
 };
+
+// A UDP stream "reached its offered rate" when its goodput is at least this share of it.
+inline constexpr double kOfferedRateReached = 0.98;
 
 // `seriesNames` names each configuration in the sentences (an overlay's series labels);
 // empty uses the configurations' adapter names.

@@ -253,6 +253,25 @@ RelativeDifference relativeDifference(const Summary &baseline, const Summary &ca
     return d;
 }
 
+AbsoluteDifference absoluteDifference(const Summary &baseline, const Summary &candidate, double alpha)
+{
+    AbsoluteDifference d;
+    if (baseline.n < 1 || candidate.n < 1 || !std::isfinite(baseline.mean) || !std::isfinite(candidate.mean))
+        return d;
+    d.valid = true;
+    d.value = candidate.mean - baseline.mean;
+    if (baseline.n < 2 || candidate.n < 2)
+        return d;
+    d.intervalKnown = true;
+    const double vc = candidate.stddev * candidate.stddev / candidate.n;
+    const double vb = baseline.stddev * baseline.stddev / baseline.n;
+    if (vc + vb == 0)
+        return d;
+    const double df = (vc + vb) * (vc + vb) / (vc * vc / (candidate.n - 1) + vb * vb / (baseline.n - 1));
+    d.halfWidth = tCritical(df, alpha) * std::sqrt(vc + vb);
+    return d;
+}
+
 QString verdictKey(Verdict v)
 {
     switch (v) {
@@ -300,25 +319,31 @@ QString verdictText(Verdict v, Better better)
 }
 
 BaselineComparison compareToBaseline(const Summary &baseline, const Summary &candidate, Better better, double alpha,
-                                     double equivalence)
+                                     double equivalence, double absoluteEquivalence)
 {
     BaselineComparison c;
     c.difference = relativeDifference(baseline, candidate, alpha);
+    c.absolute = absoluteDifference(baseline, candidate, alpha);
     c.welch = welchTest(baseline, candidate);
     if (!c.welch.valid) {
         c.verdict = Verdict::NotEnoughRuns;
         return c;
     }
     const bool significant = c.welch.pValue < alpha;
+    // Within +-threshold: the difference (significant), or its whole interval (not).
+    const auto within = [significant](double value, double low, double high, bool intervalKnown, double threshold) {
+        return significant ? std::abs(value) < threshold : intervalKnown && low > -threshold && high < threshold;
+    };
     const RelativeDifference &d = c.difference;
-    // Relative terms need a baseline mean that is not zero (d.valid).
-    if (equivalence > 0 && d.valid) {
-        const bool small = std::abs(d.relative) < equivalence;
-        const bool inside = d.intervalKnown && d.low > -equivalence && d.high < equivalence;
-        if (significant ? small : inside) {
-            c.verdict = Verdict::Equivalent;
-            return c;
-        }
+    const AbsoluteDifference &a = c.absolute;
+    const bool equivalent =
+        absoluteEquivalence > 0
+            ? a.valid &&
+                  within(a.value, a.value - a.halfWidth, a.value + a.halfWidth, a.intervalKnown, absoluteEquivalence)
+            : equivalence > 0 && d.valid && within(d.relative, d.low, d.high, d.intervalKnown, equivalence);
+    if (equivalent) {
+        c.verdict = Verdict::Equivalent;
+        return c;
     }
     if (!significant) {
         c.verdict = Verdict::NoSignificantDifference;

@@ -138,7 +138,7 @@ QString ComparisonTableModel::displayText(const ComparisonTableRow &row, int col
     case DeltaColumn: {
         if (row.isBaseline)
             return tr("baseline");
-        const QString d = row.stats->hasBaseline ? ComparisonTable::formatDelta(b.difference) : QString();
+        const QString d = row.stats->hasBaseline ? ComparisonTable::formatDelta(row.metric, b) : QString();
         return d.isEmpty() ? nb::unknownText() : d;
     }
     case VerdictColumn:

@@ -333,7 +333,7 @@ QList<ReportTableRow> reportTableRows(const QList<const nb::ComparisonTableRow *
                   << (s.spreadKnown ? QStringLiteral("\u00b1 ") +
                                           nb::ComparisonTable::formatValue(row.metric, s.ciHalfWidth(), row.unit)
                                     : QString());
-            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.stats->vsBaseline.difference)
+            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.metric, row.stats->vsBaseline)
                                              : QString());
         } else {
             cells << QObject::tr("no data") << QString() << QString();
