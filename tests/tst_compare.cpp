@@ -183,6 +183,7 @@ private slots:
     void cliRefusesGzipBomb();
     void cliReportsManySmallHistograms();
     void cliReportIsTerminalSafe();
+    void cliEquivalence();
 
 private:
     QTemporaryDir m_dir;
@@ -846,6 +847,62 @@ void TestCompare::cliReportIsTerminalSafe()
     QVERIFY2(!r.out.contains('\x1b') && !r.out.contains('\x07'), qPrintable(r.describe(args)));
     QVERIFY2(!r.out.contains("\xe2\x80\xae"), "a right-to-left override was printed raw");
     QVERIFY2(r.out.contains("Lab\\x1b]0;owned\\x07 run\\x1b[2J"), qPrintable(r.describe(args)));
+}
+
+// Review M8 from the command line: a snapshot where VMXNET3 is 1% faster with tight runs
+// reads "equivalent" under its saved 2% threshold, "faster" with `report --equivalence 0`;
+// out-of-range thresholds are refused with one line, by report and by compare.
+void TestCompare::cliEquivalence()
+{
+    Comparison c;
+    c.title = QStringLiteral("Nearly the same");
+    c.repeats = 3;
+    for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")})
+        c.configurations.append(nbtest::namedConfiguration(adapter, QString()));
+    nbtest::addScheduledRuns(c, [](const Run &run) {
+        const double gbps = (run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex);
+        TestResult r;
+        r.params.duration = 2;
+        StreamSummary s;
+        s.id = 1;
+        s.seconds = s.receiverSeconds = 2;
+        s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
+        r.streams.append(s);
+        return r;
+    });
+    const QString path = m_dir.filePath(QStringLiteral("equivalent.nicbench"));
+    QString error;
+    QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));
+
+    const QStringList saved{QStringLiteral("report"), path};
+    const CliRun r = runCli(saved, 30000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe(saved)));
+    QVERIFY2(r.out.contains("VMXNET3 and E1000 are equivalent in throughput") &&
+                 r.out.contains("a difference under \xc2\xb1"
+                                "2% is equivalent"),
+             qPrintable(r.describe(saved)));
+
+    const QStringList off{QStringLiteral("report"), path, QStringLiteral("--equivalence"), QStringLiteral("0")};
+    const CliRun f = runCli(off, 30000);
+    QVERIFY2(f.finished && f.exitCode == 0, qPrintable(f.describe(off)));
+    QVERIFY2(f.out.contains("VMXNET3 is faster than E1000") && !f.out.contains("equivalent"),
+             qPrintable(f.describe(off)));
+
+    const QStringList csv{QStringLiteral("report"), path, QStringLiteral("--format"), QStringLiteral("csv")};
+    const CliRun t = runCli(csv, 30000);
+    QVERIFY2(t.finished && t.exitCode == 0 && t.out.contains(",equivalent"), qPrintable(t.describe(csv)));
+
+    for (const QStringList &bad :
+         {QStringList{QStringLiteral("report"), path, QStringLiteral("--equivalence"), QStringLiteral("80")},
+          QStringList{QStringLiteral("report"), path, QStringLiteral("--equivalence")},
+          QStringList{QStringLiteral("compare"), QStringLiteral("--equivalence"), QStringLiteral("two"),
+                      QStringLiteral("--config"), QStringLiteral("a=-c 127.0.0.1"), QStringLiteral("-o"),
+                      m_dir.filePath(QStringLiteral("never.nicbench"))}}) {
+        const CliRun b = runCli(bad, 30000);
+        QVERIFY2(b.finished && b.exitCode != 0, qPrintable(b.describe(bad)));
+        QVERIFY2(b.err.contains("--equivalence needs a percentage from 0 to 50"), qPrintable(b.describe(bad)));
+    }
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("never.nicbench"))));
 }
 
 QTEST_GUILESS_MAIN(TestCompare)

@@ -149,6 +149,9 @@ private slots:
     void cpuSide();
     void tooFewRuns_data();
     void tooFewRuns();
+    void equivalence_data();
+    void equivalence();
+    void udpNearZeroAndOfferedRate();
 };
 
 void TestComparisonAnswer::perVariantBaselines_data()
@@ -572,6 +575,113 @@ void TestComparisonAnswer::tooFewRuns()
     QCOMPARE(a.size(), 1);
     QVERIFY(!a[0].sentences.isEmpty());
     QVERIFY2(a[0].sentences[0].startsWith(expected), qPrintable(a[0].sentences[0]));
+}
+
+// Review M8: VMXNET3 1% faster than E1000 with tight runs (0.1% apart) is significant, but
+// under the default 2% threshold it reads "equivalent", decides nothing and says the
+// threshold; at 0 (off) it is "faster"; the CPU cost, 1% lower, is judged the same way.
+void TestComparisonAnswer::equivalence_data()
+{
+    QTest::addColumn<double>("threshold"); // percent; < 0: the default
+    QTest::addColumn<bool>("decided");
+    QTest::addColumn<QString>("sentence");
+    QTest::addColumn<QString>("cost");
+    QTest::addColumn<QString>("rule");
+    QTest::newRow("default") << -1.0 << false
+                             << "VMXNET3 and E1000 are equivalent in throughput: +1.0% \u00b1 0.2%, within the "
+                                "\u00b12% threshold"
+                             << "client CPU per Gbit/s -1.0% \u00b1 0.2% (equivalent)"
+                             << "Welch's t-test at alpha 0.05; a difference under \u00b12% is equivalent";
+    QTest::newRow("off") << 0.0 << true << "VMXNET3 is faster than E1000: +1.0% \u00b1 0.2% throughput"
+                         << "client CPU per Gbit/s -1.0% \u00b1 0.2% (less CPU)"
+                         << "Welch's t-test at alpha 0.05";
+    QTest::newRow("0.5%") << 0.5 << true << "VMXNET3 is faster than E1000: +1.0%"
+                          << "(less CPU)"
+                          << "a difference under \u00b10.5% is equivalent";
+}
+
+void TestComparisonAnswer::equivalence()
+{
+    QFETCH(double, threshold);
+    QFETCH(bool, decided);
+    QFETCH(QString, sentence);
+    QFETCH(QString, cost);
+    QFETCH(QString, rule);
+    // The option table's default text and the constant agree.
+    QCOMPARE(QString::fromLatin1(compareopt::option(compareopt::Id::Equivalence).defaultText),
+             QString::number(compareopt::kDefaultEquivalencePercent));
+    Comparison c;
+    c.repeats = 3;
+    if (threshold >= 0)
+        c.equivalencePercent = threshold;
+    QCOMPARE(c.equivalencePercent, threshold >= 0 ? threshold : 2.0);
+    for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")})
+        c.configurations.append(nbtest::namedConfiguration(adapter, QString()));
+    nbtest::addScheduledRuns(c, [](const Run &run) {
+        return streamResult((run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex), 40);
+    });
+    const ComparisonStatistics stats = computeStatistics(c);
+    QCOMPARE(stats.equivalencePercent, c.equivalencePercent);
+    QCOMPARE(stats.toJson().value(QStringLiteral("equivalence_percent")).toDouble(), c.equivalencePercent);
+    const QList<VariantAnswer> a = answerComparison(c, stats);
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(a[0].decided, decided);
+    QCOMPARE(a[0].equivalencePercent, c.equivalencePercent);
+    QCOMPARE(a[0].sentences.size(), 1);
+    QVERIFY2(a[0].sentences[0].startsWith(sentence), qPrintable(a[0].sentences[0]));
+    QVERIFY2(a[0].sentences[0].contains(cost), qPrintable(a[0].sentences[0]));
+    QVERIFY2(verdictRule(c.equivalencePercent).contains(rule), qPrintable(verdictRule(c.equivalencePercent)));
+}
+
+// Review M8, UDP: E1000 and VMXNET3 both carry the offered 100 Mbit/s with loss near zero
+// (0.05% and 0.002%, which is 4 datagrams a second and none): no winner, the sentence says
+// both carried it, and the loss is compared in points ("-0.05 pt", equivalent), not as -100%. When VMXNET3 is offered
+// 200 Mbit/s and E1000 carries only 80% of its 100, the usual verdict returns.
+void TestComparisonAnswer::udpNearZeroAndOfferedRate()
+{
+    const auto make = [](double e1000OfferedBps, double e1000LossPct) {
+        Comparison c;
+        c.repeats = 3;
+        for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")}) {
+            Configuration conf = nbtest::namedConfiguration(adapter, QStringLiteral("UDP 100M"));
+            conf.params.udp = true;
+            conf.params.bandwidth = 100000000;
+            c.configurations.append(conf);
+        }
+        nbtest::addScheduledRuns(c, [=](const Run &run) {
+            udpdata::StreamLevels l;
+            l.offeredBps = run.configIndex == 0 ? e1000OfferedBps : 100e6;
+            l.lossPct = run.configIndex == 0 ? e1000LossPct : 0.002;
+            l.jitterMs = 0.02;
+            return udpdata::streamResult(l, run.orderIndex);
+        });
+        return c;
+    };
+    const Comparison both = make(100e6, 0.05);
+    const ComparisonStatistics s = computeStatistics(both);
+    const MetricStatistics *loss = s.find(1, Metric::UdpLossPercent);
+    QVERIFY(loss && loss->hasBaseline);
+    QCOMPARE(loss->vsBaseline.verdict, stats::Verdict::Equivalent);
+    const QString delta = ComparisonTable::formatDelta(Metric::UdpLossPercent, loss->vsBaseline);
+    QVERIFY2(delta.startsWith(QStringLiteral("-0.05 pt \u00b1 ")), qPrintable(delta));
+    QVERIFY2(loss->vsBaseline.difference.relative < -0.9, "relatively it is -100%");
+    const QList<VariantAnswer> a = answerComparison(both, s);
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(a[0].offeredRateReachedBps, 100e6);
+    QVERIFY(!a[0].decided);
+    QCOMPARE(a[0].sentences.size(), 1);
+    QVERIFY2(a[0].sentences[0].startsWith(QStringLiteral("VMXNET3 and E1000 both carried the offered 100 Mbit/s")),
+             qPrintable(a[0].sentences[0]));
+    QVERIFY2(a[0].sentences[0].contains(QStringLiteral("(equivalent)")), qPrintable(a[0].sentences[0]));
+
+    // E1000 offered 100 Mbit/s but losing 20%: not every configuration carried its rate.
+    const Comparison lossy = make(100e6, 20);
+    const QList<VariantAnswer> b = answerComparison(lossy, computeStatistics(lossy));
+    QCOMPARE(b[0].offeredRateReachedBps, 0.0);
+    QVERIFY(b[0].decided);
+    QVERIFY2(b[0].sentences[0].startsWith(QStringLiteral("VMXNET3 is faster than E1000")),
+             qPrintable(b[0].sentences[0]));
+    QVERIFY2(b[0].sentences[0].contains(QStringLiteral("(less loss)")), qPrintable(b[0].sentences[0]));
 }
 
 #include "tst_comparisonanswer.moc"

@@ -9,9 +9,14 @@
 #include <compareview/comparisonview.h>
 #include <comparison/comparisonanswerpanel.h>
 
+#include <compare/snapshot.h>
+#include <compareview/comparisondialog.h>
+
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QImage>
+#include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -74,6 +79,7 @@ private Q_SLOTS:
     void selectorSwitchesTheAnswer();
     void failedVariantKeepsItsRow();
     void reportNamesEachServer();
+    void equivalenceThresholdIsSettable();
 };
 
 void TestGuiCompareAnswer::selectorSwitchesTheAnswer()
@@ -202,6 +208,79 @@ void TestGuiCompareAnswer::reportNamesEachServer()
                  report.contains(QStringLiteral("(guest-e1000,1CPU)")) &&
                  report.contains(QStringLiteral("(guest-vmxnet3,1CPU)")),
              qPrintable(report));
+}
+
+// Review M8: VMXNET3 1% faster than E1000 with runs 0.1% apart reads "Equivalent" under the
+// default 2% threshold; the Compare view's threshold box re-judges it (0: off, a winner),
+// the caption says the rule, a saved snapshot keeps the threshold shown, and an opened
+// snapshot sets the box. New Comparison gives the comparison its box's value.
+void TestGuiCompareAnswer::equivalenceThresholdIsSettable()
+{
+    nb::Comparison c;
+    c.title = QStringLiteral("Nearly the same");
+    c.repeats = 3;
+    c.configurations = {nbtest::namedConfiguration(QStringLiteral("E1000"), QString()),
+                        nbtest::namedConfiguration(QStringLiteral("VMXNET3"), QString())};
+    nbtest::addScheduledRuns(c, [](const nb::Run &run) {
+        const double gbps = (run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex);
+        nb::TestResult r;
+        r.params.duration = 2;
+        nb::StreamSummary s;
+        s.id = 1;
+        s.seconds = s.receiverSeconds = 2;
+        s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
+        r.streams.append(s);
+        return r;
+    });
+    nb::gui::ComparisonController controller;
+    nb::gui::ComparisonView view(&controller);
+    view.resize(1280, 720);
+    view.showSources({{QStringLiteral("near"), c}});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QDoubleSpinBox *spin = view.equivalenceSpin();
+    QVERIFY(spin && spin->isVisible());
+    QCOMPARE(spin->value(), 2.0);
+    nb::ui::ComparisonAnswerPanel *panel = view.answerPanel();
+    QVERIFY2(panel->answerText(0).contains(QStringLiteral("Equivalent (within \u00b12%)")),
+             qPrintable(panel->answerText(0)));
+    QVERIFY2(view.verdicts().first().contains(QStringLiteral("are equivalent in throughput")),
+             qPrintable(view.verdicts().join(QLatin1Char('\n'))));
+    auto *caption = view.findChild<QLabel *>(QStringLiteral("chartCaption"));
+    QVERIFY(caption);
+    QVERIFY2(caption->text().contains(QStringLiteral("under \u00b12% is equivalent")), qPrintable(caption->text()));
+    const QString shots = qEnvironmentVariable("NICBENCH_SCREENSHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(view.grab().toImage().save(QDir(shots).filePath(QStringLiteral("equivalent-1280x720.png"))));
+
+    spin->setValue(0); // off
+    QCOMPARE(spin->text(), QStringLiteral("off"));
+    QVERIFY2(panel->answerText(0).contains(QStringLiteral("VMXNET3 is faster")), qPrintable(panel->answerText(0)));
+    QVERIFY2(view.verdicts().first().startsWith(QStringLiteral("VMXNET3 is faster than E1000")),
+             qPrintable(view.verdicts().join(QLatin1Char('\n'))));
+    QVERIFY2(!caption->text().contains(QStringLiteral("equivalent")), qPrintable(caption->text()));
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("near.nicbench"));
+    QVERIFY(view.saveSnapshot(path));
+    nb::Comparison back;
+    QString error;
+    QVERIFY2(nb::Snapshot::load(path, &back, &error), qPrintable(error));
+    QCOMPARE(back.equivalencePercent, 0.0);
+
+    nb::Comparison five = c;
+    five.equivalencePercent = 5;
+    view.showSources({{QStringLiteral("five"), five}});
+    QCOMPARE(spin->value(), 5.0);
+    QVERIFY2(panel->answerText(0).contains(QStringLiteral("within \u00b15%")), qPrintable(panel->answerText(0)));
+
+    nb::gui::ComparisonDialog dialog;
+    auto *dialogSpin = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("equivalenceSpin"));
+    QVERIFY(dialogSpin);
+    QCOMPARE(dialogSpin->value(), 2.0);
+    dialogSpin->setValue(3.5);
+    QCOMPARE(dialog.comparison().equivalencePercent, 3.5);
 }
 
 QTEST_MAIN(TestGuiCompareAnswer)

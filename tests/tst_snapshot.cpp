@@ -204,7 +204,8 @@ void TestSnapshot::initTestCase()
 
 void TestSnapshot::roundTrip()
 {
-    const Comparison c = makeComparison();
+    Comparison c = makeComparison();
+    c.equivalencePercent = 3.5;
     QCOMPARE(c.validate(), QString());
     const QString path = m_dir.filePath(QStringLiteral("round.nicbench"));
     QString error;
@@ -220,6 +221,7 @@ void TestSnapshot::roundTrip()
     QCOMPARE(back.repeats, 2);
     QCOMPARE(back.order, OrderPolicy::Shuffled);
     QCOMPARE(back.seed, quint64(12345));
+    QCOMPARE(back.equivalencePercent, 3.5);
     QCOMPARE(back.createdAt, c.createdAt);
     QCOMPARE(back.finishedAt, c.finishedAt);
     QCOMPARE(back.configurations.size(), 2);
@@ -685,6 +687,8 @@ void TestSnapshot::loadsVersion4File()
     QVERIFY2(Snapshot::load(dataFile(QStringLiteral("v4-udp.nicbench")), &c, &error, &info), qPrintable(error));
     QCOMPARE(info.version, 4);
     QVERIFY(!info.migrated);
+    // Written before the equivalence threshold existed: the default (review M8).
+    QCOMPARE(c.equivalencePercent, compareopt::kDefaultEquivalencePercent);
     const Comparison expected = udpComparison();
     QCOMPARE(c.runs.size(), expected.runs.size());
     int receiverIntervals = 0;
@@ -833,6 +837,10 @@ void TestSnapshot::rejectsMutations_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("repeats is a string") << QStringLiteral("repeats=\"three\"") << QStringLiteral("repeats");
     QTest::newRow("repeats negative") << QStringLiteral("repeats=-1") << QStringLiteral("repeats");
+    QTest::newRow("equivalence too big") << QStringLiteral("equivalence_percent=80")
+                                         << QStringLiteral("equivalence_percent");
+    QTest::newRow("equivalence a string")
+        << QStringLiteral("equivalence_percent=\"2\"") << QStringLiteral("equivalence_percent");
     QTest::newRow("repeats fractional") << QStringLiteral("repeats=1.5") << QStringLiteral("integer");
     QTest::newRow("future version") << QStringLiteral("version=99") << QStringLiteral("newer NicBench");
     QTest::newRow("version string") << QStringLiteral("version=\"1\"") << QStringLiteral("version");

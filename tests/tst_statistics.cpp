@@ -67,6 +67,9 @@ private slots:
     void relativeDifferenceEdges();
 
     void verdict_data();
+    void equivalence_data();
+    void equivalence();
+    void absoluteEquivalence();
     void verdict();
     void verdictKeys();
 };
@@ -438,9 +441,80 @@ void TestStatistics::verdict()
     QCOMPARE(int(c.verdict), expected);
 }
 
+// The practical threshold (review M8): a significant difference smaller than it, or a
+// non-significant one whose whole interval lies inside it, is Equivalent; 0 turns it off.
+void TestStatistics::equivalence_data()
+{
+    QTest::addColumn<QList<double>>("baseline");
+    QTest::addColumn<QList<double>>("candidate");
+    QTest::addColumn<bool>("higherIsBetter");
+    QTest::addColumn<double>("threshold"); // a fraction
+    QTest::addColumn<int>("expected");
+    const QList<double> base{100.0, 100.1, 100.2};
+    const QList<double> onePercentUp{101.0, 101.1, 101.2}; // +1.0%, p < 0.001
+    const QList<double> tenPercentUp{110.0, 110.1, 110.2};
+    // +0.1% (100.3 vs 100.2), not significant; the 95% interval is about +-0.45%.
+    const QList<double> tightBase{100.0, 100.2, 100.4}, tightCandidate{100.1, 100.3, 100.5};
+    const QList<double> wideBase{90, 100, 110}, wideCandidate{92, 102, 112}; // +2%, interval +-30%
+    QTest::newRow("1% up, 2% threshold") << base << onePercentUp << true << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("1% up, threshold off") << base << onePercentUp << true << 0.0 << int(Verdict::Faster);
+    QTest::newRow("1% up, 0.5% threshold") << base << onePercentUp << true << 0.005 << int(Verdict::Faster);
+    QTest::newRow("1% down, 2% threshold") << onePercentUp << base << true << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("CPU 1% lower, 2% threshold") << onePercentUp << base << false << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("10% up, 2% threshold") << base << tenPercentUp << true << 0.02 << int(Verdict::Faster);
+    QTest::newRow("10% lower latency, 2% threshold") << tenPercentUp << base << false << 0.02 << int(Verdict::Faster);
+    QTest::newRow("tight, 2% threshold") << tightBase << tightCandidate << true << 0.02 << int(Verdict::Equivalent);
+    QTest::newRow("tight, threshold off")
+        << tightBase << tightCandidate << true << 0.0 << int(Verdict::NoSignificantDifference);
+    QTest::newRow("tight, 0.3% threshold")
+        << tightBase << tightCandidate << true << 0.003 << int(Verdict::NoSignificantDifference);
+    QTest::newRow("wide, 2% threshold") << wideBase << wideCandidate << true << 0.02
+                                        << int(Verdict::NoSignificantDifference);
+    QTest::newRow("one run, 2% threshold")
+        << QList<double>{100.0} << onePercentUp << true << 0.02 << int(Verdict::NotEnoughRuns);
+}
+
+// Loss near zero (percent; lower is better): 0.011% against 0.021% is +91% relatively,
+// significant, "higher (worse)"; judged absolutely (+0.01 points under a 0.1-point
+// threshold) it is Equivalent; a 1-point rise stays Slower.
+void TestStatistics::absoluteEquivalence()
+{
+    const Summary base = summarize({0.010, 0.012, 0.011});
+    const Summary near = summarize({0.020, 0.021, 0.022});
+    const Summary far = summarize({1.0, 1.1, 1.2});
+    QCOMPARE(compareToBaseline(base, near, Better::Lower, 0.05, 0.02).verdict, Verdict::Slower);
+    const BaselineComparison nearAbs = compareToBaseline(base, near, Better::Lower, 0.05, 0.02, 0.1);
+    QCOMPARE(nearAbs.verdict, Verdict::Equivalent);
+    QVERIFY(nearAbs.absolute.valid && nearAbs.absolute.intervalKnown);
+    QVERIFY(qAbs(nearAbs.absolute.value - 0.010) < 1e-12);
+    // Welch: sqrt(1e-6/3 + 1e-6/3) = 8.165e-4 with df = 4, t(0.975, 4) = 2.7764.
+    QVERIFY2(qAbs(nearAbs.absolute.halfWidth - 2.7764 * 8.165e-4) < 1e-5,
+             qPrintable(QString::number(nearAbs.absolute.halfWidth)));
+    QCOMPARE(compareToBaseline(base, far, Better::Lower, 0.05, 0.02, 0.1).verdict, Verdict::Slower);
+    // A zero baseline has no relative difference but an absolute one.
+    const Summary zero = summarize({0, 0, 0});
+    const BaselineComparison fromZero = compareToBaseline(zero, near, Better::Lower, 0.05, 0.02, 0.1);
+    QVERIFY(!fromZero.difference.valid);
+    QCOMPARE(fromZero.verdict, Verdict::Equivalent);
+    QCOMPARE(compareToBaseline(zero, near, Better::Lower, 0.05, 0.02).verdict, Verdict::Slower);
+}
+
+void TestStatistics::equivalence()
+{
+    QFETCH(QList<double>, baseline);
+    QFETCH(QList<double>, candidate);
+    QFETCH(bool, higherIsBetter);
+    QFETCH(double, threshold);
+    QFETCH(int, expected);
+    const BaselineComparison c = compareToBaseline(summarize(baseline), summarize(candidate),
+                                                   higherIsBetter ? Better::Higher : Better::Lower, 0.05, threshold);
+    QCOMPARE(int(c.verdict), expected);
+}
+
 void TestStatistics::verdictKeys()
 {
-    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns}) {
+    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns,
+                      Verdict::Equivalent}) {
         Verdict back = Verdict::Faster;
         QVERIFY(verdictFromKey(verdictKey(v), &back));
         QCOMPARE(back, v);
@@ -449,6 +523,8 @@ void TestStatistics::verdictKeys()
     QVERIFY(!verdictFromKey(QStringLiteral("bogus"), &ignored));
     QCOMPARE(verdictText(Verdict::Faster, Better::Higher), QStringLiteral("faster"));
     QCOMPARE(verdictText(Verdict::Faster, Better::Lower), QStringLiteral("lower (better)"));
+    QCOMPARE(verdictKey(Verdict::Equivalent), QStringLiteral("equivalent"));
+    QCOMPARE(verdictText(Verdict::Equivalent, Better::Higher), QStringLiteral("equivalent"));
 }
 
 QTEST_APPLESS_MAIN(TestStatistics)

@@ -57,8 +57,10 @@ const char kCompareUsage[] =
 
 const char kReportUsage[] =
     "Usage: nicbench-cli report FILE.nicbench [--format text|csv|markdown] [--cpu-side auto|client|server]\n"
+    "                           [--equivalence PERCENT]\n"
     "Prints the comparison table of a snapshot (csv: the table only, raw numbers); --cpu-side answers\n"
-    "with that side's CPU cost instead of the side the snapshot was saved with.\n";
+    "with that side's CPU cost instead of the side the snapshot was saved with; --equivalence judges\n"
+    "with that threshold (differences under it read 'equivalent'; 0: off) instead of the snapshot's.\n";
 
 // The row of a comparison option given on the command line ("--repeats"), else nullptr.
 const compareopt::Option *comparisonOption(const QString &arg)
@@ -133,11 +135,10 @@ QString renderReport(const Comparison &c, TableFormat format)
     if (format == TableFormat::Markdown) {
         out += QStringLiteral("# %1\n\n").arg(title);
         out += QStringLiteral("%1 configurations x %2 repeats, %3 order; baseline adapter: %4, each variant compared "
-                              "with its own. Mean with 95% confidence interval (Student t); verdicts from Welch's "
-                              "t-test at alpha 0.05.\n\n")
+                              "with its own. Mean with 95% confidence interval (Student t); verdicts: %5.\n\n")
                    .arg(c.configurations.size())
                    .arg(c.repeats)
-                   .arg(orderPolicyName(c.order), baseline);
+                   .arg(orderPolicyName(c.order), baseline, verdictRule(c.equivalencePercent));
         for (const QString &line : answer)
             out += QStringLiteral("- %1\n").arg(line);
         if (!answer.isEmpty())
@@ -163,7 +164,8 @@ QString renderReport(const Comparison &c, TableFormat format)
             out += QLatin1Char('\n');
         out += table.toText();
         out += QStringLiteral("\nMean with 95% confidence interval (Student t); vs baseline: relative difference "
-                              "with its 95% interval; verdict: Welch's t-test at alpha 0.05.\n");
+                              "with its 95% interval; verdict: %1.\n")
+                   .arg(verdictRule(c.equivalencePercent));
     }
     if (!c.warnings.isEmpty() && format != TableFormat::Csv) {
         out += QStringLiteral("\nWarnings:\n");
@@ -240,6 +242,7 @@ struct CompareOptions {
     std::optional<quint64> seed;
     std::optional<double> pause;
     std::optional<CpuSide> cpuSide;
+    std::optional<double> equivalence;
     std::optional<QString> title;
     QString agentKey;
 };
@@ -292,6 +295,9 @@ std::optional<int> parseCompareOption(const QStringList &args, int &i, CompareOp
             o.cpuSide = side;
             break;
         }
+        case compareopt::Id::Equivalence:
+            ok = ok && (o.equivalence = v.toDouble(&ok), ok) && compareopt::inRange(*opt, *o.equivalence);
+            break;
         }
         if (!ok)
             return fail(error.isEmpty() ? bad : error);
@@ -357,6 +363,8 @@ bool comparisonFromOptions(const CompareOptions &o, Comparison *c, QString *erro
         c->title = *o.title;
     if (o.cpuSide)
         c->cpuSide = *o.cpuSide;
+    if (o.equivalence)
+        c->equivalencePercent = *o.equivalence;
     if (!o.agentKey.isEmpty())
         c->agentKeyPath = o.agentKey;
     if (!o.baselineText.isEmpty() && !resolveBaseline(o.baselineText, *c, &c->baselineIndex, error))
@@ -416,6 +424,7 @@ int reportCommand(const QStringList &args)
     QString path;
     TableFormat format = TableFormat::Text;
     std::optional<CpuSide> cpuSide;
+    std::optional<double> equivalence;
     for (int i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
@@ -430,6 +439,13 @@ int reportCommand(const QStringList &args)
             if (i + 1 >= args.size() || !cpuSideFromName(args[++i], &s))
                 return fail(compareopt::badValueMessage(compareopt::option(compareopt::Id::CpuSide)));
             cpuSide = s;
+        } else if (a == QLatin1String("--equivalence")) {
+            const compareopt::Option &row = compareopt::option(compareopt::Id::Equivalence);
+            bool ok = i + 1 < args.size();
+            const double v = ok ? args[++i].toDouble(&ok) : 0;
+            if (!ok || !compareopt::inRange(row, v))
+                return fail(compareopt::badValueMessage(row));
+            equivalence = v;
         } else if (a.startsWith(QLatin1String("--format="))) {
             if (!parseFormat(a.mid(9), &format))
                 return fail(QStringLiteral("--format is text, csv or markdown"));
@@ -450,6 +466,8 @@ int reportCommand(const QStringList &args)
         return fail(error);
     if (cpuSide)
         c.cpuSide = *cpuSide;
+    if (equivalence)
+        c.equivalencePercent = *equivalence;
     print(renderReport(c, format));
     return 0;
 }

@@ -5,6 +5,7 @@
 // environment. Plain value types; ComparisonRunner fills in the runs, comparisonstatistics.h
 // turns them into means, intervals and verdicts, snapshot.h saves and loads them.
 
+#include "compare/comparisonoptions.h"
 #include "model/results.h"
 #include "model/testparams.h"
 #include "platform/hostenvironment.h"
@@ -104,6 +105,9 @@ struct Comparison {
     OrderPolicy order = OrderPolicy::Interleaved;
     quint64 seed = 0; // used by OrderPolicy::Shuffled
     CpuSide cpuSide = CpuSide::Auto;
+    // Differences smaller than this (percent) are "equivalent" (compareopt::Id::Equivalence;
+    // 0: off). Snapshots keep it; the Compare view can change it after the fact.
+    double equivalencePercent = compareopt::kDefaultEquivalencePercent;
     double pauseSeconds = 1.0; // idle time between runs, so one run's tail does not load the next
     int baselineIndex = 0;     // a configuration of the baseline adapter: every configuration is
                                // compared with the baseline adapter's one of the same variant

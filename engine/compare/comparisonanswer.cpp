@@ -3,6 +3,9 @@
 
 #include "compare/comparisontable.h"
 #include "compare/udpmetrics.h"
+#include "core/format.h"
+
+#include <algorithm>
 
 namespace nb {
 
@@ -32,11 +35,12 @@ QString runCounts(int candidate, int base)
 }
 
 // "is faster than", "is slower than", "does not differ significantly from", ...; runs and
-// baseRuns: the successful runs behind each side, to say plainly when they are too few.
+// baseRuns: the successful runs behind each side, to say plainly when they are too few;
+// equivalencePercent: the threshold an Equivalent verdict names.
 QString primarySentence(const QString &who, const QString &base, Metric primary, const stats::BaselineComparison &b,
-                        int runs, int baseRuns)
+                        int runs, int baseRuns, double equivalencePercent)
 {
-    const QString delta = ComparisonTable::formatDelta(b.difference);
+    const QString delta = ComparisonTable::formatDelta(primary, b);
     const QString what = primaryName(primary);
     const bool loaded = isLoadedLatencyMetric(primary);
     switch (b.verdict) {
@@ -50,6 +54,9 @@ QString primarySentence(const QString &who, const QString &base, Metric primary,
             .arg(who, base, delta, what);
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 and %2 do not differ significantly in %3 (%4)").arg(who, base, what, delta);
+    case stats::Verdict::Equivalent:
+        return QStringLiteral("%1 and %2 are equivalent in %3: %4, within the %5 threshold")
+            .arg(who, base, what, delta, equivalenceText(equivalencePercent));
     case stats::Verdict::NotEnoughRuns:
         break;
     }
@@ -62,7 +69,7 @@ QString primarySentence(const QString &who, const QString &base, Metric primary,
 
 QString costClause(Metric cost, const stats::BaselineComparison &b)
 {
-    const QString delta = ComparisonTable::formatDelta(b.difference);
+    const QString delta = ComparisonTable::formatDelta(cost, b);
     const bool cpu = !isBitrateMetric(cost);
     switch (b.verdict) {
     case stats::Verdict::Faster:
@@ -73,6 +80,8 @@ QString costClause(Metric cost, const stats::BaselineComparison &b)
             .arg(costName(cost), delta, cpu ? QStringLiteral("more CPU") : QStringLiteral("less throughput"));
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 %2 (no significant difference)").arg(costName(cost), delta);
+    case stats::Verdict::Equivalent:
+        return QStringLiteral("%1 %2 (equivalent)").arg(costName(cost), delta);
     case stats::Verdict::NotEnoughRuns:
         break;
     }
@@ -95,10 +104,51 @@ QString lossClause(Metric loss, const MetricStatistics &candidate, const MetricS
         return QStringLiteral("%1 (more %2)").arg(values, what);
     case stats::Verdict::NoSignificantDifference:
         return QStringLiteral("%1 (no significant difference)").arg(values);
+    case stats::Verdict::Equivalent:
+        return QStringLiteral("%1 (equivalent)").arg(values);
     case stats::Verdict::NotEnoughRuns:
         break;
     }
     return values;
+}
+
+// What a UDP stream configuration offers: -b per stream x streams x directions; 0 when
+// unpaced (-b 0) or not a UDP stream.
+double offeredBps(const Configuration &conf)
+{
+    const TestParams &p = conf.params;
+    if (!p.udp || p.isRequestResponse() || p.bandwidth == 0)
+        return 0;
+    return double(p.bandwidth) * std::max(1, p.streams) * (p.isBidir() ? 2 : 1);
+}
+
+// The rate every configuration of a UDP stream variant offered and carried (see
+// VariantAnswer::offeredRateReachedBps), else 0.
+double offeredRateReached(const Comparison &c, const VariantAnswer &a)
+{
+    if (a.primary != Metric::UdpGoodput || a.entries.size() < 2)
+        return 0;
+    double offered = 0;
+    for (const AnswerEntry &e : a.entries) {
+        const double o = offeredBps(c.configurations.value(e.configIndex));
+        if (!e.primary || o <= 0 || (offered > 0 && o != offered) || e.primary->summary.mean < kOfferedRateReached * o)
+            return 0;
+        offered = o;
+    }
+    return offered;
+}
+
+// "VMXNET3 and E1000 both carried the offered 100 Mbit/s (UDP goodput 99.9 Mbit/s vs 99.8
+// Mbit/s): the rate does not rank them".
+QString offeredSentence(const QString &who, const QString &base, double offered, const MetricStatistics &candidate,
+                        const MetricStatistics *baseline)
+{
+    const QString values = baseline
+                               ? QStringLiteral(" (UDP goodput %1 vs %2)")
+                                     .arg(formatBitrate(candidate.summary.mean), formatBitrate(baseline->summary.mean))
+                               : QString();
+    return QStringLiteral("%1 and %2 both carried the offered %3%4: the rate does not rank them")
+        .arg(who, base, formatBitrate(offered), values);
 }
 
 // Each configuration's runs so far: how many, how many failed, the first failure.
@@ -151,6 +201,19 @@ std::optional<VariantAnswer> failedVariant(const Comparison &c, const QString &v
 }
 
 } // namespace
+
+QString equivalenceText(double percent)
+{
+    return QStringLiteral("\u00b1%1%").arg(QString::number(percent, 'g', 3));
+}
+
+QString verdictRule(double equivalencePercent)
+{
+    const QString test = QStringLiteral("Welch's t-test at alpha 0.05");
+    if (!(equivalencePercent > 0))
+        return test;
+    return QStringLiteral("%1; a difference under %2 is equivalent").arg(test, equivalenceText(equivalencePercent));
+}
 
 QString costName(Metric cost)
 {
@@ -225,6 +288,7 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
                 configs.append(i);
         VariantAnswer a;
         a.variant = variant;
+        a.equivalencePercent = statistics.equivalencePercent;
         const auto has = [&](Metric m) {
             for (int i : configs)
                 if (statistics.find(i, m))
@@ -307,15 +371,19 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
             if (winnerIsCandidate ? v != stats::Verdict::Faster : v != stats::Verdict::Slower)
                 allBetter = false;
         }
-        a.decided = anyCompared && allBetter;
+        a.offeredRateReachedBps = offeredRateReached(comparison, a);
+        a.decided = anyCompared && allBetter && a.offeredRateReachedBps == 0;
         for (const AnswerEntry &e : a.entries) {
             if (!e.primary || !e.primary->hasBaseline)
                 continue;
             const MetricStatistics *basePrimary =
                 statistics.find(statistics.configurations[e.configIndex].baselineConfig, a.primary);
             QString s =
-                primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline, int(e.primary->values.size()),
-                                basePrimary ? int(basePrimary->values.size()) : 0);
+                a.offeredRateReachedBps > 0
+                    ? offeredSentence(e.adapter, e.baseline, a.offeredRateReachedBps, *e.primary, basePrimary)
+                    : primarySentence(e.adapter, e.baseline, a.primary, e.primary->vsBaseline,
+                                      int(e.primary->values.size()), basePrimary ? int(basePrimary->values.size()) : 0,
+                                      statistics.equivalencePercent);
             if (e.cost && e.cost->hasBaseline)
                 s += QStringLiteral("; ") + costClause(a.cost, e.cost->vsBaseline);
             if (a.loss && e.loss && e.loss->hasBaseline)

@@ -51,10 +51,20 @@ struct VariantAnswer {
     // The winner is significantly better than every configuration it was compared with
     // (or than its baseline), so the answer is not a coin toss.
     bool decided = false;
+    // The comparison's equivalence threshold (percent, 0: off): differences under it are
+    // stats::Verdict::Equivalent.
+    double equivalencePercent = 0;
+    // A UDP stream variant whose every configuration carried what it offered (goodput at
+    // least kOfferedRateReached of -b x streams x directions): the rate cannot rank them,
+    // so there is no winner and the sentences say so. The offered rate, else 0.
+    double offeredRateReachedBps = 0;
     // One sentence per compared entry: "VMXNET3 is faster than E1000: +69.0% ± 4.1%;
     // CPU per Gbit/s -76.4% ± 10.6% (lower, better)".
     QStringList sentences;
 };
+
+// A UDP stream "reached its offered rate" when its goodput is at least this share of it.
+inline constexpr double kOfferedRateReached = 0.98;
 
 // `seriesNames` names each configuration in the sentences (an overlay's series labels);
 // empty uses the configurations' adapter names.
@@ -65,6 +75,11 @@ QList<VariantAnswer> answerComparison(const Comparison &comparison, const Compar
 // then whose CPU the costs are (cpuSideLine), once when every variant agrees.
 QStringList answerLines(const QList<VariantAnswer> &answers);
 
+// "\u00b12%": the equivalence threshold as sentences and the window show it.
+QString equivalenceText(double percent);
+// "Welch's t-test at alpha 0.05; a difference under \u00b12% is equivalent": how verdicts are
+// reached, for captions, headers and reports (0%: the test alone).
+QString verdictRule(double equivalencePercent);
 // "client CPU per Gbit/s", "server CPU per 1000 trans/s" (or "bidir throughput"): the cost
 // metric's short name in sentences.
 QString costName(Metric cost);

@@ -10,13 +10,15 @@ namespace {
 // 2^53 - 1: the largest seed a JSON number carries exactly.
 constexpr double MaxSeed = 9007199254740991.0;
 
-const std::array<Option, 5> kOptions{{
+const std::array<Option, 6> kOptions{{
     {Id::Repeats, "repeats", "N", "repeats", 1, 1000, "3", "runs per configuration"},
     {Id::Order, "order", "interleaved|shuffled", "order", 0, 0, "interleaved", ""},
     {Id::Seed, "seed", "N", "seed", 0, MaxSeed, "", "seed for --order shuffled"},
     {Id::Pause, "pause", "SECONDS", "pause", 0, 3600, "1", "idle time between runs"},
     {Id::CpuSide, "cpu-side", "auto|client|server", "cpu_side", 0, 0, "auto",
      "whose CPU the answer quotes per Gbit/s; auto: the server's when only the server's adapter differs"},
+    {Id::Equivalence, "equivalence", "PERCENT", "equivalence_percent", 0, 50, "2",
+     "a difference smaller than this reads 'equivalent', not faster or slower; 0: off"},
 }};
 
 } // namespace
@@ -52,6 +54,8 @@ QString badValueMessage(const Option &o)
         return QStringLiteral("--%1 needs %2..%3 seconds").arg(QLatin1String(o.flag)).arg(o.min).arg(o.max);
     case Id::CpuSide:
         return QStringLiteral("--%1 is auto, client or server").arg(QLatin1String(o.flag));
+    case Id::Equivalence:
+        return QStringLiteral("--%1 needs a percentage from %2 to %3").arg(QLatin1String(o.flag)).arg(o.min).arg(o.max);
     }
     return {};
 }

@@ -11,7 +11,11 @@
 
 namespace nb::compareopt {
 
-enum class Id { Repeats, Order, Seed, Pause, CpuSide };
+// The equivalence threshold's default (percent): the Id::Equivalence row's defaultText says
+// the same (tst_statistics checks they agree).
+inline constexpr double kDefaultEquivalencePercent = 2;
+
+enum class Id { Repeats, Order, Seed, Pause, CpuSide, Equivalence };
 
 struct Option {
     Id id;

@@ -102,6 +102,7 @@ ComparisonOverlay overlayComparisons(const QList<ComparisonSource> &sources, int
             out.merged.order = c.order;
             out.merged.seed = c.seed;
             out.merged.pauseSeconds = c.pauseSeconds;
+            out.merged.equivalencePercent = c.equivalencePercent;
             out.merged.environment = c.environment;
             out.merged.createdAt = c.createdAt;
             out.merged.finishedAt = c.finishedAt;

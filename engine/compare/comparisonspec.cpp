@@ -107,12 +107,15 @@ bool comparisonFromSpec(const QByteArray &specJson, Comparison *out, QString *er
     const compareopt::Option &repeats = compareopt::option(compareopt::Id::Repeats);
     const compareopt::Option &seedRow = compareopt::option(compareopt::Id::Seed);
     const compareopt::Option &pause = compareopt::option(compareopt::Id::Pause);
+    const compareopt::Option &equivalence = compareopt::option(compareopt::Id::Equivalence);
     if (!readString(o, QStringLiteral("title"), &c.title, QString(), error) ||
         !readInt(o, key(repeats.id), &c.repeats, QString(), error, Need::Optional, int(repeats.min),
                  int(repeats.max)) ||
         !readString(o, key(compareopt::Id::Order), &orderName, QString(), error) ||
         !readDouble(o, key(seedRow.id), &seed, QString(), error, Need::Optional, seedRow.min, seedRow.max) ||
         !readDouble(o, key(pause.id), &c.pauseSeconds, QString(), error, Need::Optional, pause.min, pause.max) ||
+        !readDouble(o, key(equivalence.id), &c.equivalencePercent, QString(), error, Need::Optional, equivalence.min,
+                    equivalence.max) ||
         !readString(o, key(compareopt::Id::CpuSide), &cpuSide, QString(), error) ||
         !readString(o, QStringLiteral("agent_key"), &c.agentKeyPath, QString(), error, Need::Optional, 4096) ||
         !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required, 1024))

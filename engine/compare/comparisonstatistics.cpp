@@ -209,6 +209,19 @@ bool isLatencyMetric(Metric m)
     return spec && spec->figure != LoadedFigure::Throughput;
 }
 
+double absoluteEquivalence(Metric m)
+{
+    switch (m) {
+    case Metric::UdpLossPercent:
+    case Metric::UdpRrLostPercent:
+        return 0.1;
+    case Metric::UdpJitter:
+        return 10;
+    default:
+        return 0;
+    }
+}
+
 bool isBitrateMetric(Metric m)
 {
     if (m == Metric::Throughput || m == Metric::UdpGoodput)
@@ -344,6 +357,7 @@ ComparisonStatistics computeStatistics(const Comparison &comparison, double alph
 {
     ComparisonStatistics out;
     out.alpha = alpha;
+    out.equivalencePercent = comparison.equivalencePercent;
     out.baselineIndex = comparison.baselineIndex;
     for (int c = 0; c < comparison.configurations.size(); ++c) {
         ConfigurationStatistics cs;
@@ -380,7 +394,10 @@ ComparisonStatistics computeStatistics(const Comparison &comparison, double alph
             if (!base)
                 continue;
             ms.hasBaseline = true;
-            ms.vsBaseline = stats::compareToBaseline(base->summary, ms.summary, metricBetter(ms.metric), alpha);
+            const bool judge = out.equivalencePercent > 0;
+            ms.vsBaseline =
+                stats::compareToBaseline(base->summary, ms.summary, metricBetter(ms.metric), alpha,
+                                         out.equivalencePercent / 100, judge ? absoluteEquivalence(ms.metric) : 0);
         }
     }
     return out;
@@ -397,6 +414,11 @@ QJsonObject vsBaselineJson(const stats::BaselineComparison &bc)
             vb.insert(QStringLiteral("relative_ci95_low"), number(bc.difference.low));
             vb.insert(QStringLiteral("relative_ci95_high"), number(bc.difference.high));
         }
+    }
+    if (bc.absolute.valid) {
+        vb.insert(QStringLiteral("absolute"), number(bc.absolute.value));
+        if (bc.absolute.intervalKnown)
+            vb.insert(QStringLiteral("absolute_ci95_half_width"), number(bc.absolute.halfWidth));
     }
     if (bc.welch.valid) {
         vb.insert(QStringLiteral("welch_t"), number(bc.welch.t));
@@ -451,6 +473,7 @@ QJsonObject ComparisonStatistics::toJson() const
     return QJsonObject{
         {QStringLiteral("baseline"), baselineIndex},
         {QStringLiteral("alpha"), alpha},
+        {QStringLiteral("equivalence_percent"), equivalencePercent},
         {QStringLiteral("confidence"), 0.95},
         {QStringLiteral("configurations"), configs},
     };

@@ -81,6 +81,11 @@ bool isLatencyMetric(Metric m);
 // True for the metrics in bit/s.
 bool isBitrateMetric(Metric m);
 stats::Better metricBetter(Metric m);
+// Figures that sit near zero and are compared in absolute terms (review M8): loss and lost
+// requests in percentage points, UDP jitter in µs. The threshold under which a difference
+// is "equivalent" (while the comparison's equivalence threshold is on): 0.1 points of loss,
+// 10 µs of jitter; 0 for the metrics compared relatively.
+double absoluteEquivalence(Metric m);
 // One side's system busy % (all cores) over a run: this computer's (local) or the
 // server's; nullopt when that side was not measured (a stock iperf3 server, a failed run).
 std::optional<double> busyPercent(const TestResult &r, bool local);
@@ -111,6 +116,7 @@ struct ConfigurationStatistics {
 struct ComparisonStatistics {
     int baselineIndex = 0; // Comparison::baselineIndex: a configuration of the baseline adapter
     double alpha = 0.05;
+    double equivalencePercent = 0;                 // Comparison::equivalencePercent: the verdicts' threshold
     QList<ConfigurationStatistics> configurations; // one per configuration, same order
     const MetricStatistics *find(int configIndex, Metric m) const;
     // Metrics that at least one configuration has, in allMetrics() order.

@@ -67,6 +67,22 @@ QString ComparisonTable::formatDelta(const stats::RelativeDifference &d)
     return QStringLiteral("%1 \u00b1 %2%").arg(point).arg(d.halfWidth() * 100, 0, 'f', 1);
 }
 
+QString ComparisonTable::formatDelta(Metric m, const stats::BaselineComparison &b)
+{
+    if (!(absoluteEquivalence(m) > 0))
+        return formatDelta(b.difference);
+    const stats::AbsoluteDifference &a = b.absolute;
+    if (!a.valid)
+        return {};
+    const QString sign = a.value >= 0 ? QStringLiteral("+") : QStringLiteral("-");
+    if (isLatencyMetric(m)) {
+        const QString point = sign + formatMicroseconds(std::abs(a.value));
+        return a.intervalKnown ? QStringLiteral("%1 \u00b1 %2").arg(point, formatMicroseconds(a.halfWidth)) : point;
+    }
+    const QString point = QStringLiteral("%1%2 pt").arg(sign).arg(std::abs(a.value), 0, 'f', 2);
+    return a.intervalKnown ? QStringLiteral("%1 \u00b1 %2").arg(point).arg(a.halfWidth, 0, 'f', 2) : point;
+}
+
 QString ComparisonTable::toCsv() const
 {
     QString out =
@@ -129,7 +145,7 @@ QList<QStringList> ComparisonTable::humanCells() const
         if (r.isBaseline) {
             delta = QStringLiteral("baseline");
         } else if (r.stats->hasBaseline) {
-            delta = formatDelta(r.stats->vsBaseline.difference);
+            delta = formatDelta(r.metric, r.stats->vsBaseline);
             verdict = stats::verdictText(r.stats->vsBaseline.verdict, metricBetter(r.metric));
             if (r.stats->vsBaseline.welch.valid && r.stats->vsBaseline.verdict != stats::Verdict::NotEnoughRuns)
                 verdict += QStringLiteral(" (p=%1)").arg(formatSignificant(r.stats->vsBaseline.welch.pValue, 2));

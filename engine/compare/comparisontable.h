@@ -45,6 +45,9 @@ public:
     static QString formatValue(Metric metric, double value, const QString &unit);
     // "+69.0% ± 4.1%"; "+69.0%" without an interval; empty when unknown.
     static QString formatDelta(const stats::RelativeDifference &d);
+    // The difference as the metric is compared: relative ("+69.0% ± 4.1%"), or for the
+    // figures near zero (absoluteEquivalence) absolute: "+0.68 pt ± 0.10", "+30 µs ± 12 µs".
+    static QString formatDelta(Metric m, const stats::BaselineComparison &b);
     // The 95% interval of a mean, "1.20 ms .. 1.50 ms"; "-" with fewer than two runs. Every
     // metric is a figure of zero or more (loaded-latency increases count below zero as
     // zero), so the t interval's low end is shown from 0, as the charts' whiskers are.

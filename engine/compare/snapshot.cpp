@@ -136,6 +136,8 @@ bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
     QJsonArray configs, runs, warnings;
     QString policy = QStringLiteral("interleaved");
     QString cpuSide = QStringLiteral("auto"); // snapshots before 2026-12-05 have none
+    const compareopt::Option &equivalence =
+        compareopt::option(compareopt::Id::Equivalence); // none before 2026-12-05: 2%
     double seed = 0;
     if (!readString(o, QStringLiteral("title"), &c.title, QString(), error, Need::Optional, 10000) ||
         !readTime(o, QStringLiteral("created_at"), &c.createdAt, error) ||
@@ -147,6 +149,8 @@ bool fromVersion1To4(const QJsonObject &o, Comparison *out, QString *error)
                     9007199254740991.0) ||
         !readDouble(o, QStringLiteral("pause_seconds"), &c.pauseSeconds, QString(), error, Need::Optional, 0, 3600) ||
         !readString(o, QStringLiteral("cpu_side"), &cpuSide, QString(), error, Need::Optional, 32) ||
+        !readDouble(o, QStringLiteral("equivalence_percent"), &c.equivalencePercent, QString(), error, Need::Optional,
+                    equivalence.min, equivalence.max) ||
         !readInt(o, QStringLiteral("baseline"), &c.baselineIndex, QString(), error, Need::Required, 0,
                  Snapshot::kMaxConfigurations - 1) ||
         !readArray(o, QStringLiteral("configurations"), &configs, QString(), error, Need::Required,
@@ -224,6 +228,7 @@ QJsonObject Snapshot::toJson(const Comparison &c)
     o.insert(QStringLiteral("order"), order);
     o.insert(QStringLiteral("pause_seconds"), c.pauseSeconds);
     o.insert(QStringLiteral("cpu_side"), cpuSideName(c.cpuSide));
+    o.insert(QStringLiteral("equivalence_percent"), c.equivalencePercent);
     o.insert(QStringLiteral("baseline"), c.baselineIndex);
     QJsonArray configs;
     for (const Configuration &conf : c.configurations)

@@ -253,6 +253,25 @@ RelativeDifference relativeDifference(const Summary &baseline, const Summary &ca
     return d;
 }
 
+AbsoluteDifference absoluteDifference(const Summary &baseline, const Summary &candidate, double alpha)
+{
+    AbsoluteDifference d;
+    if (baseline.n < 1 || candidate.n < 1 || !std::isfinite(baseline.mean) || !std::isfinite(candidate.mean))
+        return d;
+    d.valid = true;
+    d.value = candidate.mean - baseline.mean;
+    if (baseline.n < 2 || candidate.n < 2)
+        return d;
+    d.intervalKnown = true;
+    const double vc = candidate.stddev * candidate.stddev / candidate.n;
+    const double vb = baseline.stddev * baseline.stddev / baseline.n;
+    if (vc + vb == 0)
+        return d;
+    const double df = (vc + vb) * (vc + vb) / (vc * vc / (candidate.n - 1) + vb * vb / (baseline.n - 1));
+    d.halfWidth = tCritical(df, alpha) * std::sqrt(vc + vb);
+    return d;
+}
+
 QString verdictKey(Verdict v)
 {
     switch (v) {
@@ -262,6 +281,8 @@ QString verdictKey(Verdict v)
         return QStringLiteral("slower");
     case Verdict::NoSignificantDifference:
         return QStringLiteral("no_difference");
+    case Verdict::Equivalent:
+        return QStringLiteral("equivalent");
     case Verdict::NotEnoughRuns:
         break;
     }
@@ -270,7 +291,8 @@ QString verdictKey(Verdict v)
 
 bool verdictFromKey(const QString &key, Verdict *out)
 {
-    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns}) {
+    for (Verdict v : {Verdict::Faster, Verdict::Slower, Verdict::NoSignificantDifference, Verdict::NotEnoughRuns,
+                      Verdict::Equivalent}) {
         if (verdictKey(v) == key) {
             *out = v;
             return true;
@@ -288,22 +310,42 @@ QString verdictText(Verdict v, Better better)
         return better == Better::Higher ? QStringLiteral("slower") : QStringLiteral("higher (worse)");
     case Verdict::NoSignificantDifference:
         return QStringLiteral("no significant difference");
+    case Verdict::Equivalent:
+        return QStringLiteral("equivalent");
     case Verdict::NotEnoughRuns:
         break;
     }
     return QStringLiteral("not enough runs");
 }
 
-BaselineComparison compareToBaseline(const Summary &baseline, const Summary &candidate, Better better, double alpha)
+BaselineComparison compareToBaseline(const Summary &baseline, const Summary &candidate, Better better, double alpha,
+                                     double equivalence, double absoluteEquivalence)
 {
     BaselineComparison c;
     c.difference = relativeDifference(baseline, candidate, alpha);
+    c.absolute = absoluteDifference(baseline, candidate, alpha);
     c.welch = welchTest(baseline, candidate);
     if (!c.welch.valid) {
         c.verdict = Verdict::NotEnoughRuns;
         return c;
     }
-    if (!(c.welch.pValue < alpha)) {
+    const bool significant = c.welch.pValue < alpha;
+    // Within +-threshold: the difference (significant), or its whole interval (not).
+    const auto within = [significant](double value, double low, double high, bool intervalKnown, double threshold) {
+        return significant ? std::abs(value) < threshold : intervalKnown && low > -threshold && high < threshold;
+    };
+    const RelativeDifference &d = c.difference;
+    const AbsoluteDifference &a = c.absolute;
+    const bool equivalent =
+        absoluteEquivalence > 0
+            ? a.valid &&
+                  within(a.value, a.value - a.halfWidth, a.value + a.halfWidth, a.intervalKnown, absoluteEquivalence)
+            : equivalence > 0 && d.valid && within(d.relative, d.low, d.high, d.intervalKnown, equivalence);
+    if (equivalent) {
+        c.verdict = Verdict::Equivalent;
+        return c;
+    }
+    if (!significant) {
         c.verdict = Verdict::NoSignificantDifference;
         return c;
     }

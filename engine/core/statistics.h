@@ -84,27 +84,47 @@ struct RelativeDifference {
 };
 RelativeDifference relativeDifference(const Summary &baseline, const Summary &candidate, double alpha = 0.05);
 
+// mean(c) - mean(b) in the metric's own unit, with its Welch interval: how figures near zero
+// (loss, jitter) are compared, where a relative difference reads +1619% for 0.01 points.
+struct AbsoluteDifference {
+    bool valid = false;         // both means known
+    bool intervalKnown = false; // n >= 2 on both sides
+    double value = 0;
+    double halfWidth = 0;
+};
+AbsoluteDifference absoluteDifference(const Summary &baseline, const Summary &candidate, double alpha = 0.05);
+
 // Which way is good for a metric: throughput and transactions/s are HigherIsBetter,
 // latency, CPU % and service demand LowerIsBetter.
 enum class Better { Higher, Lower };
 
 // Faster: significantly better than the baseline in the metric's own sense (more
-// throughput, or less latency/CPU). Slower: significantly worse.
-enum class Verdict { Faster, Slower, NoSignificantDifference, NotEnoughRuns };
+// throughput, or less latency/CPU), by at least the equivalence threshold. Slower:
+// significantly worse by as much. Equivalent: the difference is smaller than the threshold
+// (significant but smaller, or not significant with its whole 95% interval inside
+// +-threshold). NoSignificantDifference: not significant, and the interval is too wide to
+// call the two equivalent.
+enum class Verdict { Faster, Slower, NoSignificantDifference, NotEnoughRuns, Equivalent };
 
-QString verdictKey(Verdict v); // "faster", "slower", "no_difference", "not_enough_runs"
+// "faster", "slower", "no_difference", "not_enough_runs", "equivalent"
+QString verdictKey(Verdict v);
 bool verdictFromKey(const QString &key, Verdict *out);
 // Human wording that fits the direction: "faster"/"slower" for Higher, "lower (better)"/
-// "higher (worse)" for Lower; "no significant difference"; "not enough runs".
+// "higher (worse)" for Lower; "no significant difference"; "not enough runs"; "equivalent".
 QString verdictText(Verdict v, Better better);
 
 struct BaselineComparison {
     RelativeDifference difference;
+    AbsoluteDifference absolute;
     WelchResult welch;
     Verdict verdict = Verdict::NotEnoughRuns;
 };
 // Welch's test at `alpha`; fewer than 2 values on either side gives NotEnoughRuns.
+// `equivalence`: the practical threshold as a fraction (0.02: differences under 2% are
+// Equivalent); 0 turns it off (every significant difference is Faster or Slower).
+// `absoluteEquivalence` > 0 judges equivalence on the absolute difference instead, in the
+// metric's unit (0.1 for loss in percent: 0.01% vs 0.02% loss is equivalent).
 BaselineComparison compareToBaseline(const Summary &baseline, const Summary &candidate, Better better,
-                                     double alpha = 0.05);
+                                     double alpha = 0.05, double equivalence = 0, double absoluteEquivalence = 0);
 
 } // namespace nb::stats

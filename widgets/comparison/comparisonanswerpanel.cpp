@@ -26,7 +26,7 @@ QString deltaText(const std::optional<nb::MetricStatistics> &s)
 {
     if (!s || !s->hasBaseline)
         return {};
-    return nb::ComparisonTable::formatDelta(s->vsBaseline.difference);
+    return nb::ComparisonTable::formatDelta(s->metric, s->vsBaseline);
 }
 
 // The entry whose difference the answer quotes: the winner when it was compared with a
@@ -189,6 +189,10 @@ ComparisonAnswerPanel::AnswerWords ComparisonAnswerPanel::answerWords(const nb::
         w.good = true;
     } else if (verdict == nb::stats::Verdict::NotEnoughRuns) {
         w.first = tr("? Too few runs to tell");
+    } else if (a.offeredRateReachedBps > 0) {
+        w.first = tr("= Both carried the offered %1").arg(nb::formatBitrate(a.offeredRateReachedBps));
+    } else if (verdict == nb::stats::Verdict::Equivalent) {
+        w.first = tr("= Equivalent (within %1)").arg(nb::equivalenceText(a.equivalencePercent));
     } else {
         w.first = tr("\u2248 No clear winner");
     }

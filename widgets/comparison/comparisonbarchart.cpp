@@ -141,7 +141,7 @@ ComparisonBarChart::Bar ComparisonBarChart::makeBar(int config, int series, cons
         bar.marker = tr("baseline");
         bar.shortMarker = tr("base");
     } else if (ms.hasBaseline) {
-        bar.delta = ComparisonTable::formatDelta(ms.vsBaseline.difference);
+        bar.delta = ComparisonTable::formatDelta(ms.metric, ms.vsBaseline);
         bar.marker = verdictMarker(ms.vsBaseline, m_metric);
         bar.shortMarker = verdictMarker(ms.vsBaseline, m_metric, true);
     } else {

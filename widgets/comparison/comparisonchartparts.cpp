@@ -98,6 +98,8 @@ QString verdictMarker(const stats::BaselineComparison &b, Metric metric, bool co
         return compact ? QObject::tr("n<2") : QObject::tr("too few runs");
     case stats::Verdict::NoSignificantDifference:
         return QObject::tr("n.s.");
+    case stats::Verdict::Equivalent:
+        return compact ? QStringLiteral("\u2248") : QObject::tr("\u2248 equivalent");
     case stats::Verdict::Faster:
     case stats::Verdict::Slower:
         break;

@@ -103,7 +103,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         case DeltaColumn:
             return tr("Difference of the mean from the baseline's, with its 95% interval");
         case VerdictColumn:
-            return tr("Welch's t-test against the baseline at alpha 0.05");
+            return m_table ? nb::verdictRule(m_table->statistics().equivalencePercent) + tr(", against the baseline")
+                           : nb::verdictRule(0);
         case StddevColumn:
             return tr("Sample standard deviation over the runs");
         default:
@@ -137,7 +138,7 @@ QString ComparisonTableModel::displayText(const ComparisonTableRow &row, int col
     case DeltaColumn: {
         if (row.isBaseline)
             return tr("baseline");
-        const QString d = row.stats->hasBaseline ? ComparisonTable::formatDelta(b.difference) : QString();
+        const QString d = row.stats->hasBaseline ? ComparisonTable::formatDelta(row.metric, b) : QString();
         return d.isEmpty() ? nb::unknownText() : d;
     }
     case VerdictColumn:
@@ -198,6 +199,9 @@ QVariant ComparisonTableModel::toolTip(const ComparisonTableRow &row, int column
                                       nb::formatSignificant(b.welch.pValue, 2));
         const QString against =
             row.comparedWith.isEmpty() ? test : tr("Compared with %1; %2").arg(row.comparedWith, test);
+        if (b.verdict == stats::Verdict::Equivalent)
+            return tr("Equivalent: the difference is within the %1 threshold. %2")
+                .arg(nb::equivalenceText(m_table->statistics().equivalencePercent), against);
         return b.verdict == stats::Verdict::NoSignificantDifference ? tr("No significant difference: %1").arg(against)
                                                                     : against;
     }

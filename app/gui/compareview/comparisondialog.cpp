@@ -416,6 +416,7 @@ nb::Comparison ComparisonDialog::comparison() const
     c.order = nb::OrderPolicy(m_order->currentData().toInt());
     c.seed = c.order == nb::OrderPolicy::Shuffled ? quint64(QDateTime::currentMSecsSinceEpoch()) : 0;
     c.pauseSeconds = m_pause->value();
+    c.equivalencePercent = m_equivalence->value();
     c.agentKeyPath = AppSettings::agentKeyPath(); // for the configurations from an agent
     c.baselineIndex = 0;
     const QString baseline = baselineAdapter();

@@ -144,6 +144,7 @@ private:
     QSpinBox *m_repeats = nullptr;
     QComboBox *m_order = nullptr;
     QDoubleSpinBox *m_pause = nullptr;
+    QDoubleSpinBox *m_equivalence = nullptr; // Comparison::equivalencePercent
     QLineEdit *m_title = nullptr;
     QTableWidget *m_preview = nullptr;
     QComboBox *m_baseline = nullptr;

@@ -5,6 +5,7 @@
 #include "compareview/comparisondialog.h"
 
 #include "compareview/endpointtable.h"
+#include "compareview/equivalencespin.h"
 #include "window/appsettings.h"
 
 #include <common/elidingcombobox.h>
@@ -196,6 +197,7 @@ QWidget *ComparisonDialog::buildRunSettings()
     m_pause->setSuffix(tr(" s"));
     m_pause->setToolTip(tr("Idle time between runs, so one run's tail does not load the next"));
     connect(m_pause, &QDoubleSpinBox::valueChanged, this, &ComparisonDialog::refresh);
+    m_equivalence = newEquivalenceSpinBox();
     m_title = new QLineEdit;
     m_title->setObjectName(QStringLiteral("comparisonTitleEdit"));
     m_title->setPlaceholderText(tr("E1000 vs VMXNET3"));
@@ -204,6 +206,7 @@ QWidget *ComparisonDialog::buildRunSettings()
     form->addRow(tr("R&epeats:"), m_repeats);
     form->addRow(tr("&Order:"), m_order);
     form->addRow(tr("Pause &between runs:"), m_pause);
+    form->addRow(tr("E&quivalent within:"), m_equivalence);
     return box;
 }
 

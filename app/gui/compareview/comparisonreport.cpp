@@ -174,8 +174,8 @@ int drawTitleSection(ReportPage &page, const nb::ComparisonOverlay &overlay)
     page.setFont(7.5);
     y += drawLine(p, 0, y, page.width,
                   QObject::tr("Bars: mean of the runs, whiskers: 95% confidence interval (Student t). "
-                              "Verdicts: Welch's t-test at alpha 0.05, each adapter against the baseline in the "
-                              "same test variant."));
+                              "Verdicts: %1, each adapter against the baseline in the same test variant.")
+                      .arg(nb::verdictRule(c.equivalencePercent)));
     return y + 6;
 }
 
@@ -333,7 +333,7 @@ QList<ReportTableRow> reportTableRows(const QList<const nb::ComparisonTableRow *
                   << (s.spreadKnown ? QStringLiteral("\u00b1 ") +
                                           nb::ComparisonTable::formatValue(row.metric, s.ciHalfWidth(), row.unit)
                                     : QString());
-            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.stats->vsBaseline.difference)
+            cells << (row.stats->hasBaseline ? nb::ComparisonTable::formatDelta(row.metric, row.stats->vsBaseline)
                                              : QString());
         } else {
             cells << QObject::tr("no data") << QString() << QString();

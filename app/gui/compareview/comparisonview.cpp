@@ -156,7 +156,7 @@ bool ComparisonView::startComparison(const nb::Comparison &comparison)
         return false;
     }
     m_banner->dismiss();
-    adoptCpuSide(comparison.cpuSide);
+    adoptJudging(comparison);
     m_sources.startLive(
         nb::ComparisonSource{comparison.title.isEmpty() ? tr("This run") : comparison.title, m_controller->current()},
         comparison.configurations.value(comparison.baselineIndex).adapterName());
@@ -198,15 +198,9 @@ void ComparisonView::showSources(const QList<nb::ComparisonSource> &loaded)
     // A running comparison keeps its place; the rest is replaced.
     m_sources.replace(loaded);
     if (!loaded.isEmpty())
-        adoptCpuSide(loaded.first().comparison.cpuSide); // as the snapshot was saved
+        adoptJudging(loaded.first().comparison); // as the snapshot was saved
     refresh();
     Q_EMIT activated();
-}
-
-void ComparisonView::adoptCpuSide(nb::CpuSide side)
-{
-    m_cpuSide = side;
-    m_cpuSideCombo->setCurrentIndex(std::max(0, m_cpuSideCombo->findData(int(side))));
 }
 
 void ComparisonView::removeSource(int index)
@@ -375,7 +369,10 @@ void ComparisonView::refresh()
         m_verdicts.clear();
     } else {
         m_overlay = m_sources.overlay();
-        m_overlay.merged.cpuSide = m_cpuSide; // the answer's, the report's and the exports' side
+        m_overlay.merged.cpuSide = m_cpuSide;                // the answer's, the report's and the exports' side
+        m_overlay.merged.equivalencePercent = m_equivalence; // and their threshold
+        m_chartCaption->setText(tr("Bars: mean of the runs, whiskers: 95% confidence interval. Verdicts: %1.")
+                                    .arg(nb::verdictRule(m_equivalence)));
         const nb::Comparison &merged = m_overlay.merged;
         m_stats = nb::computeStatistics(merged);
         // The answer names series as the legends do: "E1000", or "E1000 (before)".

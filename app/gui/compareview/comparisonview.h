@@ -24,6 +24,7 @@
 
 class QAction;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -113,6 +114,8 @@ public:
     QComboBox *baselineCombo() const { return m_baseline; }
     // Whose CPU the answer quotes (nb::CpuSide: automatic, this computer, the server).
     QComboBox *cpuSideCombo() const { return m_cpuSideCombo; }
+    // The equivalence threshold (percent) the verdicts use; starts at the comparison's.
+    QDoubleSpinBox *equivalenceSpin() const { return m_equivalenceSpin; }
     nb::ui::ComparisonTableModel *tableModel() const { return m_tableModel; }
     QTableView *tableView() const { return m_table; }
     // A mesh's matrix (a tab shown only for meshes), for tests.
@@ -190,8 +193,12 @@ private:
     QComboBox *m_baseline = nullptr;
     QComboBox *m_cpuSideCombo = nullptr;
     nb::CpuSide m_cpuSide = nb::CpuSide::Auto;
-    // Shows the side a started comparison or an opened snapshot was given.
-    void adoptCpuSide(nb::CpuSide side);
+    QDoubleSpinBox *m_equivalenceSpin = nullptr;
+    double m_equivalence = nb::compareopt::kDefaultEquivalencePercent;
+    // Shows the CPU side and equivalence threshold a started comparison or an opened
+    // snapshot was given.
+    void adoptJudging(const nb::Comparison &comparison);
+    QWidget *createJudgingControls();
     QLabel *m_verdictLabel = nullptr;
     QTextBrowser *m_details = nullptr;
     QWidget *m_emptyPage = nullptr;

@@ -84,7 +84,11 @@ bool ComparisonView::saveSnapshot(const QString &path, int source)
         return false;
     }
     QString error;
-    if (!nb::Snapshot::save(m_sources.at(source).comparison, path, &error)) {
+    // Saved as judged on screen: the CPU side and the equivalence threshold shown.
+    nb::Comparison comparison = m_sources.at(source).comparison;
+    comparison.cpuSide = m_cpuSide;
+    comparison.equivalencePercent = m_equivalence;
+    if (!nb::Snapshot::save(comparison, path, &error)) {
         showError(tr("The snapshot was not saved: %1").arg(error));
         return false;
     }

@@ -5,6 +5,7 @@
 
 #include "compareview/comparisoncontroller.h"
 #include "compareview/comparisonviewcharts.h"
+#include "compareview/equivalencespin.h"
 
 #include <comparison/comparisonanswerpanel.h>
 #include <comparison/comparisontablemodel.h>
@@ -12,6 +13,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +21,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
@@ -251,8 +254,8 @@ QWidget *ComparisonView::createAnswerArea()
     });
     auto *cpuSideLabel = new QLabel(tr("CPU c&ost:"));
     cpuSideLabel->setBuddy(m_cpuSideCombo);
-    m_chartCaption = new QLabel(tr("Bars: mean of the runs, whiskers: 95% confidence interval. "
-                                   "Verdicts: Welch's t-test against the baseline at alpha 0.05."));
+    QWidget *judging = createJudgingControls();
+    m_chartCaption = new QLabel; // its text: refresh(), with the equivalence threshold
     m_chartCaption->setObjectName(QStringLiteral("chartCaption"));
     QFont captionFont = m_chartCaption->font();
     captionFont.setPointSizeF(captionFont.pointSizeF() * 0.9);
@@ -267,6 +270,8 @@ QWidget *ComparisonView::createAnswerArea()
     header->addWidget(cpuSideLabel);
     header->addWidget(m_cpuSideCombo);
     header->addSpacing(12);
+    header->addWidget(judging);
+    header->addSpacing(12);
     header->addWidget(m_chartCaption, 1);
     m_answerPanel = new nb::ui::ComparisonAnswerPanel;
 
@@ -279,6 +284,38 @@ QWidget *ComparisonView::createAnswerArea()
     topLayout->addWidget(m_answerPanel);
     topLayout->addWidget(m_charts, 1);
     return top;
+}
+
+// "Equivalent within +-[2.0] %": the practical threshold under which a difference is not a
+// verdict (compareopt::Id::Equivalence); changing it re-judges what is shown and what is
+// saved next.
+QWidget *ComparisonView::createJudgingControls()
+{
+    m_equivalenceSpin = newEquivalenceSpinBox();
+    m_equivalenceSpin->setValue(m_equivalence);
+    connect(m_equivalenceSpin, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (v == m_equivalence)
+            return;
+        m_equivalence = v;
+        refresh();
+    });
+    auto *label = new QLabel(tr("E&quivalent within:"));
+    label->setBuddy(m_equivalenceSpin);
+    auto *box = new QWidget;
+    auto *layout = new QHBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    layout->addWidget(m_equivalenceSpin);
+    return box;
+}
+
+void ComparisonView::adoptJudging(const nb::Comparison &comparison)
+{
+    m_cpuSide = comparison.cpuSide;
+    m_cpuSideCombo->setCurrentIndex(std::max(0, m_cpuSideCombo->findData(int(m_cpuSide))));
+    m_equivalence = comparison.equivalencePercent;
+    const QSignalBlocker block(m_equivalenceSpin);
+    m_equivalenceSpin->setValue(m_equivalence);
 }
 
 void ComparisonView::createTable()
