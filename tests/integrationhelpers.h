@@ -269,10 +269,17 @@ struct CliRun {
     bool finished = false;
     QString describe(const QStringList &args) const
     {
-        return QStringLiteral("nicbench-cli %1 -> %2\nstdout:\n%3\nstderr:\n%4")
+        // Why first: stdout's "failed: ..." lines (compare's runs) and stderr, as QTest cuts
+        // long messages and a long table would push them out.
+        QStringList failures;
+        for (const QByteArray &line : out.split('\n'))
+            if (line.contains("failed: ") && failures.size() < 10)
+                failures << QString::fromUtf8(line.left(300));
+        return QStringLiteral("nicbench-cli %1 -> %2\n%3stderr:\n%4\nstdout:\n%5")
             .arg(args.join(QLatin1Char(' ')))
             .arg(exitCode)
-            .arg(QString::fromUtf8(out.right(3000)), QString::fromUtf8(err.right(3000)));
+            .arg(failures.isEmpty() ? QString() : failures.join(QLatin1Char('\n')) + QLatin1Char('\n'),
+                 QString::fromUtf8(err.right(2500)), QString::fromUtf8(out.right(2000)));
     }
 };
 
