@@ -854,22 +854,7 @@ void TestCompare::cliReportIsTerminalSafe()
 // out-of-range thresholds are refused with one line, by report and by compare.
 void TestCompare::cliEquivalence()
 {
-    Comparison c;
-    c.title = QStringLiteral("Nearly the same");
-    c.repeats = 3;
-    for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")})
-        c.configurations.append(nbtest::namedConfiguration(adapter, QString()));
-    nbtest::addScheduledRuns(c, [](const Run &run) {
-        const double gbps = (run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex);
-        TestResult r;
-        r.params.duration = 2;
-        StreamSummary s;
-        s.id = 1;
-        s.seconds = s.receiverSeconds = 2;
-        s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
-        r.streams.append(s);
-        return r;
-    });
+    const Comparison c = nbtest::nearlyEqualAdapters();
     const QString path = m_dir.filePath(QStringLiteral("equivalent.nicbench"));
     QString error;
     QVERIFY2(Snapshot::save(c, path, &error), qPrintable(error));

@@ -216,22 +216,7 @@ void TestGuiCompareAnswer::reportNamesEachServer()
 // snapshot sets the box. New Comparison gives the comparison its box's value.
 void TestGuiCompareAnswer::equivalenceThresholdIsSettable()
 {
-    nb::Comparison c;
-    c.title = QStringLiteral("Nearly the same");
-    c.repeats = 3;
-    c.configurations = {nbtest::namedConfiguration(QStringLiteral("E1000"), QString()),
-                        nbtest::namedConfiguration(QStringLiteral("VMXNET3"), QString())};
-    nbtest::addScheduledRuns(c, [](const nb::Run &run) {
-        const double gbps = (run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex);
-        nb::TestResult r;
-        r.params.duration = 2;
-        nb::StreamSummary s;
-        s.id = 1;
-        s.seconds = s.receiverSeconds = 2;
-        s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
-        r.streams.append(s);
-        return r;
-    });
+    const nb::Comparison c = nbtest::nearlyEqualAdapters();
     nb::gui::ComparisonController controller;
     nb::gui::ComparisonView view(&controller);
     view.resize(1280, 720);
