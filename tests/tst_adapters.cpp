@@ -83,6 +83,7 @@ private slots:
     void addressLookup();
     void rates_data();
     void rates();
+    void packetAndDropRates();
     void wrongPath_data();
     void wrongPath();
 #ifdef Q_OS_LINUX
@@ -263,6 +264,33 @@ void TestAdapters::rates()
     QCOMPARE(r.txUtilizationPct, txPct);
 }
 
+void TestAdapters::packetAndDropRates()
+{
+    InterfaceCounters before = counters(0, 0, 10);
+    before.rxPackets = 1000;
+    before.txPackets = 50;
+    before.rxDropped = 4;
+    before.txErrors = 2;
+    InterfaceCounters after = counters(0, 0, 10.5);
+    after.rxPackets = 6000;
+    after.txPackets = 550;
+    after.rxDropped = 9; // 5 more
+    after.txDropped = 1; // 1 more
+    after.rxErrors = 3;  // 3 more
+    after.txErrors = 2;  // none more
+    InterfaceRates r = interfaceRates(before, after, -1);
+    QCOMPARE(r.rxPacketsPerSecond, 10000.0);
+    QCOMPARE(r.txPacketsPerSecond, 1000.0);
+    QCOMPARE(r.droppedPerSecond, 12.0);
+    QCOMPARE(r.errorsPerSecond, 6.0);
+    // A counter that went backwards (the interface was re-created) is no burst.
+    after.rxDropped = 0;
+    after.rxPackets = 10;
+    r = interfaceRates(before, after, -1);
+    QCOMPARE(r.rxPacketsPerSecond, 0.0);
+    QCOMPARE(r.droppedPerSecond, 2.0);
+}
+
 void TestAdapters::wrongPath_data()
 {
     QTest::addColumn<InterfaceCounters>("before");
@@ -363,7 +391,14 @@ void TestAdapters::sysfsCounters()
     QCOMPARE(c.txBytes, 987654321ULL);
     QCOMPARE(c.rxPackets, 1000000ULL);
     QCOMPARE(c.txPackets, 900000ULL);
+    QCOMPARE(c.rxDropped, 17ULL);
+    QCOMPARE(c.txDropped, 3ULL);
+    QCOMPARE(c.rxErrors, 5ULL);
+    QCOMPARE(c.txErrors, 1ULL);
     QVERIFY(c.timestampNs > 0);
+    InterfaceCounters noDrops; // a driver without the drop and error files still counts bytes
+    QVERIFY(platform::linuxsys::readSysfsCounters(kSysfs, QStringLiteral("ens33"), &noDrops));
+    QCOMPARE(noDrops.rxDropped + noDrops.txDropped + noDrops.rxErrors + noDrops.txErrors, 0ULL);
     QVERIFY(!platform::linuxsys::readSysfsCounters(kSysfs, QStringLiteral("veth1"), &c)); // no statistics/
     QVERIFY(!platform::linuxsys::readSysfsCounters(kSysfs, QStringLiteral("nonexistent"), &c));
     AdapterInfo a;
@@ -392,6 +427,15 @@ void TestAdapters::procNetDev()
     QCOMPARE(glued.keys(), QStringList{QStringLiteral("wlan0")}); // bad0 has a non-number
     QCOMPARE(glued.value(QStringLiteral("wlan0")).rxBytes, 1234567890123ULL);
     QCOMPARE(glued.value(QStringLiteral("wlan0")).txPackets, 7ULL);
+
+    // Errors and drops: fields 3 and 4 of each half.
+    const InterfaceCounters ens3 =
+        platform::linuxsys::parseProcNetDev(read("net-dev-drops.txt"), 0).value(QStringLiteral("ens3"));
+    QCOMPARE(ens3.rxErrors, 7ULL);
+    QCOMPARE(ens3.rxDropped, 11ULL);
+    QCOMPARE(ens3.txErrors, 2ULL);
+    QCOMPARE(ens3.txDropped, 4ULL);
+    QCOMPARE(ens3.txPackets, 3000ULL);
 
     QVERIFY(platform::readAllCounters().contains(QStringLiteral("lo")));
     InterfaceCounters c;

@@ -7,6 +7,7 @@
 #include "comparisonruns.h"
 #include "integrationhelpers.h"
 
+#include <common/chartzoom.h>
 #include <common/messagebanner.h>
 #include <compare/snapshot.h>
 #include <compareview/comparisoncontroller.h>
@@ -395,6 +396,20 @@ private Q_SLOTS:
                           Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(bar, &wheel);
         QVERIFY(bar->value() > before);
+
+        // Ctrl+wheel over a chart zooms its values and leaves the page where it is (review M11;
+        // the grid's filter sent every wheel turn to the scroll bar).
+        auto *chart = view->barChart(nb::Metric::Throughput);
+        const int at = bar->value();
+        const QCPRange values = chart->yAxis->range();
+        const QPointF centre = chart->axisRect()->rect().center();
+        QWheelEvent zoom(centre, chart->mapToGlobal(centre), QPoint(), QPoint(0, 240), Qt::NoButton,
+                         Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(chart, &zoom);
+        chart->replot();
+        QCOMPARE(bar->value(), at);
+        QVERIFY(chart->yAxis->range().size() < values.size());
+        QVERIFY(nb::ui::ChartZoom::of(chart)->isZoomed());
     }
 
     // Issue 17: the UDP fixture (E1000 and VMXNET3 x UDP 100M, UDP 500M, UDP_RR, UDP 200M -R)

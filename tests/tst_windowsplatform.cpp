@@ -471,7 +471,15 @@ void TestWindowsPlatform::countersFromIfRow()
     row.inNUcastPkts = 30;
     row.outUcastPkts = 1400;
     row.outNUcastPkts = 2;
+    row.inDiscards = 9;
+    row.outDiscards = 8;
+    row.inErrors = 7;
+    row.outErrors = 6;
     const InterfaceCounters c = winsys::countersFromIfRow(row, 42);
+    QCOMPARE(c.rxDropped, std::uint64_t(9));
+    QCOMPARE(c.txDropped, std::uint64_t(8));
+    QCOMPARE(c.rxErrors, std::uint64_t(7));
+    QCOMPARE(c.txErrors, std::uint64_t(6));
     QCOMPARE(c.rxBytes, std::uint64_t(1'000'000));
     QCOMPARE(c.txBytes, std::uint64_t(2'000'000));
     QCOMPARE(c.rxPackets, std::uint64_t(730));

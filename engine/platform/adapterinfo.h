@@ -68,6 +68,12 @@ struct InterfaceCounters {
     std::uint64_t rxPackets = 0;
     std::uint64_t txPackets = 0;
     std::int64_t timestampNs = 0;
+    // Packets the adapter or its driver dropped (no buffer, queue full) and packets with
+    // errors (bad checksum or frame, carrier lost); 0 where the system does not count them.
+    std::uint64_t rxDropped = 0;
+    std::uint64_t txDropped = 0;
+    std::uint64_t rxErrors = 0;
+    std::uint64_t txErrors = 0;
 };
 
 // The adapter in `adapters` that owns `local` (a socket's local address). Any 127/8 or ::1

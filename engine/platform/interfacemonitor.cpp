@@ -27,6 +27,12 @@ InterfaceRates interfaceRates(const InterfaceCounters &before, const InterfaceCo
     }
     r.rxBytesPerSecond = double(grown(before.rxBytes, after.rxBytes)) / r.seconds;
     r.txBytesPerSecond = double(grown(before.txBytes, after.txBytes)) / r.seconds;
+    r.rxPacketsPerSecond = double(grown(before.rxPackets, after.rxPackets)) / r.seconds;
+    r.txPacketsPerSecond = double(grown(before.txPackets, after.txPackets)) / r.seconds;
+    r.droppedPerSecond =
+        double(grown(before.rxDropped, after.rxDropped) + grown(before.txDropped, after.txDropped)) / r.seconds;
+    r.errorsPerSecond =
+        double(grown(before.rxErrors, after.rxErrors) + grown(before.txErrors, after.txErrors)) / r.seconds;
     if (linkSpeedBps > 0) {
         r.rxUtilizationPct = 100.0 * r.rxBytesPerSecond * 8 / double(linkSpeedBps);
         r.txUtilizationPct = 100.0 * r.txBytesPerSecond * 8 / double(linkSpeedBps);

@@ -15,6 +15,10 @@ struct InterfaceRates {
     double seconds = 0;
     double rxBytesPerSecond = 0;
     double txBytesPerSecond = 0;
+    double rxPacketsPerSecond = 0;
+    double txPacketsPerSecond = 0;
+    double droppedPerSecond = 0; // received and sent
+    double errorsPerSecond = 0;  // received and sent
     // Percent of the link speed, not clamped: virtual adapters often move more than their
     // nominal speed (an E1000 "1 Gbit/s" doing 2.6 Gbit/s shows 260%), and the live view
     // shows that honestly. -1 when the link speed is unknown.

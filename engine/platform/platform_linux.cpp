@@ -211,6 +211,13 @@ bool readSysfsCounters(const QString &netClassDir, const QString &name, Interfac
         if (!ok)
             return false;
     }
+    // Drops and errors where the driver counts them; 0 otherwise.
+    const std::pair<const char *, std::uint64_t *> optional[] = {{"rx_dropped", &c.rxDropped},
+                                                                 {"tx_dropped", &c.txDropped},
+                                                                 {"rx_errors", &c.rxErrors},
+                                                                 {"tx_errors", &c.txErrors}};
+    for (const auto &[file, target] : optional)
+        *target = readSmallFile(dir + QLatin1String(file)).toULongLong();
     *out = c;
     return true;
 }
@@ -225,7 +232,7 @@ QMap<QString, InterfaceCounters> parseProcNetDev(const QByteArray &text, std::in
         if (colon <= 0 || line.contains('|'))
             continue;
         const QList<QByteArray> f = line.mid(colon + 1).simplified().split(' ');
-        if (f.size() < 10)
+        if (f.size() < 12)
             continue;
         InterfaceCounters c;
         bool ok[4] = {};
@@ -235,6 +242,10 @@ QMap<QString, InterfaceCounters> parseProcNetDev(const QByteArray &text, std::in
         c.txPackets = f[9].toULongLong(&ok[3]);
         if (!(ok[0] && ok[1] && ok[2] && ok[3]))
             continue;
+        c.rxErrors = f[2].toULongLong();
+        c.rxDropped = f[3].toULongLong();
+        c.txErrors = f[10].toULongLong();
+        c.txDropped = f[11].toULongLong();
         c.timestampNs = timestampNs;
         all.insert(QString::fromLatin1(line.left(colon).trimmed()), c);
     }

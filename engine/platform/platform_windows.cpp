@@ -185,6 +185,10 @@ InterfaceCounters countersOf(const MIB_IF_ROW2 &row, std::int64_t timestampNs)
     c.inNUcastPkts = row.InNUcastPkts;
     c.outUcastPkts = row.OutUcastPkts;
     c.outNUcastPkts = row.OutNUcastPkts;
+    c.inDiscards = row.InDiscards;
+    c.outDiscards = row.OutDiscards;
+    c.inErrors = row.InErrors;
+    c.outErrors = row.OutErrors;
     return winsys::countersFromIfRow(c, timestampNs);
 }
 

@@ -174,6 +174,10 @@ InterfaceCounters countersFromIfRow(const IfRowCounters &row, std::int64_t times
     c.txBytes = row.outOctets;
     c.rxPackets = row.inUcastPkts + row.inNUcastPkts;
     c.txPackets = row.outUcastPkts + row.outNUcastPkts;
+    c.rxDropped = row.inDiscards;
+    c.txDropped = row.outDiscards;
+    c.rxErrors = row.inErrors;
+    c.txErrors = row.outErrors;
     c.timestampNs = timestampNs;
     return c;
 }

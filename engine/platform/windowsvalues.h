@@ -86,7 +86,7 @@ QString adapterName(const AdapterRecord &record);
 // that is no link) and where unknown, MTU 0 where Windows reports none (~0U).
 AdapterInfo adapterFromRecord(const AdapterRecord &record);
 
-// Counters from MIB_IF_ROW2: octets and unicast + non-unicast packets.
+// Counters from MIB_IF_ROW2: octets, unicast + non-unicast packets, discards and errors.
 struct IfRowCounters {
     std::uint64_t inOctets = 0;
     std::uint64_t outOctets = 0;
@@ -94,6 +94,10 @@ struct IfRowCounters {
     std::uint64_t inNUcastPkts = 0;
     std::uint64_t outUcastPkts = 0;
     std::uint64_t outNUcastPkts = 0;
+    std::uint64_t inDiscards = 0;
+    std::uint64_t outDiscards = 0;
+    std::uint64_t inErrors = 0;
+    std::uint64_t outErrors = 0;
 };
 InterfaceCounters countersFromIfRow(const IfRowCounters &row, std::int64_t timestampNs);
 

@@ -4,6 +4,8 @@
 #include <platform/interfacemonitor.h>
 #include <platform/platform.h>
 
+#include <cmath>
+
 namespace nb::ui {
 
 namespace {
@@ -40,7 +42,7 @@ void AdapterMonitor::refreshAdapters()
         return;
     m_adapters = std::move(fresh);
     // History of adapters that went away is dropped; new ones start empty.
-    QMap<QString, std::deque<RatePoint>> kept;
+    QMap<QString, RateHistory> kept;
     for (const nb::AdapterInfo &a : std::as_const(m_adapters))
         kept.insert(a.name, m_history.value(a.name));
     m_history = std::move(kept);
@@ -60,7 +62,25 @@ const std::deque<RatePoint> &AdapterMonitor::history(const QString &name) const
 {
     static const std::deque<RatePoint> empty;
     const auto it = m_history.constFind(name);
-    return it == m_history.constEnd() ? empty : *it;
+    return it == m_history.constEnd() ? empty : it->recent();
+}
+
+std::vector<RatePoint> AdapterMonitor::sessionHistory(const QString &name) const
+{
+    const auto it = m_history.constFind(name);
+    return it == m_history.constEnd() ? std::vector<RatePoint>() : it->all();
+}
+
+double AdapterMonitor::droppedSinceStart(const QString &name) const
+{
+    const auto it = m_history.constFind(name);
+    return it == m_history.constEnd() ? 0 : it->droppedTotal();
+}
+
+double AdapterMonitor::errorsSinceStart(const QString &name) const
+{
+    const auto it = m_history.constFind(name);
+    return it == m_history.constEnd() ? 0 : it->errorsTotal();
 }
 
 RatePoint AdapterMonitor::recentAverage(const QString &name, double seconds) const
@@ -74,10 +94,16 @@ RatePoint AdapterMonitor::recentAverage(const QString &name, double seconds) con
     for (auto it = h.crbegin(); it != h.crend() && it->time > from; ++it, ++n) {
         avg.sendBps += it->sendBps;
         avg.receiveBps += it->receiveBps;
+        avg.sendPps += it->sendPps;
+        avg.receivePps += it->receivePps;
+        avg.dropped += it->dropped;
+        avg.errors += it->errors;
     }
     if (n > 0) {
         avg.sendBps /= n;
         avg.receiveBps /= n;
+        avg.sendPps /= n;
+        avg.receivePps /= n;
     }
     avg.time = h.back().time;
     return avg;
@@ -103,17 +129,20 @@ void AdapterMonitor::addReading(const QMap<QString, nb::InterfaceCounters> &coun
         const auto prev = m_last.constFind(it.key());
         if (cur == counters.constEnd())
             continue;
+        // The first reading of an adapter has nothing to take a rate from: no point (a 0 would
+        // pull the first second's average down).
+        if (prev == m_last.constEnd())
+            continue;
+        const nb::InterfaceRates r = nb::interfaceRates(*prev, *cur, -1);
         RatePoint p;
         p.time = t;
-        if (prev != m_last.constEnd()) {
-            const nb::InterfaceRates r = nb::interfaceRates(*prev, *cur, -1);
-            p.sendBps = r.txBytesPerSecond * 8;
-            p.receiveBps = r.rxBytesPerSecond * 8;
-        }
-        std::deque<RatePoint> &h = it.value();
-        h.push_back(p);
-        while (!h.empty() && h.front().time < t - kHistorySeconds - 1)
-            h.pop_front();
+        p.sendBps = r.txBytesPerSecond * 8;
+        p.receiveBps = r.rxBytesPerSecond * 8;
+        p.sendPps = r.txPacketsPerSecond;
+        p.receivePps = r.rxPacketsPerSecond;
+        p.dropped = std::round(r.droppedPerSecond * r.seconds);
+        p.errors = std::round(r.errorsPerSecond * r.seconds);
+        it.value().add(p);
     }
     m_last = counters;
     Q_EMIT updated();

@@ -7,6 +7,8 @@
 // widgets that draw the figures must run on the GUI thread anyway. The slower adapter
 // details (driver, offloads, addresses) are re-read every few seconds.
 
+#include "adapters/ratehistory.h"
+
 #include <platform/adapterinfo.h>
 
 #include <QElapsedTimer>
@@ -20,17 +22,12 @@
 
 namespace nb::ui {
 
-struct RatePoint {
-    double time = 0;       // seconds since the monitor started
-    double sendBps = 0;    // bit/s this adapter transmitted
-    double receiveBps = 0; // bit/s it received
-};
-
 class AdapterMonitor : public QObject {
     Q_OBJECT
 public:
     static constexpr int kPollIntervalMs = 100;
-    static constexpr double kHistorySeconds = 60;
+    // What the tiles and the graph show unless asked for more (RateHistory keeps the day).
+    static constexpr double kHistorySeconds = RateHistory::kEverySampleSeconds;
 
     explicit AdapterMonitor(QObject *parent = nullptr);
 
@@ -42,9 +39,15 @@ public:
 
     const QList<nb::AdapterInfo> &adapters() const { return m_adapters; }
     std::optional<nb::AdapterInfo> adapter(const QString &name) const;
-    // The last 60 seconds of one adapter, oldest first.
+    // The last 60 seconds of one adapter, every sample, oldest first.
     const std::deque<RatePoint> &history(const QString &name) const;
-    // Average over the last `seconds` (steadier than one 100 ms sample for text).
+    // Everything kept of one adapter (up to a day, coarser further back), oldest first.
+    std::vector<RatePoint> sessionHistory(const QString &name) const;
+    // Dropped and error packets of one adapter since the monitor first read it.
+    double droppedSinceStart(const QString &name) const;
+    double errorsSinceStart(const QString &name) const;
+    // Average over the last `seconds` (steadier than one 100 ms sample for text); dropped and
+    // errors are the counts in that span.
     RatePoint recentAverage(const QString &name, double seconds = 1.0) const;
     // Seconds since start(); the time of the newest point.
     double now() const;
@@ -65,7 +68,7 @@ private:
     int m_pollsSinceRefresh = 0;
     QList<nb::AdapterInfo> m_adapters;
     QMap<QString, nb::InterfaceCounters> m_last;
-    QMap<QString, std::deque<RatePoint>> m_history;
+    QMap<QString, RateHistory> m_history;
 };
 
 } // namespace nb::ui

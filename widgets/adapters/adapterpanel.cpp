@@ -90,8 +90,10 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     for (QLabel *l : {m_utilization, m_send, m_receive, m_sendCaption, m_receiveCaption})
         l->setToolTip(allTrafficTip);
     applyCaptionColors();
-    m_link = addFigure(figures, new QLabel(tr("Link speed"), this), QStringLiteral("linkValue"));
-    m_mtu = addFigure(figures, new QLabel(tr("MTU"), this), QStringLiteral("mtuValue"));
+    // Link speed and MTU are in the header; the row has packets and drops (review M11).
+    m_packets = addFigure(figures, new QLabel(tr("Packets/s"), this), QStringLiteral("packetsValue"));
+    m_packets->setToolTip(tr("Packets per second sent / received, over the last second"));
+    m_dropped = addFigure(figures, new QLabel(tr("Dropped"), this), QStringLiteral("droppedValue"));
     figures->addStretch(1);
     // Minor 21: the panel and a test can disagree (other traffic on the adapter).
     m_allTraffic->setObjectName(QStringLiteral("allTrafficHint"));
@@ -214,8 +216,6 @@ void AdapterPanel::refreshDetails()
         sub += tr(", %1").arg(info->operState);
     m_subtitle->setText(sub);
     m_chart->setLinkSpeed(double(info->linkSpeedBps));
-    m_link->setText(info->linkSpeedBps > 0 ? nb::formatBitrate(double(info->linkSpeedBps)) : tr("unknown"));
-    m_mtu->setText(info->mtu > 0 ? QString::number(info->mtu) : tr("unknown"));
 
     QStringList addresses;
     for (const nb::AdapterAddress &a : info->addresses)
@@ -247,10 +247,27 @@ void AdapterPanel::refreshRates()
     // No link speed (loopback, some virtual adapters): utilization does not apply, which is
     // not the same as a figure we failed to measure ("-").
     m_utilization->setText(m_info.linkSpeedBps > 0 ? nb::formatPercent(pct) : tr("n/a"));
+    m_packets->setText(
+        QStringLiteral("%1 / %2").arg(nb::formatGrouped(avg.sendPps), nb::formatGrouped(avg.receivePps)));
+    const double dropped = m_monitor->droppedSinceStart(m_name);
+    const double errors = m_monitor->errorsSinceStart(m_name);
+    QString drops = nb::formatCount(std::uint64_t(dropped));
+    if (errors > 0)
+        drops += tr(" + %1 errors").arg(nb::formatCount(std::uint64_t(errors)));
+    m_dropped->setText(drops);
+    // Drops in the last second stand out; older ones are only counted.
+    QFont f = m_dropped->font();
+    f.setBold(avg.dropped + avg.errors > 0);
+    m_dropped->setFont(f);
+    m_dropped->setToolTip(tr("Packets the adapter or its driver dropped, both ways, since NicBench started watching "
+                             "(%1 ago); packets with errors are counted apart. Last second: %2 dropped, %3 errors.")
+                              .arg(UtilizationChart::ageText(m_monitor->now()),
+                                   nb::formatCount(std::uint64_t(avg.dropped)),
+                                   nb::formatCount(std::uint64_t(avg.errors))));
     // The graph redraws at 5 Hz (the figures and tiles at 10 Hz): a 60-second graph does
     // not look different, and the GUI stays cheap next to a running test.
     if (++m_refreshes % 2 == 0)
-        m_chart->setHistory(m_monitor->history(m_name));
+        m_chart->setHistory(m_monitor->sessionHistory(m_name));
 }
 
 QString AdapterPanel::utilizationText() const
@@ -260,7 +277,17 @@ QString AdapterPanel::utilizationText() const
 
 QString AdapterPanel::mtuText() const
 {
-    return m_mtu->text();
+    return m_info.mtu > 0 ? QString::number(m_info.mtu) : tr("unknown");
+}
+
+QString AdapterPanel::packetsText() const
+{
+    return m_packets->text();
+}
+
+QString AdapterPanel::droppedText() const
+{
+    return m_dropped->text();
 }
 
 } // namespace nb::ui

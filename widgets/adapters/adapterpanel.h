@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The selected adapter, as Task Manager's Performance tab shows it: a 60-second
-// Send/Receive graph (most of the panel) scaled to the recent peak or the link speed, the
-// current utilization and rates, and the adapter's details (link speed, MTU, driver,
-// addresses, offloads). The figures count all traffic on the adapter, not only a test's.
+// The selected adapter, as Task Manager's Performance tab shows it: a Send/Receive graph
+// (most of the panel: the last 60 s, or up to the day kept) scaled to the recent peak or the
+// link speed, the current utilization, rates, packets/s and drops, and the adapter's details
+// (link speed, MTU, driver, addresses, offloads). The figures count all traffic on the adapter, not only a test's.
 
 #include "adapters/adaptermonitor.h"
 #include "common/utilizationscale.h"
@@ -42,6 +42,8 @@ public:
     // Shown figures, for tests and the clipboard.
     QString utilizationText() const;
     QString mtuText() const;
+    QString packetsText() const; // "81,200 / 40,100": sent / received per second
+    QString droppedText() const; // "0", "12 + 3 errors": since the monitor started
 
 Q_SIGNALS:
     // The window may give the panel more room while it is expanded.
@@ -70,8 +72,8 @@ private:
     QLabel *m_receiveCaption = nullptr;
     QLabel *m_send;
     QLabel *m_receive;
-    QLabel *m_link;
-    QLabel *m_mtu;
+    QLabel *m_packets;
+    QLabel *m_dropped;
     ElidedLabel *m_details;
     QLabel *m_allTraffic;
 };

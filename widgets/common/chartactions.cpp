@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/chartactions.h"
+#include "common/chartzoom.h"
 #include "core/format.h"
 
 #include <qcustomplot.h>
@@ -128,6 +129,7 @@ void makeMenuReachableByKeyboard(QWidget *widget)
 ChartActions::ChartActions(QCustomPlot *plot, const QString &baseName, CsvFunction csv)
     : QObject(plot)
     , m_plot(plot)
+    , m_zoom(nullptr)
     , m_baseName(baseName)
     , m_csv(std::move(csv))
 {
@@ -137,6 +139,9 @@ ChartActions::ChartActions(QCustomPlot *plot, const QString &baseName, CsvFuncti
     m_keyFormatter = [](double key) { return tr("%1 s").arg(nb::formatFixed(key, 1)); };
     forwardWheelToScrollArea(m_plot);
     makeMenuReachableByKeyboard(m_plot);
+    // After the wheel forwarder: event filters installed later see events first, so
+    // Ctrl+wheel zooms and only the plain wheel goes on to the page.
+    m_zoom = new ChartZoom(m_plot);
 }
 
 QString ChartActions::imageFilters()
@@ -277,6 +282,12 @@ void ChartActions::showMenu(const QPoint &pos)
     });
     menu.addAction(tr("Save image..."), this, &ChartActions::saveWithDialog);
     menu.addAction(tr("Copy data as CSV"), this, [this] { QApplication::clipboard()->setText(csv()); });
+    menu.addSeparator();
+    // The key is the chart's own (ChartZoom), named after a tab as menus show shortcuts.
+    QAction *reset = menu.addAction(tr("Reset Zoom\tHome"), m_zoom, &ChartZoom::reset);
+    reset->setEnabled(m_zoom->isZoomed());
+    QAction *hint = menu.addAction(tr("Zoom: Ctrl+wheel or Shift+drag · Pan: drag"));
+    hint->setEnabled(false);
     if (m_extender) {
         menu.addSeparator();
         m_extender(&menu);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every NicBench chart offers: a right-click menu (copy image, save PNG/SVG/PDF,
-// copy data as CSV, plus chart-specific actions) and a tooltip with the time and value
-// of the nearest point under the mouse.
+// copy data as CSV, reset zoom, plus chart-specific actions), a tooltip with the time and
+// value of the nearest point under the mouse, and zoom and pan (common/chartzoom.h).
 
 #include <QObject>
 #include <QPoint>
@@ -30,6 +30,8 @@ void forwardWheelToScrollArea(QWidget *widget);
 // or Shift+F10 opens its right-click menu. ChartActions calls it for its plot.
 void makeMenuReachableByKeyboard(QWidget *widget);
 
+class ChartZoom;
+
 class ChartActions : public QObject {
     Q_OBJECT
 public:
@@ -56,6 +58,10 @@ public:
     // Time label for a key ("12.5 s", "45 s ago").
     void setKeyFormatter(std::function<QString(double)> formatter) { m_keyFormatter = std::move(formatter); }
 
+    // Zoom and pan (Ctrl+wheel, drag, Shift+drag, Reset), made with the actions; a chart
+    // whose categories run along the bottom sets it to zoom its values instead.
+    ChartZoom *zoom() const { return m_zoom; }
+
     // The tooltip text for a position in the plot; empty when nothing is near.
     QString tooltipAt(const QPoint &pos) const;
     QString csv() const;
@@ -80,6 +86,7 @@ private:
     void saveWithDialog();
 
     QCustomPlot *m_plot;
+    ChartZoom *m_zoom;
     QString m_baseName;
     CsvFunction m_csv;
     ValueFormatter m_formatter;

@@ -4,6 +4,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/ratescale.h"
 #include "comparison/comparisonchartparts.h"
 
@@ -38,6 +39,8 @@ QFont annotationFont(QFont f, double factor = 0.85)
 ComparisonBarChart::ComparisonBarChart(QWidget *parent)
     : ComparisonChart(QStringLiteral("comparisonBarChart"), QStringLiteral("comparison-throughput_bps"), parent)
 {
+    // The adapters stay side by side; the values zoom (a small difference between two bars).
+    actions()->zoom()->setOrientation(Qt::Vertical);
     // A bold title row above the legend: the metric's name, so the y axis needs only the unit.
     m_title = addTitleRow();
     axisRect()->setMinimumMargins(QMargins(15, 8, 15, 15));
@@ -51,6 +54,7 @@ ComparisonBarChart::ComparisonBarChart(QWidget *parent)
 void ComparisonBarChart::setMetric(Metric metric)
 {
     m_metric = metric;
+    ChartZoom::resetOf(this);
     actions()->setBaseName(QStringLiteral("comparison-%1").arg(metricKey(metric)));
     rebuild();
 }
@@ -59,6 +63,7 @@ void ComparisonBarChart::setData(const ComparisonOverlay &overlay, const Compari
 {
     m_overlay = overlay;
     m_stats = statistics;
+    ChartZoom::resetOf(this);
     m_hasOverlay = true;
     rebuild();
 }
@@ -67,6 +72,7 @@ void ComparisonBarChart::clearData()
 {
     m_overlay = {};
     m_stats = {};
+    ChartZoom::resetOf(this);
     m_hasOverlay = false;
     rebuild();
 }

@@ -3,6 +3,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 
 #include <QEvent>
 #include <QFontMetricsF>
@@ -38,6 +39,8 @@ ComparisonChart::ComparisonChart(const QString &objectName, const QString &expor
         m_fitting = true;
         fitLayout();
         m_fitting = false;
+        if (ChartZoom *zoom = m_actions ? m_actions->zoom() : nullptr)
+            zoom->reapply(); // the user's zoom over the fitted headroom
     });
 }
 
@@ -87,7 +90,8 @@ void ComparisonChart::changeEvent(QEvent *event)
 
 void ComparisonChart::wheelEvent(QWheelEvent *event)
 {
-    // No chart zooms: the wheel belongs to the page around it (a QScrollArea).
+    // The plain wheel belongs to the page around it (a QScrollArea); Ctrl+wheel never gets
+    // here (ChartZoom's event filter takes it).
     if (!interactions().testFlag(QCP::iRangeZoom)) {
         event->ignore();
         return;

@@ -4,7 +4,8 @@
 // the right-click actions (ChartActions), the tooltip, the placeholder text of an empty
 // chart, following the palette (dark mode) and the font, fitting labels to the size before
 // every screen or export draw, one fixed export size, a test hook with the rectangles of
-// every label, and mouse-wheel events left to the page (a QScrollArea scrolls over charts).
+// every label, plain mouse-wheel events left to the page (a QScrollArea scrolls over charts)
+// and Ctrl+wheel, drag and Shift+drag zooming (ChartZoom, made by the ChartActions).
 
 #include <qcustomplot.h>
 

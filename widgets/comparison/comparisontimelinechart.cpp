@@ -4,6 +4,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/ratescale.h"
 #include "common/rateticker.h"
 #include "common/rrformat.h"
@@ -103,18 +104,21 @@ ComparisonTimelineChart::ComparisonTimelineChart(QWidget *parent)
 void ComparisonTimelineChart::setData(const ComparisonOverlay &overlay)
 {
     m_overlay = overlay;
+    ChartZoom::resetOf(this);
     rebuild();
 }
 
 void ComparisonTimelineChart::clearData()
 {
     m_overlay = {};
+    ChartZoom::resetOf(this);
     rebuild();
 }
 
 void ComparisonTimelineChart::setKind(Kind kind)
 {
     m_wanted = kind;
+    ChartZoom::resetOf(this);
     rebuild();
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/ratescale.h"
 #include "common/rrformat.h"
 #include "comparison/comparisonchartparts.h"
@@ -43,6 +44,8 @@ QList<double> cdfPercentiles()
 LatencyDistributionChart::LatencyDistributionChart(QWidget *parent)
     : ComparisonChart(QStringLiteral("latencyDistribution"), QStringLiteral("latency-distribution"), parent)
 {
+    // Boxes zoom their latencies; the distribution (setMode) its latency axis.
+    actions()->zoom()->setOrientation(Qt::Vertical);
     actions()->setValueFormatter([](const QCPGraph *, double value) {
         return tr("%1% of transactions").arg(nb::formatSignificant(value * 100, 3));
     });
@@ -66,6 +69,7 @@ void LatencyDistributionChart::setMode(Mode mode)
 {
     if (mode == m_mode)
         return;
+    actions()->zoom()->setOrientation(mode == Mode::Box ? Qt::Vertical : Qt::Horizontal);
     m_mode = mode;
     rebuild();
 }
@@ -74,6 +78,7 @@ void LatencyDistributionChart::setData(const ComparisonOverlay &overlay)
 {
     m_overlay = overlay;
     m_hasOverlay = true;
+    ChartZoom::resetOf(this);
     rebuild();
 }
 
@@ -81,6 +86,7 @@ void LatencyDistributionChart::clearData()
 {
     m_overlay = {};
     m_hasOverlay = false;
+    ChartZoom::resetOf(this);
     rebuild();
 }
 

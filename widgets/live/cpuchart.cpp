@@ -4,6 +4,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/ratescale.h"
 
 #include <qcustomplot.h>
@@ -95,6 +96,7 @@ void CpuChart::setLocalIsAgent(bool agent)
 
 void CpuChart::startTest(double plannedSeconds)
 {
+    ChartZoom::resetOf(m_plot); // a new test shows itself whole
     m_system.clear();
     m_process.clear();
     m_remote.clear();

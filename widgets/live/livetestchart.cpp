@@ -4,6 +4,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/rateticker.h"
 
 #include <qcustomplot.h>
@@ -66,6 +67,7 @@ LiveTestChart::~LiveTestChart() = default;
 
 void LiveTestChart::startTest(double plannedSeconds)
 {
+    ChartZoom::resetOf(m_plot); // a new test shows itself whole
     m_plot->clearGraphs();
     m_totals.clear();
     m_streams.clear();

@@ -3,6 +3,7 @@
 #include "core/format.h"
 
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/latencyaxis.h"
 #include "common/loadedlatencyformat.h"
 #include "common/ratescale.h"
@@ -118,6 +119,7 @@ void LoadedLatencyChart::clearBands()
 
 void LoadedLatencyChart::startTest(const nb::TestParams &params)
 {
+    ChartZoom::resetOf(m_plot); // a new test shows itself whole
     for (BoundedGraph *g : {&m_upload, &m_download, &m_p50, &m_p99})
         g->clear();
     clearBands();

@@ -3,6 +3,7 @@
 #include "core/format.h"
 
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/latencyaxis.h"
 #include "common/ratescale.h"
 #include "common/rrformat.h"
@@ -116,6 +117,7 @@ RrChart::RrChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(th
 
 void RrChart::startTest(double plannedSeconds)
 {
+    ChartZoom::resetOf(m_plot); // a new test shows itself whole
     for (BoundedGraph *g : {&m_rate, &m_p50, &m_p90, &m_p99})
         g->clear();
     m_planned = plannedSeconds;

@@ -3,6 +3,7 @@
 #include "core/format.h"
 
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/ratescale.h"
 #include "common/rateticker.h"
 
@@ -110,6 +111,7 @@ QString UdpChart::formatValue(const QCPGraph *g, double value) const
 
 void UdpChart::startTest(double plannedSeconds)
 {
+    ChartZoom::resetOf(m_plot); // a new test shows itself whole
     for (bool upload : {true, false}) {
         Direction &d = direction(upload);
         const QString way = upload ? tr("Upload") : tr("Download");

@@ -4,6 +4,7 @@
 
 #include "common/chartactions.h"
 #include "common/chartstyle.h"
+#include "common/chartzoom.h"
 #include "common/rateticker.h"
 #include "common/utilizationscale.h"
 
@@ -17,14 +18,41 @@ namespace nb::ui {
 
 namespace {
 
-// "60 s" at the left edge, "0" at the right: seconds ago, as Task Manager labels it.
+// "60 s" at the left edge, "0" at the right: time ago, as Task Manager labels it. Keys are
+// the monitor's seconds, so a view the user holds stays on its data while time goes on;
+// ticks fall on round ages counted back from the newest point.
 class AgeTicker : public QCPAxisTicker {
+public:
+    explicit AgeTicker(const double *newest) : m_newest(newest) {}
+
 protected:
+    double getTickStep(const QCPRange &range) override
+    {
+        static constexpr double steps[] = {0.5, 1,   2,    5,    10,   15,    30,    60,    120,  300,
+                                           600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
+        for (double step : steps) {
+            if (range.size() / step <= tickCount())
+                return step;
+        }
+        return 86400;
+    }
+    QVector<double> createTickVector(double step, const QCPRange &range) override
+    {
+        QVector<double> ticks;
+        const double newest = *m_newest;
+        const double first = std::ceil((newest - range.upper) / step);
+        const double last = std::floor((newest - range.lower) / step);
+        for (double n = last; n >= first && ticks.size() < 1000; --n)
+            ticks.append(newest - n * step);
+        return ticks;
+    }
     QString getTickLabel(double tick, const QLocale &, QChar, int) override
     {
-        const int ago = int(std::lround(-tick));
-        return ago == 0 ? QStringLiteral("0") : QStringLiteral("%1 s").arg(ago);
+        return UtilizationChart::ageText(*m_newest - tick);
     }
+
+private:
+    const double *m_newest;
 };
 
 // Percent of the link on the right-hand axis.
@@ -45,9 +73,9 @@ UtilizationChart::UtilizationChart(QWidget *parent) : LiveChart(parent), m_plot(
     layout->addWidget(m_plot);
 
     m_plot->setObjectName(QStringLiteral("utilizationPlot"));
-    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new AgeTicker));
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new AgeTicker(&m_newest)));
     m_plot->xAxis->ticker()->setTickCount(6);
-    m_plot->xAxis->setRange(-AdapterMonitor::kHistorySeconds, 0);
+    m_plot->xAxis->setRange(-m_span, 0);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new RateTicker));
     m_plot->yAxis2->setTicker(QSharedPointer<QCPAxisTicker>(new PercentTicker));
     m_plot->yAxis2->setTickLabels(true);
@@ -65,6 +93,14 @@ UtilizationChart::UtilizationChart(QWidget *parent) : LiveChart(parent), m_plot(
 
     addOverlays();
     addChartActions();
+    // The axis fits the busiest moment in view: the span shown, or the user's zoom.
+    connect(m_plot->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) {
+        const double peak = peakBetween(r.lower, r.upper);
+        if (peak != m_peak) {
+            m_peak = peak;
+            updateAxes(m_peak, m_current);
+        }
+    });
 
     applyPalette();
     setLinkSpeed(-1);
@@ -110,9 +146,9 @@ void UtilizationChart::addChartActions()
         return pct < 0 ? nb::formatBitrate(value)
                        : QStringLiteral("%1 (%2)").arg(nb::formatBitrate(value), nb::formatPercent(pct));
     });
-    actions->setKeyFormatter([](double key) {
-        const int ago = int(std::lround(-key));
-        return ago == 0 ? tr("now") : tr("%1 s ago").arg(ago);
+    actions->setKeyFormatter([this](double key) {
+        const double ago = m_newest - key;
+        return ago < 0.5 ? tr("now") : tr("%1 ago").arg(ageText(ago));
     });
     actions->setMenuExtender([this](QMenu *menu) {
         auto *group = new QActionGroup(menu);
@@ -128,6 +164,18 @@ void UtilizationChart::addChartActions()
             connect(a, &QAction::triggered, this, [this, scale = scale] {
                 setScale(scale);
                 Q_EMIT scaleChosen(scale);
+            });
+        }
+        menu->addSeparator();
+        auto *spans = new QActionGroup(menu);
+        for (const double span : kSpans) {
+            QAction *a = menu->addAction(spanText(span));
+            a->setCheckable(true);
+            a->setChecked(m_span == span);
+            a->setActionGroup(spans);
+            connect(a, &QAction::triggered, this, [this, span] {
+                setSpan(span);
+                Q_EMIT spanChosen(span);
             });
         }
         menu->addSeparator();
@@ -170,36 +218,82 @@ QSize UtilizationChart::minimumSizeHint() const
     return QSize(240, 120);
 }
 
+QString UtilizationChart::ageText(double seconds)
+{
+    const qint64 ago = std::llround(std::max(seconds, 0.0));
+    if (ago == 0)
+        return QStringLiteral("0");
+    if (ago <= 60 || (ago < 120 && ago % 60 != 0))
+        return tr("%1 s").arg(ago);
+    if (ago < 3600)
+        return ago % 60 == 0 ? tr("%1 min").arg(ago / 60) : tr("%1 min %2 s").arg(ago / 60).arg(ago % 60);
+    const qint64 minutes = ago % 3600 / 60;
+    return minutes == 0 ? tr("%1 h").arg(ago / 3600) : tr("%1 h %2 min").arg(ago / 3600).arg(minutes);
+}
+
+QString UtilizationChart::spanText(double seconds)
+{
+    if (seconds <= 0)
+        return tr("Show Everything Kept (up to a day)");
+    return tr("Show the Last %1").arg(ageText(seconds));
+}
+
+void UtilizationChart::setSpan(double seconds)
+{
+    if (seconds == m_span)
+        return;
+    m_span = seconds;
+    ChartZoom::resetOf(m_plot);
+    setHistory(m_points);
+}
+
 void UtilizationChart::setHistory(const std::deque<RatePoint> &points)
 {
-    QVector<double> keys, send, receive;
-    keys.reserve(int(points.size()));
-    send.reserve(int(points.size()));
-    receive.reserve(int(points.size()));
+    setHistory(std::vector<RatePoint>(points.begin(), points.end()));
+}
+
+double UtilizationChart::peakBetween(double lower, double upper) const
+{
     double peak = 0;
-    double current = 0;
-    if (!points.empty()) {
-        const double newest = points.back().time;
-        for (const RatePoint &p : points) {
-            const double age = p.time - newest;
-            if (age < -AdapterMonitor::kHistorySeconds - 0.5)
-                continue;
-            keys.append(age);
-            send.append(p.sendBps);
-            receive.append(p.receiveBps);
+    for (const RatePoint &p : m_points) {
+        if (p.time >= lower - 0.05 && p.time <= upper + 0.05)
             peak = std::max(peak, busierDirection(p.sendBps, p.receiveBps));
-        }
-        // The note uses the last second, not one 100 ms sample, so it does not flicker.
-        int n = 0;
-        for (auto it = points.crbegin(); it != points.crend() && n < 10; ++it, ++n)
-            current += busierDirection(it->sendBps, it->receiveBps);
-        current /= std::max(n, 1);
     }
+    return peak;
+}
+
+void UtilizationChart::setHistory(std::vector<RatePoint> points)
+{
+    m_points = std::move(points);
+    QVector<double> keys, send, receive;
+    keys.reserve(int(m_points.size()));
+    send.reserve(int(m_points.size()));
+    receive.reserve(int(m_points.size()));
+    double current = 0;
+    m_newest = m_points.empty() ? 0 : m_points.back().time;
+    for (const RatePoint &p : m_points) {
+        keys.append(p.time);
+        send.append(p.sendBps);
+        receive.append(p.receiveBps);
+    }
+    // The note uses the last second, not one 100 ms sample, so it does not flicker.
+    int n = 0;
+    for (auto it = m_points.crbegin(); it != m_points.crend() && n < 10; ++it, ++n)
+        current += busierDirection(it->sendBps, it->receiveBps);
+    current /= std::max(n, 1);
     m_send->setData(keys, send, true);
     m_receive->setData(keys, receive, true);
-    m_peak = peak;
     m_current = current;
-    updateAxes(peak, current);
+    // The chart's own view: the chosen span up to now (everything kept: at least a minute).
+    const double oldest = m_points.empty() ? m_newest : m_points.front().time;
+    const double span = m_span > 0 ? m_span : std::max(m_newest - oldest, AdapterMonitor::kHistorySeconds);
+    m_plot->xAxis->setRange(m_newest - span, m_newest);
+    double lower = m_newest - span;
+    double upper = m_newest;
+    if (const ChartZoom *zoom = ChartZoom::of(m_plot))
+        zoom->heldRange(m_plot->xAxis, &lower, &upper);
+    m_peak = peakBetween(lower, upper);
+    updateAxes(m_peak, current);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -219,8 +313,8 @@ void UtilizationChart::updateAxes(double peak, double current)
     m_linkLine->setVisible(above);
     m_linkLabel->setVisible(above);
     if (above) {
-        m_linkLine->point1->setCoords(-1e9, m_link);
-        m_linkLine->point2->setCoords(1e9, m_link);
+        m_linkLine->point1->setCoords(0, m_link);
+        m_linkLine->point2->setCoords(1, m_link);
         m_linkLabel->position->setCoords(0.99, m_link);
         m_linkLabel->setText(tr("link speed %1 = 100%").arg(nb::formatBitrate(m_link)));
     }
@@ -253,14 +347,14 @@ QString UtilizationChart::noteText() const
 
 QString UtilizationChart::toCsv() const
 {
-    QString csv = QStringLiteral("seconds_ago,send_bps,receive_bps\n");
-    const auto send = m_send->data();
-    const auto receive = m_receive->data();
-    for (int i = 0; i < send->size() && i < receive->size(); ++i) {
-        const auto s = send->at(i);
-        csv += QStringLiteral("%1,%2,%3\n")
-                   .arg(QString::number(-s->key, 'f', 1), QString::number(s->value, 'f', 0),
-                        QString::number(receive->at(i)->value, 'f', 0));
+    // Everything kept, not only the view: averages further back, every sample of the last minute.
+    QString csv = QStringLiteral("seconds_ago,send_bps,receive_bps,send_pps,receive_pps,dropped,errors\n");
+    for (const RatePoint &p : m_points) {
+        csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
+                   .arg(QString::number(m_newest - p.time, 'f', 1), QString::number(p.sendBps, 'f', 0),
+                        QString::number(p.receiveBps, 'f', 0), QString::number(p.sendPps, 'f', 0),
+                        QString::number(p.receivePps, 'f', 0), QString::number(p.dropped, 'f', 0),
+                        QString::number(p.errors, 'f', 0));
     }
     return csv;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Task Manager's link graph: the last 60 seconds of Send (solid) and Receive (dashed),
+// Task Manager's link graph: the last 60 seconds (or 10 min, 1 h, the whole session kept:
+// setSpan; Ctrl+wheel and drag zoom and pan over it) of Send (solid) and Receive (dashed),
 // scaled to the recent peak (Windows 10 Task Manager, the default) or to the link speed;
 // the top right says which ("Max 1.2 Gbit/s"). With an unknown link speed it is always
 // the peak. When the rate passes the nominal speed (virtual adapters do) the axis grows
@@ -28,8 +29,18 @@ public:
     // bit/s; <= 0 when unknown.
     void setLinkSpeed(double linkBitsPerSecond);
     double linkSpeed() const { return m_link; }
-    // Replaces the shown data: points oldest first, the newest is "now".
+    // Replaces the data: points oldest first, the newest is "now" (AdapterMonitor's
+    // sessionHistory: up to a day, coarser further back).
+    void setHistory(std::vector<RatePoint> points);
     void setHistory(const std::deque<RatePoint> &points);
+    // How far back the chart's own view reaches: 60 s (Task Manager's), 10 min, 1 h, or 0 for
+    // everything kept. Ctrl+wheel and dragging go anywhere in between (ChartZoom).
+    static constexpr double kSpans[] = {60, 600, 3600, 0};
+    void setSpan(double seconds);
+    double span() const { return m_span; }
+    // "45 s", "5 min", "1 h 30 min": how long ago, on the axis and in the tooltip.
+    static QString ageText(double seconds);
+    static QString spanText(double seconds);
 
     UtilizationScale scale() const { return m_scale; }
     void setScale(UtilizationScale scale);
@@ -48,6 +59,8 @@ public:
 Q_SIGNALS:
     // The user picked a scale in the menu (not emitted by setScale()).
     void scaleChosen(nb::ui::UtilizationScale scale);
+    // The user picked a span in the menu (not emitted by setSpan()).
+    void spanChosen(double seconds);
     // Double-click on the graph: the panel shows the graph larger, or back to normal.
     void expandRequested();
 
@@ -57,6 +70,7 @@ private:
     void addOverlays();
     void addChartActions();
     void updateAxes(double peak, double current);
+    double peakBetween(double lower, double upper) const;
 
     QCustomPlot *m_plot;
     QCPGraph *m_send;
@@ -70,6 +84,9 @@ private:
     double m_current = 0;
     double m_link = -1;
     double m_axisMax = 1e6;
+    double m_span = 60;
+    double m_newest = 0;
+    std::vector<RatePoint> m_points;
 };
 
 } // namespace nb::ui

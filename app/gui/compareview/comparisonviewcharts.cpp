@@ -200,12 +200,12 @@ bool ComparisonChartGrid::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == viewport() && event->type() == QEvent::Resize)
         relayout();
-    // The charts do not zoom: the wheel scrolls the page, as over any other content.
-    // QAbstractScrollArea filters its own scroll bars' events too: a wheel event sent to the
+    // The plain wheel scrolls the page, as over any other content; Ctrl+wheel is the chart's
+    // zoom (ChartZoom). QAbstractScrollArea filters its own scroll bars' events too: a wheel event sent to the
     // scroll bar comes back here and must go through, or it is sent again, endlessly (a
     // stack overflow on the first wheel turn over a chart).
     if (event->type() == QEvent::Wheel && watched != viewport() && watched != verticalScrollBar() &&
-        watched != horizontalScrollBar()) {
+        watched != horizontalScrollBar() && !(static_cast<QWheelEvent *>(event)->modifiers() & Qt::ControlModifier)) {
         QApplication::sendEvent(verticalScrollBar(), event);
         return true;
     }

@@ -5,7 +5,7 @@
 // service demand (per KB and per transaction), throughput over time and the latency
 // distribution. Only charts with data are shown; the grid takes as many columns as fit
 // (two at 1280 px, four at 1920 px) and never squeezes a chart below a readable height.
-// The mouse wheel over a chart scrolls the grid.
+// The mouse wheel over a chart scrolls the grid; Ctrl+wheel zooms the chart (ChartZoom).
 
 #include <compare/comparisonoverlay.h>
 #include <compare/comparisonstatistics.h>
