@@ -15,9 +15,11 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTest>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -89,7 +91,7 @@ private Q_SLOTS:
         QVERIFY(zoom->isZoomed());
         QVERIFY2(plot->xAxis->range().size() < whole.size() * 0.8, "Ctrl+wheel did not zoom in");
         QVERIFY(qAbs(plot->xAxis->pixelToCoord(at.x()) - under) < 0.05); // the point under the mouse stays
-        QCOMPARE(plot->yAxis->range(), values);                           // only time zooms
+        QCOMPARE(plot->yAxis->range(), values);                          // only time zooms
         QTRY_VERIFY(reset->isVisible());
 
         // New seconds arrive: the chart's own range grows, the shown one stays the user's.
@@ -110,8 +112,9 @@ private Q_SLOTS:
         QApplication::sendEvent(plot, &move);
         QTest::mouseRelease(plot, Qt::LeftButton, {}, from + QPoint(100, 0));
         plot->replot();
-        QVERIFY2(qAbs(plot->xAxis->range().lower - (held.lower - 100 * perPixel)) < 2 * perPixel,
-                 qPrintable(QStringLiteral("%1 after the drag, %2 before").arg(plot->xAxis->range().lower).arg(held.lower)));
+        QVERIFY2(
+            qAbs(plot->xAxis->range().lower - (held.lower - 100 * perPixel)) < 2 * perPixel,
+            qPrintable(QStringLiteral("%1 after the drag, %2 before").arg(plot->xAxis->range().lower).arg(held.lower)));
         QCOMPARE(plot->xAxis->range().size(), held.size());
 
         // Reset: the chart's own range again (the planned 20 s).
@@ -225,8 +228,10 @@ private Q_SLOTS:
         const std::vector<RatePoint> all = h.all();
         QCOMPARE(all.size(), h.size());
         // 60 s of samples, then one point a second for the hour before, 10 s each before that.
-        QVERIFY2(all.size() > 600 + 3500 + 350 && all.size() < 600 + 3600 + 370, qPrintable(QString::number(all.size())));
-        QVERIFY(std::is_sorted(all.begin(), all.end(), [](const RatePoint &a, const RatePoint &b) { return a.time < b.time; }));
+        QVERIFY2(all.size() > 600 + 3500 + 350 && all.size() < 600 + 3600 + 370,
+                 qPrintable(QString::number(all.size())));
+        QVERIFY(std::is_sorted(all.begin(), all.end(),
+                               [](const RatePoint &a, const RatePoint &b) { return a.time < b.time; }));
         QVERIFY(all.front().time < 10); // the first seconds are still there (as a 10 s average)
         for (const RatePoint &p : all) {
             QCOMPARE(p.sendBps, 1e6); // averages of a steady rate are that rate
@@ -276,6 +281,13 @@ private Q_SLOTS:
         panel.setAdapter(QStringLiteral("lo"));
         QCOMPARE(panel.packetsText(), QStringLiteral("1,000 / 500"));
         QCOMPARE(panel.droppedText(), QStringLiteral("3 + 1 errors"));
+        // lo has no link speed: the Scale box does not offer it (the graph's menu did not either).
+        auto *scale = panel.findChild<QComboBox *>(QStringLiteral("scaleCombo"));
+        QVERIFY(scale);
+        auto *model = qobject_cast<QStandardItemModel *>(scale->model());
+        QVERIFY(model);
+        QVERIFY(model->item(0)->isEnabled());
+        QVERIFY(!model->item(scale->findData(int(UtilizationScale::LinkSpeed)))->isEnabled());
 
         // The chart's own view is the last 60 s; 10 min, an hour or everything kept on request.
         UtilizationChart *chart = panel.chart();

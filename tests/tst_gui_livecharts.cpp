@@ -313,6 +313,24 @@ private Q_SLOTS:
         QVERIFY(local->pen().style() != server->pen().style());
         QVERIFY(local->scatterStyle().shape() != server->scatterStyle().shape());
         QVERIFY(local->pen().color() != server->pen().color());
+
+        // The server's short last interval (its wind-down after the last full one) draws no
+        // dip: 1 s at 90%, 1 s at 88%, then 0.2 s at 15% is two points.
+        chart.startTest(2);
+        QList<nb::CpuSample> intervals;
+        for (const auto &[start, end, busy] : {std::tuple{0.0, 1.0, 90.0}, {1.0, 2.0, 88.0}, {2.0, 2.2, 15.0}}) {
+            nb::CpuSample r = s;
+            r.start = start;
+            r.end = end;
+            r.systemBusyPct = busy;
+            intervals.append(r);
+        }
+        chart.setRemote(intervals, s);
+        QCOMPARE(server->dataCount(), 2);
+        QCOMPARE(server->data()->at(1)->value, 88.0);
+        intervals[2].end = 2.9; // a last interval of most of a second is a real one
+        chart.setRemote(intervals, s);
+        QCOMPARE(server->dataCount(), 2 + 3);
     }
 
     void cpuPlaceholderStaysInsideTheAxisRect_data()

@@ -338,6 +338,13 @@ private Q_SLOTS:
         chart.plot()->replot();
         QCPLegend *legend = chart.plot()->legend;
         QCOMPARE(legend->itemCount(), 4);
+        // The lower pane names its loss and jitter lines, the server's too (review minor).
+        auto *lower = chart.plot()->findChild<QCPLegend *>(QStringLiteral("lossLegend"));
+        QVERIFY(lower && lower->visible());
+        QCOMPARE(lower->itemCount(), 4);
+        QVERIFY(lower->hasItemWithPlottable(chart.graph(true, Figure::JitterMs)));
+        QVERIFY(lower->hasItemWithPlottable(chart.graph(false, Figure::LossPercent)));
+        QVERIFY(!legend->hasItemWithPlottable(chart.graph(false, Figure::LossPercent)));
         for (int i = 0; i < legend->itemCount(); ++i) {
             QCPAbstractLegendItem *item = legend->item(i);
             QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace nb::ui {
@@ -216,6 +217,14 @@ void AdapterPanel::refreshDetails()
         sub += tr(", %1").arg(info->operState);
     m_subtitle->setText(sub);
     m_chart->setLinkSpeed(double(info->linkSpeedBps));
+    // Scaling to an unknown link speed means nothing: offered only with a speed, as in the
+    // graph's menu (review minor).
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_scale->model())) {
+        if (QStandardItem *link = model->item(m_scale->findData(int(UtilizationScale::LinkSpeed)))) {
+            link->setEnabled(info->linkSpeedBps > 0);
+            link->setToolTip(info->linkSpeedBps > 0 ? QString() : tr("This adapter reports no link speed"));
+        }
+    }
 
     QStringList addresses;
     for (const nb::AdapterAddress &a : info->addresses)

@@ -300,7 +300,8 @@ bool ChartZoom::handleMouse(QEvent *event)
         const bool box = m_drag == Drag::Box && m_dragMoved;
         const QPoint press = m_pressPos;
         endDrag();
-        const int along = m_orientation == Qt::Horizontal ? std::abs(pos.x() - press.x()) : std::abs(pos.y() - press.y());
+        const int along =
+            m_orientation == Qt::Horizontal ? std::abs(pos.x() - press.x()) : std::abs(pos.y() - press.y());
         if (box && along >= 4)
             zoomTo(press, pos);
         return false;

@@ -39,13 +39,13 @@ UdpChart::UdpChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(
     QCPAxis *jitterAxis = m_lossRect->axis(QCPAxis::atRight);
     lossAxis->setTicker(QSharedPointer<QCPAxisTicker>(new UdpFigureTicker));
     lossAxis->ticker()->setTickCount(3);
-    // One legend row names the rates; the lower pane's axes say which line is which.
-    lossAxis->setLabel(tr("Loss % (solid)"));
+    // The lower pane's own legend names its lines (updateAxes).
+    lossAxis->setLabel(tr("Loss %"));
     jitterAxis->setVisible(true);
     jitterAxis->setTickLabels(true);
     jitterAxis->setTicker(QSharedPointer<QCPAxisTicker>(new UdpFigureTicker));
     jitterAxis->ticker()->setTickCount(3);
-    jitterAxis->setLabel(tr("Jitter ms (dashed)"));
+    jitterAxis->setLabel(tr("Jitter ms"));
     // The rate pane's right margin matches the jitter axis below (margin group), so the
     // time axes line up.
     m_plot->plotLayout()->setRowStretchFactor(0, 1);
@@ -72,6 +72,15 @@ UdpChart::UdpChart(QWidget *parent) : LiveChart(parent), m_plot(new QCustomPlot(
     setup.exportName = QStringLiteral("udp");
     setup.formatValue = [this](const QCPGraph *g, double value) { return formatValue(g, value); };
     const LiveChartParts parts = setUpLiveChart(this, m_plot, setup);
+    m_lossLegend = new QCPLegend;
+    m_lossRect->insetLayout()->addElement(m_lossLegend, Qt::AlignTop | Qt::AlignLeft);
+    m_lossLegend->setLayer(QStringLiteral("legend"));
+    m_lossLegend->setObjectName(QStringLiteral("lossLegend"));
+    m_lossLegend->setIconSize(QSize(24, 8));
+    m_lossLegend->setRowSpacing(0);
+    m_lossLegend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_lossLegend->setWrap(2);
+    m_lossLegend->setVisible(false);
     m_placeholder = parts.placeholder;
     // Up to four rates, some with "(server)": as many legend columns as fit, more rows if needed.
     connect(m_plot, &QCustomPlot::beforeReplot, m_plot,
@@ -225,17 +234,24 @@ void UdpChart::updateAxes()
     rate->setRange(0, rateTop);
     m_lossRect->axis(QCPAxis::atLeft)->setRange(0, figureAxisMax(m_peakLoss, 1.0));
     m_lossRect->axis(QCPAxis::atRight)->setRange(0, figureAxisMax(m_peakJitter, 0.1));
-    // Only the rates with data are named in the legend: an upload has no download lines.
+    // Only lines with data are named (an upload has no download lines): the rates in the
+    // legend above, loss and jitter in the lower pane's own (the server's whole-test lines
+    // are dash-dot, which the axes' "solid"/"dashed" could not say: review minor).
     for (Direction *d : {&m_upload, &m_download}) {
         for (BoundedGraph *g : {&d->sent, &d->received, &d->loss, &d->jitter}) {
             const bool has = !g->series.points().isEmpty();
             g->graph->setVisible(has);
-            if (has && (g == &d->sent || g == &d->received))
-                g->graph->addToLegend();
+            const bool lower = g == &d->loss || g == &d->jitter;
+            QCPLegend *legend = lower ? m_lossLegend : m_plot->legend;
+            if (lower)
+                g->graph->removeFromLegend(m_plot->legend); // addGraph() put it there
+            if (has)
+                g->graph->addToLegend(legend);
             else
-                g->graph->removeFromLegend();
+                g->graph->removeFromLegend(legend);
         }
     }
+    m_lossLegend->setVisible(m_lossLegend->itemCount() > 0);
     const double right = std::max({m_planned, m_lastX, 1.0});
     m_lossRect->axis(QCPAxis::atBottom)->setRange(0, m_planned > 0 ? right : right * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -246,6 +262,14 @@ void UdpChart::applyPalette()
     const QPalette pal = palette();
     applyLiveChartPalette(m_plot, m_placeholder, pal);
     copyAxisRectStyle(m_rateRect, m_lossRect);
+    QColor back = pal.color(QPalette::Base);
+    back.setAlpha(210);
+    m_lossLegend->setBrush(back);
+    m_lossLegend->setBorderPen(Qt::NoPen);
+    m_lossLegend->setTextColor(pal.color(QPalette::Text));
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_lossLegend->setFont(small);
     // Colour: the direction; received thick and solid, offered thin and dotted; loss solid,
     // jitter dashed.
     for (bool upload : {true, false}) {

@@ -15,6 +15,7 @@
 #include "live/livechart.h"
 
 class QCustomPlot;
+class QCPLegend;
 class QCPAxisRect;
 class QCPGraph;
 class QCPItemText;
@@ -53,6 +54,7 @@ private:
     QCustomPlot *m_plot;
     QCPAxisRect *m_rateRect;
     QCPAxisRect *m_lossRect;
+    QCPLegend *m_lossLegend; // inside the lower pane: names its loss and jitter lines
     QCPItemText *m_placeholder;
     Direction m_upload, m_download;
     double m_planned = 10;
