@@ -147,6 +147,16 @@ private Q_SLOTS:
     void fieldsReachTheParameters()
     {
         TestPanel panel;
+        auto *direction = panel.findChild<QComboBox *>(QStringLiteral("directionCombo"));
+        QVERIFY(direction);
+        direction->setCurrentIndex(direction->findData(int(nb::Direction::Download)));
+        panel.setTestType(TestType::LoadedLatency);
+        // The greyed box says what the phases do (it said "Upload": review minor) ...
+        QCOMPARE(direction->currentData().toInt(), int(nb::Direction::Bidirectional));
+        QVERIFY(!direction->isEnabled());
+        // ... and another type gives the user's direction back.
+        panel.setTestType(TestType::Throughput);
+        QCOMPARE(direction->currentData().toInt(), int(nb::Direction::Download));
         panel.setTestType(TestType::LoadedLatency);
         auto *phases = panel.findChild<QLineEdit *>(QStringLiteral("phasesEdit"));
         auto *seconds = panel.findChild<QDoubleSpinBox *>(QStringLiteral("phaseSecondsSpin"));

@@ -399,6 +399,18 @@ void TestPanel::updateTypeFields()
         m_duration->setValue(m_loaded->totalSeconds());
     }
     m_direction->setEnabled(stream && !loaded);
+    // The phases send both ways (as a latency-under-load test started from the command line
+    // shows it); the greyed box said "Upload" (review minor). Leaving the type gives the
+    // user's direction back.
+    const int bothWays = m_direction->findData(int(nb::Direction::Bidirectional));
+    if (loaded && m_directionBeforeLoaded < 0) {
+        m_directionBeforeLoaded = m_direction->currentIndex();
+        m_direction->setCurrentIndex(bothWays);
+    } else if (!loaded && m_directionBeforeLoaded >= 0) {
+        if (m_direction->currentIndex() == bothWays)
+            m_direction->setCurrentIndex(m_directionBeforeLoaded);
+        m_directionBeforeLoaded = -1;
+    }
     m_streams->setEnabled(stream);
     // The greyed-out stream count is not what a request/response test uses: say where
     // its parallelism is set instead.

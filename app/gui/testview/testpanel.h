@@ -127,6 +127,7 @@ private:
     QComboBox *m_agent;
     QComboBox *m_bind;
     QComboBox *m_direction;
+    int m_directionBeforeLoaded = -1; // the direction chosen before latency under load showed "Both ways"
     QSpinBox *m_streams;
     LoadedLatencyFields *m_loaded;
     UdpFields *m_udp;
