@@ -220,6 +220,17 @@ QStringList ComparisonView::sourceNames() const
     return m_sources.names();
 }
 
+QString ComparisonView::documentTitle() const
+{
+    if (m_sources.size() == 1) {
+        const nb::ComparisonSource &only = m_sources.at(0);
+        const QString title = only.comparison.title.trimmed();
+        if (!title.isEmpty() && title != only.name)
+            return QStringLiteral("%1 \u00b7 %2").arg(title, only.name);
+    }
+    return sourceNames().join(QStringLiteral(" + "));
+}
+
 int ComparisonView::currentSource() const
 {
     const int row = m_sourceList->currentRow();

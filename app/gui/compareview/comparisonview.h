@@ -79,6 +79,9 @@ public:
     void removeSource(int index);
     int sourceCount() const { return m_sources.size(); }
     QStringList sourceNames() const;
+    // What the window title names: one snapshot by its title and file name ("E1000 vs
+    // VMXNET3 · cmp"; the title was shown in the PDF only: review minor), several by names.
+    QString documentTitle() const;
     // The source Save and Re-run act on: the selected one, else the first.
     int currentSource() const;
 

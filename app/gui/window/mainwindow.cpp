@@ -518,7 +518,7 @@ void MainWindow::updateTitle()
     } else if (m_compareController->isRunning()) {
         detail = tr("running a comparison");
     } else if (m_areaTabs->currentWidget() == m_compareView) {
-        detail = m_compareView->sourceNames().join(QStringLiteral(" + "));
+        detail = m_compareView->documentTitle();
     }
     // "cmp — NicBench": ending with the application's display name, which X11 and Wayland
     // otherwise append ("NicBench — cmp — NicBench", review minor).
