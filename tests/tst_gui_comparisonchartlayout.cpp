@@ -161,6 +161,7 @@ private slots:
     void exportsAtFixedSize();
     void exportFailureLeavesNoFile();
     void wheelScrollsThePage();
+    void cpuShareAxisEndsAt100();
     void screenshots();
 
 private:
@@ -395,6 +396,30 @@ void TestGuiComparisonChartLayout::exportFailureLeavesNoFile()
         QVERIFY(!error.isEmpty());
         QVERIFY(!QFile::exists(path));
     }
+}
+
+// Review minor: "Local/Remote CPU charts use a 0-150 % axis for a figure capped at 100 %".
+void TestGuiComparisonChartLayout::cpuShareAxisEndsAt100()
+{
+    const ComparisonOverlay o = single(mixed(0.48)); // E1000 about 97% busy
+    ComparisonBarChart chart;
+    chart.setMetric(Metric::LocalCpu);
+    chart.setData(o, computeStatistics(o.merged));
+    chart.resize(520, 220);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot();
+    qInfo("CPU share axis: 0 .. %g", chart.yAxis->range().upper);
+    const QVector<double> ticks = chart.yAxis->tickVector();
+    QVERIFY(!ticks.isEmpty());
+    QVERIFY2(*std::max_element(ticks.begin(), ticks.end()) <= 100,
+             qPrintable(QStringLiteral("a tick at %1").arg(*std::max_element(ticks.begin(), ticks.end()))));
+    QVERIFY2(chart.yAxis->range().upper < 150, qPrintable(QString::number(chart.yAxis->range().upper)));
+    QVERIFY(chart.yAxis->range().upper >= 97);
+    // Other metrics tick on as before.
+    chart.setMetric(Metric::Throughput);
+    chart.replot();
+    QVERIFY(chart.yAxis->range().upper > 0);
 }
 
 void TestGuiComparisonChartLayout::wheelScrollsThePage()

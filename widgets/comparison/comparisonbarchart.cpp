@@ -379,7 +379,13 @@ void ComparisonBarChart::fitLayout()
         top = std::max(top, maxValue * h / (h - labelPx));
     else if (maxValue > 0)
         top = maxValue * 1.6;
-    yAxis->setRange(0, niceCeiling(top));
+    // A share of the CPU ends at 100%: the axis stops there unless the labels need the room
+    // above, and its ticks stop there in any case.
+    const bool share = m_metric == Metric::LocalCpu || m_metric == Metric::RemoteCpu;
+    static_cast<GroupedTicker *>(yAxis->ticker().data())
+        ->setCeiling(share ? 100 : std::numeric_limits<double>::infinity());
+    yAxis->setRange(0, share && maxValue > 0 && maxValue <= 100 ? std::min(niceCeiling(top), std::max(top, 100.0))
+                                                                : niceCeiling(top));
 }
 
 QList<QRectF> ComparisonBarChart::annotationRects() const

@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QPixmap>
 
+#include <algorithm>
 #include <cmath>
 
 namespace nb::ui {
@@ -63,6 +64,14 @@ QString formatTick(double value)
 QString GroupedTicker::getTickLabel(double tick, const QLocale &, QChar, int)
 {
     return formatTick(tick);
+}
+
+QVector<double> GroupedTicker::createTickVector(double tickStep, const QCPRange &range)
+{
+    QVector<double> ticks = QCPAxisTicker::createTickVector(tickStep, range);
+    ticks.erase(std::remove_if(ticks.begin(), ticks.end(), [this](double t) { return t > m_ceiling * (1 + 1e-9); }),
+                ticks.end());
+    return ticks;
 }
 
 QVector<double> LatencyLogTicker::createTickVector(double, const QCPRange &range)

@@ -9,6 +9,8 @@
 
 #include <qcustomplot.h>
 
+#include <limits>
+
 #include <QBrush>
 #include <QColor>
 #include <QPalette>
@@ -51,8 +53,17 @@ QString formatTick(double value);
 
 // Linear ticks labelled with formatTick.
 class GroupedTicker : public QCPAxisTicker {
+public:
+    // No ticks above this: a share of the CPU ends at 100% even where the axis goes on to
+    // leave room for the bar labels (the review's "0-150 % axis").
+    void setCeiling(double ceiling) { m_ceiling = ceiling; }
+
 protected:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override;
+
+private:
+    double m_ceiling = std::numeric_limits<double>::infinity();
 };
 
 // Log axis ticks at 1-2-5 (1-3, or decades only when the range is wide) times a power of
