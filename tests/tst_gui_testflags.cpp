@@ -103,6 +103,22 @@ private Q_SLOTS:
         QVERIFY(nb::CommandLine().params.interval == 1.0); // the CLI's own default is untouched
     }
 
+    // Review minor: the window's --help listed server-only options (-s, --allow, --max-*,
+    // authentication) that it refuses, and gave -i's default as 1 where the window uses 0.5.
+    void helpListsWhatTheWindowTakes()
+    {
+        const QString help = nb::gui::guiCommandLineHelp(QStringLiteral("nicbench"));
+        for (const char *flag : {"--server", "--allow", "--max-duration", "--authorized-users-path", "--agent-key",
+                                 "--from ", "--rate-limit"})
+            QVERIFY2(!help.contains(QLatin1String(flag)), flag);
+        for (const char *flag : {"--client", "--time", "--udp", "--rr", "--latency-under-load", "--json-out", "--run"})
+            QVERIFY2(help.contains(QLatin1String(flag)), flag);
+        QVERIFY(help.contains(QStringLiteral("In the window -i defaults to 0.5 s")));
+        // nicbench-cli keeps them all.
+        const QString cli = nb::commandLineHelp(QStringLiteral("nicbench-cli"));
+        QVERIFY(cli.contains(QStringLiteral("--allow")) && cli.contains(QStringLiteral("--agent-key")));
+    }
+
     void windowsTunedPreset()
     {
         const auto presets = nb::gui::builtinPresets();

@@ -176,6 +176,8 @@ QString checkRanges(const TestParams &t);
 QJsonObject paramsJson(const TestParams &t);
 
 // --help text for the options, generated from the table.
-QString optionsHelp();
+// The option lines of --help. For the window (`window`): without the server's and the
+// agents' options, which it refuses (its server is the built-in one on loopback).
+QString optionsHelp(bool window = false);
 
 } // namespace nb::param

@@ -71,12 +71,14 @@ QString toolTip(const Parameter &p)
     return QStringLiteral("%1 (%2).").arg(text, flagName(p));
 }
 
-QString optionsHelp()
+QString optionsHelp(bool window)
 {
     constexpr qsizetype column = 26;
     QString h;
     for (Section s : {Section::Common, Section::Server, Section::Client, Section::RequestResponse,
                       Section::LoadedLatency, Section::Agent, Section::Other}) {
+        if (window && (s == Section::Server || s == Section::Agent))
+            continue;
         h += sectionTitle(s) + QLatin1Char('\n');
         for (const Parameter &p : parameters()) {
             if (p.section != s)

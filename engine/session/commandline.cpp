@@ -391,7 +391,7 @@ QString commandLineHelp(const QString &program, bool gui)
             QStringLiteral("Usage: %1 -s [options]\n       %1 -c HOST [options]\n       %1 -c HOST --from AGENT[:PORT] "
                            "--agent-key FILE [options]\n       %1 --interfaces [-c HOST [-p PORT] [-B ADDR]] [-J]\n\n")
                 .arg(program);
-    h += param::optionsHelp();
+    h += param::optionsHelp(gui);
     return h;
 }
 

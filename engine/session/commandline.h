@@ -39,6 +39,7 @@ struct CommandLine {
 // caller accepts beyond the test flags (the GUI's --run, --quit-when-done). Returns false
 // with a one-line *error for unknown flags and invalid values.
 bool parseCommandLine(const QStringList &args, CommandLine *out, QString *error, const QStringList &extraFlags = {});
+// `gui`: the window's help, without the server's and the agents' options (review minor).
 QString commandLineHelp(const QString &program, bool gui = false);
 
 } // namespace nb

@@ -120,7 +120,10 @@ QString guiCommandLineHelp(const QString &program)
 {
     return nb::commandLineHelp(program, true) +
            QStringLiteral(
-               "  --json-out FILE           write the result as JSON (like -J) to FILE when the test ends\n");
+               "  --json-out FILE           write the result as JSON (like -J) to FILE when the test ends\n\n"
+               "In the window -i defaults to %1 s. The window runs its own server on loopback: a server for\n"
+               "the network, its limits and authentication, and agents are nicbench-cli's (nicbench-cli --help).\n")
+               .arg(DefaultIntervalSecs);
 }
 
 } // namespace nb::gui
