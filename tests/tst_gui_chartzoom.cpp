@@ -48,6 +48,14 @@ void wheel(QWidget *target, QPoint at, int notches, Qt::KeyboardModifiers mods)
     QApplication::sendEvent(target, &event);
 }
 
+// With NICBENCH_SCREENSHOTS=DIR, a picture of the widget for a person to look at.
+void saveShot(QWidget *widget, const char *name)
+{
+    const QString dir = qEnvironmentVariable("NICBENCH_SCREENSHOTS");
+    if (!dir.isEmpty())
+        widget->grab().save(QStringLiteral("%1/%2.png").arg(dir, QLatin1String(name)));
+}
+
 QPoint inRect(const QCustomPlot *plot, double fx, double fy)
 {
     const QRect r = plot->axisRect()->rect();
@@ -93,6 +101,7 @@ private Q_SLOTS:
         QVERIFY(qAbs(plot->xAxis->pixelToCoord(at.x()) - under) < 0.05); // the point under the mouse stays
         QCOMPARE(plot->yAxis->range(), values);                          // only time zooms
         QTRY_VERIFY(reset->isVisible());
+        saveShot(&chart, "zoomed-live-chart");
 
         // New seconds arrive: the chart's own range grows, the shown one stays the user's.
         const QCPRange held = plot->xAxis->range();
@@ -319,6 +328,7 @@ private Q_SLOTS:
         }
         QVERIFY2(plot->xAxis->range().lower < 1800, qPrintable(QString::number(plot->xAxis->range().lower)));
         QVERIFY(chart->axisMax() >= 9e9);
+        saveShot(&panel, "utilization-zoomed-out");
         QVERIFY(chart->toCsv().startsWith(
             QStringLiteral("seconds_ago,send_bps,receive_bps,send_pps,receive_pps,dropped,errors\n3000.0,")));
     }

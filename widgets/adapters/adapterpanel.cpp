@@ -17,6 +17,8 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace nb::ui {
 
 namespace {
@@ -35,6 +37,16 @@ QString offloadsText(const QMap<QString, bool> &offloads)
     return text;
 }
 
+// "950", "9,500", "114 k", "2.3 M": short, so the row keeps its width as the rate grows.
+QString packetRateText(double pps)
+{
+    if (pps < 10'000)
+        return nb::formatGrouped(std::round(pps));
+    if (pps < 1e6)
+        return QStringLiteral("%1 k").arg(nb::formatSignificant(pps / 1e3, 3));
+    return QStringLiteral("%1 M").arg(nb::formatSignificant(pps / 1e6, 3));
+}
+
 } // namespace
 
 AdapterPanel::AdapterPanel(QWidget *parent)
@@ -44,7 +56,7 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     , m_scale(new QComboBox(this))
     , m_chart(new UtilizationChart(this))
     , m_details(new ElidedLabel(this))
-    , m_allTraffic(new QLabel(this))
+    , m_allTraffic(new ElidedLabel(this))
 {
     setObjectName(QStringLiteral("adapterPanel"));
     QFont big = m_title->font();
@@ -98,12 +110,14 @@ AdapterPanel::AdapterPanel(QWidget *parent)
     figures->addStretch(1);
     // Minor 21: the panel and a test can disagree (other traffic on the adapter).
     m_allTraffic->setObjectName(QStringLiteral("allTrafficHint"));
-    m_allTraffic->setText(tr("all traffic on the adapter"));
+    // Elided before it widens the window past a 1024-pixel screen while the figures grow.
+    m_allTraffic->setFullText(tr("all traffic on the adapter"));
+    m_allTraffic->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_allTraffic->setToolTip(allTrafficTip);
     QPalette dim = m_allTraffic->palette();
     dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
     m_allTraffic->setPalette(dim);
-    figures->addWidget(m_allTraffic);
+    figures->addWidget(m_allTraffic, 1);
 
     // One line, elided with the whole text in the tooltip: a second line would come out
     // of the graph's height on a 720-pixel screen.
@@ -256,8 +270,7 @@ void AdapterPanel::refreshRates()
     // No link speed (loopback, some virtual adapters): utilization does not apply, which is
     // not the same as a figure we failed to measure ("-").
     m_utilization->setText(m_info.linkSpeedBps > 0 ? nb::formatPercent(pct) : tr("n/a"));
-    m_packets->setText(
-        QStringLiteral("%1 / %2").arg(nb::formatGrouped(avg.sendPps), nb::formatGrouped(avg.receivePps)));
+    m_packets->setText(QStringLiteral("%1 / %2").arg(packetRateText(avg.sendPps), packetRateText(avg.receivePps)));
     const double dropped = m_monitor->droppedSinceStart(m_name);
     const double errors = m_monitor->errorsSinceStart(m_name);
     QString drops = nb::formatCount(std::uint64_t(dropped));

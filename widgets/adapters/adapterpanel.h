@@ -42,7 +42,7 @@ public:
     // Shown figures, for tests and the clipboard.
     QString utilizationText() const;
     QString mtuText() const;
-    QString packetsText() const; // "81,200 / 40,100": sent / received per second
+    QString packetsText() const; // "1,000 / 500", "81.2 k / 40.1 k": sent / received per second
     QString droppedText() const; // "0", "12 + 3 errors": since the monitor started
 
 Q_SIGNALS:
@@ -75,7 +75,7 @@ private:
     QLabel *m_packets;
     QLabel *m_dropped;
     ElidedLabel *m_details;
-    QLabel *m_allTraffic;
+    ElidedLabel *m_allTraffic;
 };
 
 } // namespace nb::ui
