@@ -222,6 +222,9 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(w.isTestRunning());
         QTRY_VERIFY_WITH_TIMEOUT(w.chart()->sampleCount() >= 2, 10000);
+        // While it runs the CPU row has this side's last interval, not "-" (review minor).
+        QTRY_VERIFY2_WITH_TIMEOUT(w.summary()->cpuText().endsWith(QStringLiteral("busy here (last interval)")),
+                                  qPrintable(w.summary()->cpuText()), 5000);
         QTest::keyClick(&w, Qt::Key_Escape);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
         QVERIFY(!finished.at(0).at(0).value<nb::TestResult>().intervals.isEmpty());

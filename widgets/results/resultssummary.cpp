@@ -194,6 +194,13 @@ void ResultsSummary::showLive(double sendBitsPerSecond, double receiveBitsPerSec
     m_headlineLabel->setText(parts.isEmpty() ? tr("Starting...") : parts.join(QStringLiteral("   ")));
 }
 
+void ResultsSummary::showLiveCpu(const nb::CpuSample &sample)
+{
+    if (!sample.systemValid)
+        return;
+    m_cpuLabel->setText(tr("%1 busy here (last interval)").arg(nb::formatPercent(sample.systemBusyPct)));
+}
+
 void ResultsSummary::showLiveText(const QString &text)
 {
     m_headlineLabel->setText(text);

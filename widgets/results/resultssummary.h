@@ -28,6 +28,9 @@ public:
     // While a test runs: the latest total rate, as a preview of the result.
     void showLive(double sendBitsPerSecond, double receiveBitsPerSecond);
     void showLiveText(const QString &text);
+    // This side's CPU in the last interval while a test runs (the CPU row said "-" while the
+    // CPU chart already had data: review minor); the result replaces it.
+    void showLiveCpu(const nb::CpuSample &sample);
     // Several tests of one run (throughput, then request/response), shown together.
     // stoppedAfterSeconds >= 0: the user stopped the last test that far into it, and the
     // Test line says "stopped after 6.5 s of 10 s".

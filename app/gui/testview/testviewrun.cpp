@@ -243,6 +243,12 @@ void TestView::selectTestAdapter(const nb::TestResult &header)
 void TestView::onIntervals(const QList<nb::IntervalReport> &batch)
 {
     charts().addIntervals(m_current, batch, m_timeOffset);
+    for (auto it = batch.crbegin(); it != batch.crend(); ++it) {
+        if (it->hasCpu) {
+            m_summary->showLiveCpu(it->cpu);
+            break;
+        }
+    }
     if (m_current.isRequestResponse()) {
         const nb::IntervalReport &last = batch.constLast();
         if (last.hasRr)
