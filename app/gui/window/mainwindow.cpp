@@ -578,6 +578,9 @@ QList<std::pair<QString, QString>> MainWindow::shortcutList() const
     rows.append({tr("Alt + underlined letter"), tr("Open a menu or go to a field")});
     rows.append({tr("Ctrl+Tab"), tr("Next tab (Test, Compare)")});
     rows.append({tr("Right click on a chart"), tr("Copy or save the chart, copy its data as CSV")});
+    rows.append({tr("Ctrl+wheel on a chart"), tr("Zoom in or out around the mouse")});
+    rows.append({tr("Drag on a chart"), tr("Pan a zoomed chart (Shift+drag: zoom to the dragged span)")});
+    rows.append({tr("+, -, arrows, Home on a chart"), tr("Zoom, pan, show the whole chart again")});
     return rows;
 }
 
@@ -604,7 +607,16 @@ void MainWindow::showShortcuts()
     auto *layout = new QVBoxLayout(&dialog);
     layout->addWidget(table);
     layout->addWidget(buttons);
-    dialog.resize(560, 360);
+    // As large as its rows, so none is cut off (it was a fixed 560x360 that scrolled: review
+    // minor), within most of the screen.
+    table->resizeRowsToContents();
+    const int rowsHeight = table->verticalHeader()->length() + table->horizontalHeader()->height();
+    const int width = table->horizontalHeader()->length() + 2 * table->frameWidth() + 40;
+    const QScreen *shown = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    const QRect screen = shown ? shown->availableGeometry() : QRect(0, 0, 1280, 720);
+    dialog.resize(
+        std::min(std::max(width, 560), screen.width() * 9 / 10),
+        std::min(rowsHeight + 2 * table->frameWidth() + buttons->sizeHint().height() + 40, screen.height() * 8 / 10));
     dialog.exec();
 }
 
