@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Zoom and pan on the charts (review M11): Ctrl+wheel zooms around the mouse, a drag pans,
-// Shift+drag zooms to the dragged span, the keyboard and the Reset button; a live chart keeps
+// Shift+drag zooms to the dragged span, the keyboard and the Reset button (the plain wheel
+// still scrolling the page: tst_gui_livecharts); a live chart keeps
 // the user's view while data arrives and Reset shows the chart's own range again. The
 // utilization view keeps the session (RateHistory) and shows packets/s and drops.
 
@@ -16,13 +17,10 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTest>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 using namespace nb::ui;
 
@@ -176,33 +174,6 @@ private Q_SLOTS:
         plot->replot();
         QCOMPARE(plot->xAxis->range(), whole);
         QVERIFY(!ChartZoom::of(plot)->isZoomed());
-    }
-
-    void pageStillScrollsUnderThePlainWheel()
-    {
-        QScrollArea area;
-        auto *page = new QWidget;
-        auto *layout = new QVBoxLayout(page);
-        auto *plot = new QCustomPlot;
-        plot->setMinimumHeight(300);
-        new ChartActions(plot, QStringLiteral("test"));
-        layout->addWidget(plot);
-        layout->addSpacing(2000);
-        area.setWidget(page);
-        area.setWidgetResizable(true);
-        area.resize(400, 300);
-        area.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&area));
-        QScrollBar *bar = area.verticalScrollBar();
-        const QPoint at = plot->rect().center();
-        wheel(plot, at, -1, Qt::NoModifier);
-        QVERIFY(bar->value() > 0);
-        const int before = bar->value();
-        const QCPRange range = plot->xAxis->range();
-        wheel(plot, at, 1, Qt::ControlModifier);
-        plot->replot();
-        QCOMPARE(bar->value(), before); // Ctrl+wheel is the chart's
-        QVERIFY(plot->xAxis->range().size() < range.size());
     }
 
     void barsAndBoxesZoomTheirValues()

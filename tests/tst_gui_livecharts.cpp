@@ -525,8 +525,18 @@ private Q_SLOTS:
         wheel();
         QVERIFY2(bar->value() > 0, "the wheel over the chart did not scroll the page");
 
-        // A chart that zooms with the wheel keeps it.
-        const int before = bar->value();
+        // Ctrl+wheel is the chart's zoom (ChartZoom, review M11): the page stays.
+        int before = bar->value();
+        const QCPRange shown = plot->xAxis->range();
+        QWheelEvent zoom(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                         Qt::NoScrollPhase, false);
+        QApplication::sendEvent(plot, &zoom);
+        plot->replot();
+        QCOMPARE(bar->value(), before);
+        QVERIFY(plot->xAxis->range().size() < shown.size());
+
+        // A chart that zooms with the plain wheel (QCustomPlot's own) keeps it.
+        before = bar->value();
         plot->setInteractions(QCP::iRangeZoom);
         const QCPRange range = plot->xAxis->range();
         wheel();
