@@ -535,6 +535,8 @@ private Q_SLOTS:
         QCOMPARE(bar->value(), before);
         QVERIFY(plot->xAxis->range().size() < shown.size());
 
+        QTest::keyClick(plot, Qt::Key_Home); // back to the whole chart
+
         // A chart that zooms with the plain wheel (QCustomPlot's own) keeps it.
         before = bar->value();
         plot->setInteractions(QCP::iRangeZoom);
