@@ -68,7 +68,10 @@ inline bool isListening(quint16 port)
     return false;
 }
 
-inline bool waitListening(quint16 port, int timeoutMs = 5000)
+// 15 s: a nicbench-cli server under ASan+UBSan beside another test (ctest -j2) once took
+// more than 5 s to listen (tst_udp::nicbenchBothEnds in a fresh CI run); a server that
+// does listen is found within 20 ms, so only a failure waits this long.
+inline bool waitListening(quint16 port, int timeoutMs = 15000)
 {
     QDeadlineTimer deadline(timeoutMs);
     while (!deadline.hasExpired()) {
@@ -103,7 +106,7 @@ public:
         m_program = program;
         m_process->start(program, args);
     }
-    bool waitStarted(int ms = 5000) { return m_process->waitForStarted(ms); }
+    bool waitStarted(int ms = 15000) { return m_process->waitForStarted(ms); }
     bool waitFinished(int ms) { return m_process->waitForFinished(ms); }
     bool running() const { return m_process->state() != QProcess::NotRunning; }
     void kill()
