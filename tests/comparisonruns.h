@@ -36,6 +36,25 @@ template <typename ResultOf> void addScheduledRuns(nb::Comparison &c, ResultOf r
     }
 }
 
+// One 2-second stream at `gbps` with the client `cpuPct` busy: the result most comparison tests
+// are made of.
+inline nb::TestResult twoSecondStream(double gbps, double cpuPct)
+{
+    nb::TestResult r;
+    r.params.duration = 2;
+    nb::StreamSummary s;
+    s.id = 1;
+    s.seconds = s.receiverSeconds = 2;
+    s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
+    r.streams.append(s);
+    r.localCpuKnown = true;
+    r.localCpu.end = 2;
+    r.localCpu.cpuCount = 2;
+    r.localCpu.systemValid = true;
+    r.localCpu.systemBusyPct = cpuPct;
+    return r;
+}
+
 // E1000 at 1.0 Gbit/s and VMXNET3 1% faster, three runs each 0.1% apart (a significant +1.0%
 // ± 0.2%), both with the client 40% busy: the equivalence threshold's case (review M8).
 inline nb::Comparison nearlyEqualAdapters()
@@ -46,20 +65,7 @@ inline nb::Comparison nearlyEqualAdapters()
     c.configurations = {namedConfiguration(QStringLiteral("E1000"), QString()),
                         namedConfiguration(QStringLiteral("VMXNET3"), QString())};
     addScheduledRuns(c, [](const nb::Run &run) {
-        const double gbps = (run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex);
-        nb::TestResult r;
-        r.params.duration = 2;
-        nb::StreamSummary s;
-        s.id = 1;
-        s.seconds = s.receiverSeconds = 2;
-        s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
-        r.streams.append(s);
-        r.localCpuKnown = true;
-        r.localCpu.end = 2;
-        r.localCpu.cpuCount = 2;
-        r.localCpu.systemValid = true;
-        r.localCpu.systemBusyPct = 40;
-        return r;
+        return twoSecondStream((run.configIndex == 0 ? 1.0 : 1.01) * (1 + 0.001 * run.repeatIndex), 40);
     });
     return c;
 }

@@ -20,24 +20,6 @@ using namespace nb;
 
 namespace {
 
-TestResult streamResult(double gbps, double cpuPct)
-{
-    TestResult r;
-    r.params.duration = 2;
-    StreamSummary s;
-    s.id = 1;
-    s.seconds = 2;
-    s.receiverSeconds = 2;
-    s.bytesSent = s.bytesReceived = std::uint64_t(gbps * 1e9 / 8 * 2);
-    r.streams.append(s);
-    r.localCpuKnown = true;
-    r.localCpu.end = 2;
-    r.localCpu.cpuCount = 2;
-    r.localCpu.systemValid = true;
-    r.localCpu.systemBusyPct = cpuPct;
-    return r;
-}
-
 TestResult rrResult(double tps, double cpuPct)
 {
     TestResult r;
@@ -75,7 +57,7 @@ Comparison makeComparison(const QList<Spec> &specs, int baseline)
     nbtest::addScheduledRuns(c, [&specs](const Run &run) {
         const Spec &s = specs[run.configIndex];
         const double f = 1 + 0.01 * run.repeatIndex;
-        return s.rr ? rrResult(s.value * f, s.cpu) : streamResult(s.value * f, s.cpu);
+        return s.rr ? rrResult(s.value * f, s.cpu) : nbtest::twoSecondStream(s.value * f, s.cpu);
     });
     return c;
 }
@@ -258,7 +240,7 @@ void TestComparisonAnswer::udpMetrics_data()
     QTest::addColumn<int>("metric");
     QTest::addColumn<double>("expected"); // NaN: the run has no such figure
     const double none = std::nan("");
-    const TestResult tcp = streamResult(1.0, 40);
+    const TestResult tcp = nbtest::twoSecondStream(1.0, 40);
     const TestResult stream = udpStream();
     const TestResult bidir = udpBidir();
     const TestResult rr = udpRr();
@@ -566,7 +548,7 @@ void TestComparisonAnswer::tooFewRuns()
     for (const QString &adapter : {QStringLiteral("E1000"), QStringLiteral("VMXNET3")})
         c.configurations.append(nbtest::namedConfiguration(adapter, QString()));
     nbtest::addScheduledRuns(c, [&](const Run &run) {
-        TestResult r = streamResult((run.configIndex == 0 ? 1.0 : 9.0) * (1 + 0.01 * run.repeatIndex), 40);
+        TestResult r = nbtest::twoSecondStream((run.configIndex == 0 ? 1.0 : 9.0) * (1 + 0.01 * run.repeatIndex), 40);
         if (run.configIndex == 0 && run.repeatIndex >= repeats - baseFailures)
             r.error = QStringLiteral("connection refused");
         return r;
