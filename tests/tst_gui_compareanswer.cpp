@@ -6,6 +6,7 @@
 #include "comparisonruns.h"
 
 #include <compareview/comparisoncontroller.h>
+#include <compareview/comparisonreport.h>
 #include <compareview/comparisonview.h>
 #include <comparison/comparisonanswerpanel.h>
 
@@ -101,6 +102,9 @@ void TestGuiCompareAnswer::selectorSwitchesTheAnswer()
              qPrintable(view.verdicts().join(QLatin1Char('\n'))));
     QVERIFY2(view.verdicts().last().startsWith(QStringLiteral("CPU cost is the server's")),
              qPrintable(view.verdicts().last()));
+    // The PDF report charts the cost the answer quotes (it charted the host's whatever the side).
+    QCOMPARE(nb::gui::headlineMetrics(view.overlay().merged, view.statistics()).mid(0, 2),
+             (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::RemoteCpuPerGbps}));
 
     const QString shots = qEnvironmentVariable("NICBENCH_SCREENSHOTS");
     if (!shots.isEmpty())
@@ -115,6 +119,8 @@ void TestGuiCompareAnswer::selectorSwitchesTheAnswer()
              qPrintable(view.verdicts().join(QLatin1Char('\n'))));
     QVERIFY2(view.verdicts().last().startsWith(QStringLiteral("CPU cost is this computer's")),
              qPrintable(view.verdicts().last()));
+    QCOMPARE(nb::gui::headlineMetrics(view.overlay().merged, view.statistics()).mid(0, 2),
+             (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps}));
 
     // A snapshot saved with a side opens with it.
     nb::Comparison saved = hostToGuests();
@@ -207,6 +213,9 @@ void TestGuiCompareAnswer::reportNamesEachServer()
     QVERIFY2(report.contains(QStringLiteral("Adaptersandserversperconfiguration")) &&
                  report.contains(QStringLiteral("(guest-e1000,1CPU)")) &&
                  report.contains(QStringLiteral("(guest-vmxnet3,1CPU)")),
+             qPrintable(report));
+    // Host -> guests: the cost chart and its table rows are the guests' CPU, as the answer's.
+    QVERIFY2(report.contains(QStringLiteral("ServerCPUperGbit/s")) && !report.contains(QStringLiteral("ClientCPU")),
              qPrintable(report));
 }
 

@@ -384,7 +384,7 @@ private Q_SLOTS:
         }
         QCOMPARE(view->barChart(nb::Metric::Throughput)->categoryLabels(), QStringList{QStringLiteral("P=1")});
         // The PDF report charts it too, beside the throughput variant's metrics.
-        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+        QCOMPARE(nb::gui::headlineMetrics(view->overlay().merged, view->statistics()),
                  (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps,
                                     nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase}));
         auto *area = view->findChild<QScrollArea *>(QStringLiteral("barChartArea"));
@@ -434,7 +434,7 @@ private Q_SLOTS:
                  qPrintable(panel->cellText(0, QStringLiteral("VMXNET3"))));
         QVERIFY2(panel->cellText(2, QStringLiteral("E1000")).contains(QStringLiteral("\u00b7  lost ")),
                  qPrintable(panel->cellText(2, QStringLiteral("E1000"))));
-        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+        QCOMPARE(nb::gui::headlineMetrics(view->overlay().merged, view->statistics()),
                  (QList<nb::Metric>{nb::Metric::UdpGoodput, nb::Metric::UdpLossPercent, nb::Metric::UdpJitter,
                                     nb::Metric::UdpRrTransactionsPerSecond}));
     }
@@ -718,7 +718,7 @@ private Q_SLOTS:
         MainWindow w;
         ComparisonView *view = w.comparisonView();
         view->showSources({nb::ComparisonSource{QStringLiteral("adapters"), fakeComparison(kTwoAdapters)}});
-        QCOMPARE(nb::gui::headlineMetrics(view->statistics()),
+        QCOMPARE(nb::gui::headlineMetrics(view->overlay().merged, view->statistics()),
                  (QList<nb::Metric>{nb::Metric::Throughput, nb::Metric::LocalCpuPerGbps,
                                     nb::Metric::TransactionsPerSecond, nb::Metric::LocalCpuPerKtps}));
         const QString pdf = m_dir.filePath(QStringLiteral("answer.pdf"));

@@ -7,6 +7,7 @@
 #include <compare/comparisonanswer.h>
 #include <compare/comparisontable.h>
 #include <compare/configurationends.h>
+#include <compare/cpuside.h>
 #include <compare/meshmatrix.h>
 #include <comparison/comparisoncharts.h>
 #include <comparison/meshmatrixview.h>
@@ -82,7 +83,21 @@ void keepFirstPresentMetric(QList<nb::Metric> &headline, const QList<nb::Metric>
 
 } // namespace
 
-QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
+nb::Metric costMetricOfSide(nb::Metric localCost, const nb::Comparison &comparison,
+                            const nb::ComparisonStatistics &statistics)
+{
+    const nb::Metric server = nb::serverCostMetric(localCost);
+    if (server == localCost)
+        return localCost;
+    QList<int> configs;
+    for (int i = 0; i < comparison.configurations.size(); ++i) {
+        if (statistics.find(i, localCost))
+            configs.append(i);
+    }
+    return nb::chooseCpuSide(comparison, configs, statistics, server).server ? server : localCost;
+}
+
+QList<nb::Metric> headlineMetrics(const nb::Comparison &comparison, const nb::ComparisonStatistics &statistics)
 {
     // How fast and at what CPU cost, for stream and request/response tests, and how much latency
     // CPU only fill in when fewer than four of those have data.
@@ -103,6 +118,9 @@ QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics)
     keepFirstPresentMetric(out, present,
                            {nb::Metric::LoadedBidirP99Increase, nb::Metric::LoadedDownloadP99Increase,
                             nb::Metric::LoadedUploadP99Increase});
+    // The cost charts show the side the answer quotes: host -> guest, the guests' (issue 27).
+    for (nb::Metric &m : out)
+        m = costMetricOfSide(m, comparison, statistics);
     return out;
 }
 
@@ -434,7 +452,7 @@ void drawReportPage(ReportPage &page, const QString &path, const nb::ComparisonO
     int y = drawTitleSection(page, overlay);
     y = drawAnswerSection(page, y, overlay, statistics);
 
-    const QList<nb::Metric> charted = headlineMetrics(statistics);
+    const QList<nb::Metric> charted = headlineMetrics(overlay.merged, statistics);
     const nb::ComparisonTable table(overlay.merged);
     QList<const nb::ComparisonTableRow *> rows;
     for (const nb::ComparisonTableRow &row : table.rows()) {

@@ -26,8 +26,13 @@ QStringList reportAnswerLines(const nb::ComparisonOverlay &overlay, const nb::Co
 QStringList environmentLines(const nb::HostEnvironment &host);
 // The metrics the report charts (up to four, in this order, among those present):
 // throughput, CPU per Gbit/s, transactions/s, CPU per 1000 transactions/s, then latency
-// p99 and CPU while there is room.
-QList<nb::Metric> headlineMetrics(const nb::ComparisonStatistics &statistics);
+// p99 and CPU while there is room. A CPU cost is the side the answer quotes (nb::chooseCpuSide
+// over the configurations that have it): the server's when they differ in the server's adapter
+// or the comparison asks for it.
+QList<nb::Metric> headlineMetrics(const nb::Comparison &comparison, const nb::ComparisonStatistics &statistics);
+// `localCost` (LocalCpuPerGbps, LocalCpuPerKtps, ...) or its server counterpart, as above.
+nb::Metric costMetricOfSide(nb::Metric localCost, const nb::Comparison &comparison,
+                            const nb::ComparisonStatistics &statistics);
 
 // Where each chart's labels landed on the page (ComparisonChart::labelRects() as laid out
 // at the chart's size on the page), for the test that checks nothing overlaps.
