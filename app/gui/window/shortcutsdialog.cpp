@@ -49,8 +49,7 @@ QList<std::pair<QString, QString>> ShortcutsDialog::rows(const QMenuBar *menus)
     return rows;
 }
 
-ShortcutsDialog::ShortcutsDialog(const QMenuBar *menus, QWidget *parent)
-    : QDialog(parent)
+ShortcutsDialog::ShortcutsDialog(const QMenuBar *menus, QWidget *parent) : QDialog(parent)
 {
     setObjectName(QStringLiteral("shortcutsDialog"));
     setWindowTitle(tr("Keyboard Shortcuts"));
@@ -79,8 +78,9 @@ ShortcutsDialog::ShortcutsDialog(const QMenuBar *menus, QWidget *parent)
     const int width = table->horizontalHeader()->length() + 2 * table->frameWidth() + 40;
     const QScreen *shown = parent && parent->screen() ? parent->screen() : QGuiApplication::primaryScreen();
     const QRect screen = shown ? shown->availableGeometry() : QRect(0, 0, 1280, 720);
-    resize(std::min(std::max(width, 560), screen.width() * 9 / 10),
-           std::min(rowsHeight + 2 * table->frameWidth() + buttons->sizeHint().height() + 40, screen.height() * 8 / 10));
+    resize(
+        std::min(std::max(width, 560), screen.width() * 9 / 10),
+        std::min(rowsHeight + 2 * table->frameWidth() + buttons->sizeHint().height() + 40, screen.height() * 8 / 10));
 }
 
 } // namespace nb::gui
