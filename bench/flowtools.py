@@ -140,7 +140,7 @@ def neper_stream(binary, flows, threads, dur):
 # netserver -f: serve the test in the process we started instead of a forked child that it never
 # wait()s for (that child's CPU would vanish from the server's cutime/cstime).
 
-def _netperf_result_fields(text, minimum):
+def netperf_result_fields(text, minimum):
     """The numeric result line of `netperf -P 0` (the last line with enough numbers)."""
     for line in reversed(text.strip().splitlines()):
         f = line.split()
@@ -157,7 +157,7 @@ def netperf_rr(netperf, netserver, test, dur):
     Result line: send_sock recv_sock req resp elapsed trans/s."""
 
     def parse(text):
-        f = _netperf_result_fields(text, 6)
+        f = netperf_result_fields(text, 6)
         return dict(rate=f[5])
 
     return dict(ports=1, server=lambda p: [netserver, "-D", "-f", "-p", p],
@@ -173,7 +173,7 @@ def netperf_stream(netperf, netserver, dur):
     utilisation and throughput (checked by hand: 100% of 2 CPUs at 1.16 Gbit/s printed 1.758 us/KB)."""
 
     def parse(text):
-        f = _netperf_result_fields(text, 9)
+        f = netperf_result_fields(text, 9)
         return dict(rate=f[4] * 1e6, netperf_util_local_pct=f[5], netperf_util_remote_pct=f[6],
                     netperf_sd_local_us_per_kb=f[7], netperf_sd_remote_us_per_kb=f[8])
 

@@ -44,6 +44,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
+import flowtools as ft  # noqa: E402
 
 NETNS = "nblabbench"
 HOST_ADDRESS = "198.18.0.1"
@@ -121,14 +122,8 @@ def json_doc(text):
 
 
 def last_numbers(text, minimum, sep=None):
-    for line in reversed(text.strip().splitlines()):
-        f = line.replace(",", " ").split() if sep == "," else line.split()
-        if len(f) >= minimum:
-            try:
-                return [float(x) for x in f]
-            except ValueError:
-                continue
-    raise RuntimeError("no netperf result: " + text.strip()[-300:])
+    """The numeric result line of `netperf -P 0` (with -o: comma-separated)."""
+    return ft.netperf_result_fields(text.replace(",", " ") if sep == "," else text, minimum)
 
 
 def sockperf_rate(text):

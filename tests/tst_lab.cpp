@@ -108,6 +108,19 @@ QMap<QString, QPair<bool, bool>> parseEthtoolK(const QByteArray &text)
     return m;
 }
 
+// end.<sum>.bytes of a -J document ("sum_sent", "sum_received").
+double endBytes(const QByteArray &json, const char *sum)
+{
+    return QJsonDocument::fromJson(json)
+        .object()
+        .value(QStringLiteral("end"))
+        .toObject()
+        .value(QLatin1String(sum))
+        .toObject()
+        .value(QStringLiteral("bytes"))
+        .toDouble();
+}
+
 } // namespace
 
 class TestLab : public QObject {
@@ -371,13 +384,7 @@ void TestLab::testThroughEachAdapter()
         qWarning("try %d: %s", attempt + 1, r.err.constData());
     }
     QVERIFY2(r.rc == 0, r.err.constData());
-    const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
-    const double received = doc.value(QStringLiteral("end"))
-                                .toObject()
-                                .value(QStringLiteral("sum_received"))
-                                .toObject()
-                                .value(QStringLiteral("bytes"))
-                                .toDouble();
+    const double received = endBytes(r.out, "sum_received");
     // Any real amount proves the path; a busy 2-core host (load 23) moved only 0.87 MB through
     // the e1000 guest in that second.
     QVERIFY2(received > 1e5, r.out.left(1500).constData());
@@ -414,17 +421,6 @@ QJsonObject nicbenchSection(const Run &r)
     return QJsonDocument::fromJson(r.out).object().value(QStringLiteral("nicbench")).toObject();
 }
 
-double sentBytes(const Run &r)
-{
-    return QJsonDocument::fromJson(r.out)
-        .object()
-        .value(QStringLiteral("end"))
-        .toObject()
-        .value(QStringLiteral("sum_sent"))
-        .toObject()
-        .value(QStringLiteral("bytes"))
-        .toDouble();
-}
 } // namespace
 
 void TestLab::guestToGuest()
@@ -444,7 +440,7 @@ void TestLab::guestToGuest()
              QStringLiteral("e1000"));
     QCOMPARE(adapters.value(QStringLiteral("remote")).toObject().value(QStringLiteral("driver")).toString(),
              QStringLiteral("vmxnet3"));
-    const double sent = sentBytes(r);
+    const double sent = endBytes(r.out, "sum_sent");
     QVERIFY2(sent > 1e5, r.out.left(1500).constData());
     // Counters are sampled at the counted part's ends, as the warning's own 90% check allows for.
     QVERIFY2(adapters.value(QStringLiteral("local_tx_bytes")).toDouble() >= 0.9 * sent, r.out.left(3000).constData());
@@ -476,7 +472,7 @@ void TestLab::anotherPathWarned()
                                    QStringLiteral("-t"), QStringLiteral("1")});
     QVERIFY2(r.rc == 0, r.err.constData());
     const qint64 txAfter = eth0Counter(e1000, "tx_bytes");
-    const double sent = sentBytes(r);
+    const double sent = endBytes(r.out, "sum_sent");
     QVERIFY2(sent > 1e5, r.out.left(1500).constData());
     const QJsonObject nb = nicbenchSection(r);
     QCOMPARE(nb.value(QStringLiteral("adapters"))
@@ -591,14 +587,7 @@ void TestLab::userNetworking()
                           QString::number(port), QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")},
                          {}, 60);
     QVERIFY2(test.rc == 0, test.err.constData());
-    const double received = QJsonDocument::fromJson(test.out)
-                                .object()
-                                .value(QStringLiteral("end"))
-                                .toObject()
-                                .value(QStringLiteral("sum_received"))
-                                .toObject()
-                                .value(QStringLiteral("bytes"))
-                                .toDouble();
+    const double received = endBytes(test.out, "sum_received");
     QVERIFY2(received > 1e5, test.out.left(1500).constData());
     down.dismiss();
     QCOMPARE(run(kCli, {QStringLiteral("lab"), QStringLiteral("down")}, runtime.path()).rc, 0);
