@@ -81,8 +81,8 @@ void keepFirstPresentMetric(QList<nb::Metric> &headline, const QList<nb::Metric>
     }
 }
 
-} // namespace
-
+// `localCost` (LocalCpuPerGbps, LocalCpuPerKtps, ...) or its server counterpart: the side the
+// answer quotes over the configurations that have it.
 nb::Metric costMetricOfSide(nb::Metric localCost, const nb::Comparison &comparison,
                             const nb::ComparisonStatistics &statistics)
 {
@@ -96,6 +96,8 @@ nb::Metric costMetricOfSide(nb::Metric localCost, const nb::Comparison &comparis
     }
     return nb::chooseCpuSide(comparison, configs, statistics, server).server ? server : localCost;
 }
+
+} // namespace
 
 QList<nb::Metric> headlineMetrics(const nb::Comparison &comparison, const nb::ComparisonStatistics &statistics)
 {

@@ -30,9 +30,6 @@ QStringList environmentLines(const nb::HostEnvironment &host);
 // over the configurations that have it): the server's when they differ in the server's adapter
 // or the comparison asks for it.
 QList<nb::Metric> headlineMetrics(const nb::Comparison &comparison, const nb::ComparisonStatistics &statistics);
-// `localCost` (LocalCpuPerGbps, LocalCpuPerKtps, ...) or its server counterpart, as above.
-nb::Metric costMetricOfSide(nb::Metric localCost, const nb::Comparison &comparison,
-                            const nb::ComparisonStatistics &statistics);
 
 // Where each chart's labels landed on the page (ComparisonChart::labelRects() as laid out
 // at the chart's size on the page), for the test that checks nothing overlaps.
