@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the adapter lab refuses before anything starts (lab/labmodel.h, docs/lab.md "Faults"):
 // unknown adapter names, MTUs a model's Linux driver does not take, CPU, memory, namespace and
-// timeout out of range. The MTU limits are the guest drivers' own for QEMU's devices. No
-// QEMU, no root, no files.
+// timeout out of range. The MTU limits are the guest drivers' own for QEMU's devices. And
+// QEMU's accelerator argument (the TCG translation cache's cap). No QEMU, no root, no files.
 #include "lab/labmodel.h"
+#include "lab/qemuguest.h"
 
 #include <QTest>
 
@@ -31,6 +32,8 @@ private slots:
     void refused();
     void accepted_data();
     void accepted();
+    void accelerator_data();
+    void accelerator();
 };
 
 void TestLabModel::modelFacts_data()
@@ -199,6 +202,32 @@ void TestLabModel::accepted()
     QString error;
     QVERIFY2(nb::lab::validateOptions(options(adapters), &error), qPrintable(error));
     QCOMPARE(nb::lab::adapterModel(adapters.section(QLatin1Char(','), 0, 0))->name, model);
+}
+
+void TestLabModel::accelerator_data()
+{
+    QTest::addColumn<QString>("accel");
+    QTest::addColumn<int>("cpus");
+    QTest::addColumn<QString>("expected");
+    // Without KVM the translation cache is capped (QEMU's own default is 1 GiB per guest).
+    QTest::newRow("tcg, 1 CPU") << QStringLiteral("tcg") << 1 << QStringLiteral("tcg,thread=single,tb-size=128");
+    QTest::newRow("tcg, 2 CPUs") << QStringLiteral("tcg") << 2 << QStringLiteral("tcg,thread=multi,tb-size=128");
+    QTest::newRow("kvm") << QStringLiteral("kvm") << 2 << QStringLiteral("kvm");
+}
+
+void TestLabModel::accelerator()
+{
+    QFETCH(QString, accel);
+    QFETCH(int, cpus);
+    QFETCH(QString, expected);
+    nb::lab::LabState state;
+    state.accel = accel;
+    state.cpus = cpus;
+    nb::lab::GuestState g;
+    const QStringList args = nb::lab::qemuArguments(g, state, QStringLiteral("vmlinuz"), QStringLiteral("initrd"));
+    const qsizetype at = args.indexOf(QStringLiteral("-accel"));
+    QVERIFY(at >= 0 && at + 1 < args.size());
+    QCOMPARE(args.at(at + 1), expected);
 }
 
 QTEST_GUILESS_MAIN(TestLabModel)
