@@ -18,7 +18,8 @@ and the test kinds:
   lul      latency under load        nicbench --latency-under-load (idle, download, upload) |
                                      netperf TCP_RR's p50/p99 while iperf3 -R loads the link
 Each round runs every (adapter, placement, kind, tool) once, adapters in a rotating order and the
-tools of one cell one after the other, so tools compared in a cell ran seconds apart. A figure is
+tools of one cell one after the other, so tools compared in a cell ran seconds apart; odd rounds
+run a cell's tools in the reverse order, so no tool always goes first (use an even --rounds). A figure is
 the mean over the rounds with its 95% confidence interval (Student's t) and the runs' range; the
 ratio column is nicbench over the best other tool of the same round (median of the rounds, with
 --rx-copy where it ran: the same copy to user space as the others); the guest's CPU per Gbit/s
@@ -302,7 +303,8 @@ def main():
             for g in order:
                 for placement in placements:
                     for kind in kinds:
-                        for tool in PLAN.get((placement, kind), []):
+                        tools = PLAN.get((placement, kind), [])
+                        for tool in (tools if r % 2 == 0 else tools[::-1]):
                             if not tool_available(tool, anchors):
                                 continue
                             run_one(lab, cli, a.duration, anchors, results, r, g, placement, kind, tool)
