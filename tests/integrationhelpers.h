@@ -153,9 +153,12 @@ public:
     QProcess *process() { return m_process.get(); }
     QString describe()
     {
-        return QStringLiteral("%1 exit=%2 stderr=[%3] stdout(last 400)=[%4]")
-            .arg(m_program)
-            .arg(exitCode())
+        // What is known now: a running child's exit code is not one yet.
+        const QString state = running()   ? QStringLiteral("running")
+                              : crashed() ? QStringLiteral("crashed")
+                                          : QStringLiteral("exit=%1").arg(exitCode());
+        return QStringLiteral("%1 %2 stderr=[%3] stdout(last 400)=[%4]")
+            .arg(m_program, state)
             .arg(QString::fromLocal8Bit(err().trimmed()))
             .arg(QString::fromLocal8Bit(out().right(400)));
     }
@@ -165,6 +168,51 @@ private:
     QString m_program;
     QByteArray m_out, m_err;
 };
+
+// Starts `program args -p PORT` in `server` on a free port and waits until that port
+// listens (a one-off iperf3 -J server prints nothing until its test ends, so readiness is
+// the socket, not a banner). Between freePort() and the server's bind another test
+// (ctest -j2) may take the port: a server that exits saying "in use" is started again on
+// another one, 3 tries. Returns the port, or 0 with why set to what the server printed and
+// how it ended, read after it exited or was killed (a running child's pipes are only read
+// while something waits on it).
+inline quint16 startListening(Child &server, const QString &program, const QStringList &args, QString *why,
+                              int timeoutMs = 15000)
+{
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const quint16 port = freePort();
+        if (port == 0) {
+            *why = QStringLiteral("no free port");
+            return 0;
+        }
+        if (attempt > 0)
+            server.resetOutput();
+        server.start(program, QStringList(args) << QStringLiteral("-p") << QString::number(port));
+        if (!server.waitStarted()) {
+            *why = QStringLiteral("%1 did not start: %2").arg(program, server.process()->errorString());
+            return 0;
+        }
+        QDeadlineTimer deadline(timeoutMs);
+        while (!isListening(port) && server.running() && !deadline.hasExpired())
+            server.waitFinished(20);
+        if (isListening(port)) {
+            why->clear();
+            return port;
+        }
+        if (server.running()) {
+            server.kill();
+            *why = QStringLiteral("not listening on port %1 after %2 ms (killed): %3")
+                       .arg(port)
+                       .arg(timeoutMs)
+                       .arg(server.describe());
+            return 0;
+        }
+        *why = QStringLiteral("exited before listening on port %1: %2").arg(port).arg(server.describe());
+        if (!(server.out() + server.err()).contains("in use"))
+            return 0;
+    }
+    return 0;
+}
 
 // A client test against a server on loopback: `seconds` long, a report every `interval` s.
 inline nb::TestParams loopbackTestParams(quint16 port, double seconds, double interval)

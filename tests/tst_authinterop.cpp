@@ -181,14 +181,15 @@ void TestAuthInterop::ourClientStockServer()
     NBTEST_REQUIRE_AUTH();
     REQUIRE_IPERF3();
     // iperf3 writes its banner into a pipe buffer, so readiness is its listening socket.
-    const quint16 port = freePort();
     Child server;
     server.process()->setProcessChannelMode(QProcess::MergedChannels);
-    server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port),
-                                            QStringLiteral("--rsa-private-key-path"), m_files.privateKey,
-                                            QStringLiteral("--authorized-users-path"), m_files.users});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port =
+        nbtest::startListening(server, QStringLiteral("iperf3"),
+                               {QStringLiteral("-s"), QStringLiteral("--rsa-private-key-path"), m_files.privateKey,
+                                QStringLiteral("--authorized-users-path"), m_files.users},
+                               &why);
+    QVERIFY2(port != 0, qPrintable(why));
     const QStringList args{QStringLiteral("-c"),
                            kLoopback,
                            QStringLiteral("-p"),

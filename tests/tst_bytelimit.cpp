@@ -48,11 +48,12 @@ private:
 
 quint16 TestByteLimit::startServer(nbtest::Child *server, const QString &kind)
 {
-    const quint16 port = nbtest::freePort();
-    const QStringList args = {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"), QString::number(port)};
-    server->start(kind == QLatin1String("iperf3") ? QStringLiteral("iperf3") : nbtest::cliPath(), args);
-    if (!server->waitStarted() || !nbtest::waitListening(port))
-        return 0;
+    QString why;
+    const quint16 port =
+        nbtest::startListening(*server, kind == QLatin1String("iperf3") ? QStringLiteral("iperf3") : nbtest::cliPath(),
+                               {QStringLiteral("-s"), QStringLiteral("-1")}, &why);
+    if (port == 0)
+        qWarning("%s", qPrintable(why));
     return port;
 }
 

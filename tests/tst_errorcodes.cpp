@@ -98,10 +98,10 @@ void TestErrorCodes::clientErrors()
         if (!nbtest::haveTool(QStringLiteral("iperf3")))
             QSKIP("iperf3 is not in PATH (install the Debian package iperf3 to run this row)");
         nbtest::Child server;
-        server.start(QStringLiteral("iperf3"),
-                     {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"), QString::number(p.port)});
-        QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-        QVERIFY2(nbtest::waitListening(p.port), qPrintable(server.describe()));
+        QString why;
+        p.port = nbtest::startListening(server, QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-1")},
+                                        &why);
+        QVERIFY2(p.port != 0, qPrintable(why));
         p.kind = nb::TestKind::Rr;
         r = runClient(p);
         break;

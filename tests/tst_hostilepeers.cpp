@@ -184,9 +184,9 @@ private slots:
 void TestHostilePeers::serverRefusesHugeMessages()
 {
     nbtest::Child server;
-    const quint16 port = nbtest::freePort();
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted() && nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(server, nbtest::cliPath(), {QStringLiteral("-s")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     const qint64 pid = server.process()->processId();
     const qint64 before = residentKiB(pid);
     QVERIFY(before > 0);
@@ -356,9 +356,9 @@ void TestHostilePeers::noPathWarningAfterError()
         void intervalReady(const nb::IntervalReport &) override { count.fetch_add(1); }
     } listener;
     nbtest::Child server;
-    const quint16 port = nbtest::freePort();
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted() && nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(server, nbtest::cliPath(), {QStringLiteral("-s")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     nb::ThroughputClient client(nbtest::loopbackTestParams(port, 20, 0.5), &listener);
     nb::TestResult r;
     std::thread run([&] { r = client.run(); });

@@ -150,12 +150,11 @@ void TestInterop::ourClientStockIperf3Server()
 {
     requireIperf3();
     QFETCH(QString, mode);
-    const quint16 port = nbtest::freePort();
     Child server;
-    server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                            QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
 
     Child client;
     client.start(nbtest::cliPath(), QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
@@ -192,12 +191,11 @@ void TestInterop::stockIperf3ClientOurServer()
 {
     requireIperf3();
     QFETCH(QString, mode);
-    const quint16 port = nbtest::freePort();
     Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                     QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
 
     Child client;
     client.start(QStringLiteral("iperf3"),
@@ -287,13 +285,12 @@ void TestInterop::ourClientStockIperf2Server()
 {
     if (!nbtest::haveTool(QStringLiteral("iperf")))
         QSKIP("iperf (iperf2) is not in PATH (install the Debian package iperf to run this test)");
-    const quint16 port = nbtest::freePort();
     // iperf2 has no one-off mode: the Child kills it (by its own QProcess) at scope exit.
     Child server;
-    server.start(QStringLiteral("iperf"), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port),
-                                           QStringLiteral("-y"), QStringLiteral("C")});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, QStringLiteral("iperf"), {QStringLiteral("-s"), QStringLiteral("-y"), QStringLiteral("C")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
 
     Child client;
     client.start(nbtest::cliPath(), {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),

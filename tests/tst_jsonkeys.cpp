@@ -135,14 +135,12 @@ void JsonKeysTest::documents()
     if ((server == iperf3 || client == iperf3) && !nbtest::haveTool(iperf3))
         QSKIP("iperf3 is not installed");
 
-    const quint16 port = nbtest::freePort();
-    QVERIFY(port != 0);
     const QString serverProgram = server == iperf3 ? iperf3 : nbtest::cliPath();
     nbtest::Child serverChild;
-    serverChild.start(serverProgram, {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                      QStringLiteral("-p"), QString::number(port)});
-    QVERIFY(serverChild.waitStarted());
-    QVERIFY2(nbtest::waitListening(port), qPrintable(serverChild.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        serverChild, serverProgram, {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
 
     const QString clientProgram = client == iperf3 ? iperf3 : nbtest::cliPath();
     nbtest::Child clientChild;

@@ -156,9 +156,9 @@ void TestLoadedLatency::stockIperf3ServerRunsLoadWithoutProbe()
         QSKIP("iperf3 is not installed (./dev deps installs it)");
     // Not one-off: each load phase is a test of its own.
     nbtest::Child server;
-    const quint16 port = nbtest::freePort();
-    server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-p"), QString::number(port)});
-    QVERIFY(server.waitStarted() && nbtest::waitListening(port));
+    QString why;
+    const quint16 port = nbtest::startListening(server, QStringLiteral("iperf3"), {QStringLiteral("-s")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     const QStringList args =
         clientArgs(port, {QStringLiteral("--phases"), QStringLiteral("idle,download,upload,bidir"),
                           QStringLiteral("--phase-seconds"), QStringLiteral("1"), QStringLiteral("-J")});

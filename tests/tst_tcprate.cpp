@@ -61,12 +61,11 @@ void TestTcpRate::pairings()
     QFETCH(QString, mode);
     if ((!ourClient || !ourServer) && !nbtest::haveTool(QStringLiteral("iperf3")))
         QSKIP("iperf3 is not in PATH (install the Debian package iperf3 to run the stock pairings)");
-    const quint16 port = nbtest::freePort();
     Child server;
-    server.start(programFor(ourServer), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                         QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, programFor(ourServer), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     Child client;
     client.start(programFor(ourClient), QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"),
                                                     QString::number(port), QStringLiteral("-b"), QStringLiteral("100M"),
@@ -106,12 +105,11 @@ void TestTcpRate::pairings()
 // No -b: nothing is paced (iperf3's 1 Mbit/s default is UDP's): loopback runs far above it.
 void TestTcpRate::withoutRateNothingIsPaced()
 {
-    const quint16 port = nbtest::freePort();
     Child server;
-    server.start(nbtest::cliPath(),
-                 {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port =
+        nbtest::startListening(server, nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     Child client;
     client.start(nbtest::cliPath(),
                  {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),

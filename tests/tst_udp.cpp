@@ -160,12 +160,12 @@ struct BothEndsRun {
 BothEndsRun runBothEnds(const QStringList &clientArgs)
 {
     BothEndsRun run;
-    const quint16 port = nbtest::freePort();
     nbtest::Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                     QStringLiteral("-p"), QString::number(port)});
-    if (!server.waitStarted() || !nbtest::waitListening(port)) {
-        run.failure = QStringLiteral("the server is not listening: ") + server.describe();
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    if (port == 0) {
+        run.failure = QStringLiteral("the server is not listening: ") + why;
         return run;
     }
     run.args =

@@ -71,12 +71,11 @@ void TestUdpInterop::ourClientStockServer()
     requireIperf3();
     QFETCH(QString, mode);
     QFETCH(int, streams);
-    const quint16 port = nbtest::freePort();
     Child server;
-    server.start(QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                            QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, QStringLiteral("iperf3"), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     Child client;
     client.start(nbtest::cliPath(),
                  QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
@@ -106,12 +105,11 @@ void TestUdpInterop::stockClientOurServer()
     requireIperf3();
     QFETCH(QString, mode);
     QFETCH(int, streams);
-    const quint16 port = nbtest::freePort();
     Child server;
-    server.start(nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"),
-                                     QStringLiteral("-p"), QString::number(port)});
-    QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-    QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+    QString why;
+    const quint16 port = nbtest::startListening(
+        server, nbtest::cliPath(), {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+    QVERIFY2(port != 0, qPrintable(why));
     Child client;
     client.start(QStringLiteral("iperf3"),
                  QStringList{QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
@@ -138,13 +136,12 @@ void TestUdpInterop::wideCounters()
 {
     requireIperf3();
     for (const bool stockClient : {false, true}) {
-        const quint16 port = nbtest::freePort();
         Child server;
-        server.start(stockClient ? nbtest::cliPath() : QStringLiteral("iperf3"),
-                     {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J"), QStringLiteral("-p"),
-                      QString::number(port)});
-        QVERIFY2(server.waitStarted(), qPrintable(server.describe()));
-        QVERIFY2(nbtest::waitListening(port), qPrintable(server.describe()));
+        QString why;
+        const quint16 port =
+            nbtest::startListening(server, stockClient ? nbtest::cliPath() : QStringLiteral("iperf3"),
+                                   {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-J")}, &why);
+        QVERIFY2(port != 0, qPrintable(why));
         Child client;
         client.start(stockClient ? QStringLiteral("iperf3") : nbtest::cliPath(),
                      {QStringLiteral("-c"), nbtest::kLoopback, QStringLiteral("-p"), QString::number(port),
