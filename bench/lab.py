@@ -27,7 +27,10 @@ is nicbench's own report of the guest's whole CPU (system busy of its vCPUs) per
 resident memory come from `lab status --json`. Needs root. Usage:
   bench/lab.py [--cli build/bin/nicbench-cli] [--rounds 3] [--duration 5] [--mtu 1500]
                [--adapters e1000,e1000e,vmxnet3,virtio] [--placements h2g,g2h,gc,g2g]
-               [--kinds stream1,p16,rr,urr,lul] [--anchors DIR] [--out FILE.json]
+               [--kinds stream1,p16,rr,urr,lul] [--anchors DIR] [--out FILE.json] [--pin]
+--pin binds each guest's QEMU (all its threads) to one host CPU: the serving guests to the last
+CPU, g2g's client guests ("NAME-2") to the first, so the two ends of a guest -> guest test never
+share a core or move between cores (a question about the host's scheduling, docs/lab.md).
 netperf comes from the anchors cache (/work/shared/anchors/build-anchors; bench/README.md) and
 sockperf from Debian's package; without one, its columns stay empty.
 """
@@ -269,6 +272,7 @@ def main():
     ap.add_argument("--memory", type=int, default=256)
     ap.add_argument("--anchors")
     ap.add_argument("--out")
+    ap.add_argument("--pin", action="store_true")
     a = ap.parse_args()
     adapters = [x for x in a.adapters.split(",") if x]
     placements = [x for x in a.placements.split(",") if x]
@@ -297,6 +301,8 @@ def main():
         guests = status["guests"]
         by_name = {g["name"]: g for g in guests}
         servers = [by_name[n] for n in adapters]
+        if a.pin:
+            pin_guests(guests)
         start_servers(lab, guests, anchors, host_procs, "gc" in placements)
         for r in range(a.rounds):
             order = servers[r % len(servers):] + servers[:r % len(servers)]
@@ -317,6 +323,17 @@ def main():
     if a.out and status:
         with open(a.out, "w") as f:
             json.dump(dict(status=status, up_seconds=up_seconds, results=results, args=vars(a)), f, indent=1)
+
+
+def pin_guests(guests):
+    cpus = sorted(os.sched_getaffinity(0))
+    for g in guests:
+        cpu = cpus[0] if g["name"].endswith("-2") else cpus[-1]
+        # -a: every thread of the QEMU (vCPU, I/O, RCU), not only its first.
+        r = sh(["taskset", "-a", "-p", "-c", str(cpu), str(g["pid"])])
+        if r.returncode != 0:
+            sys.exit("taskset (util-linux) could not pin %s: %s" % (g["name"], r.stderr.strip()))
+        sys.stderr.write("pinned %s (QEMU %d) to CPU %d\n" % (g["name"], g["pid"], cpu))
 
 
 def run_one(lab, cli, dur, anchors, results, r, g, placement, kind, tool):
