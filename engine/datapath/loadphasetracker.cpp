@@ -105,13 +105,17 @@ bool serverPhaseBytes(const QJsonObject &server, int phases, double maxSeconds, 
 
 } // namespace
 
-// Bytes in flight at a boundary arrive in the next phase: a phase's receipts are bounded by
-// what was sent in it and the phase before.
+// A phase's receipts are bounded by what was sent in it and the phases either side: bytes in
+// flight at a boundary arrive in the next phase, and the two ends keep the schedule on their
+// own clocks, the server's a little behind the client's or ahead of it (a server that started
+// its phases 5 ms late on a busy machine counted 17 MB of a loopback upload in the download
+// phase before it).
 QString LoadPhaseTracker::beyondWhatWasSent(const std::vector<double> &upBytes,
                                             const std::vector<double> &upSeconds) const
 {
     for (std::size_t i = 0; i < m_sums.size() && i < upBytes.size(); ++i) {
-        const double sent = double(m_sums[i].sent) + (i > 0 ? double(m_sums[i - 1].sent) : 0);
+        const double sent = double(m_sums[i].sent) + (i > 0 ? double(m_sums[i - 1].sent) : 0) +
+                            (i + 1 < m_sums.size() ? double(m_sums[i + 1].sent) : 0);
         const double most = sent * 1.01 + double(peer::ReceiveMargin);
         const double phaseSeconds = m_sums[i].seconds;
         if (upBytes[i] > most)

@@ -39,7 +39,7 @@ public:
     // The client's figures after the test. `server` is the server's extension (may be empty:
     // then upload is what the client sent); *warning says why it was not used when it was
     // malformed. *error (when given) says why it cannot be right: a phase in which the server
-    // received more than the client sent in it and the phase before (1% and
+    // received more than the client sent in it and the phases either side (1% and
     // peer::ReceiveMargin on top), or counted bytes over less than half the phase's seconds.
     LoadedLatencyResult result(const TestParams &params, const QJsonObject &server, QString *warning,
                                QString *error = nullptr) const;
