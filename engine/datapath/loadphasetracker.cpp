@@ -107,8 +107,8 @@ bool serverPhaseBytes(const QJsonObject &server, int phases, double maxSeconds, 
 
 // A phase's receipts are bounded by what was sent in it and the phases either side: bytes in
 // flight at a boundary arrive in the next phase, and the two ends keep the schedule on their
-// own clocks, the server's a little behind the client's or ahead of it (a server that started
-// its phases 5 ms late on a busy machine counted 17 MB of a loopback upload in the download
+// own clocks, the server's a little behind the client's or ahead of it (a server that cut its
+// interval a few ms late on a busy machine counted 17 MB of a loopback upload in the download
 // phase before it).
 QString LoadPhaseTracker::beyondWhatWasSent(const std::vector<double> &upBytes,
                                             const std::vector<double> &upSeconds) const
